@@ -1,0 +1,105 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+)
+
+// Exit statuses, the same for every subcommand (contract §2).
+const (
+	exitOK    = 0 // success, nothing found
+	exitFound = 1 // "found something": check: a URL is disallowed; lint: errors
+	exitUsage = 2 // usage or input error
+)
+
+// exitError carries an exit status out of a subcommand's run function. A nil
+// err with code exitFound means the command succeeded and found something.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("exit status %d", e.code)
+	}
+	return e.err.Error()
+}
+
+func (e *exitError) Unwrap() error { return e.err }
+
+// found reports a successful run that found something (exit status 1).
+func found() error { return &exitError{code: exitFound} }
+
+// usageErr reports a usage or input error (exit status 2).
+func usageErr(format string, args ...any) error {
+	return &exitError{code: exitUsage, err: fmt.Errorf(format, args...)}
+}
+
+// env is what every subcommand gets from the process: its streams, and
+// whether stderr is a terminal (progress bars are drawn only then).
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	stderrTTY      bool
+	stdoutTTY      bool
+}
+
+// subcommands holds the constructors of the subcommands; each subcommand's
+// file appends its own in an init function.
+var subcommands []func(*env) *cobra.Command
+
+func newRootCmd(e *env) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "crawlaudit",
+		Short: "Audit web crawlers' compliance with robots.txt from access logs",
+		Long: `crawlaudit reads a period of web access logs and the history of the site's
+robots.txt, and reports which crawlers broke the rules in effect when they made
+each request: disallowed requests, Crawl-delay, Request-rate and Visit-time
+breaches, per bot and host, with a block list for firewalls.
+
+Exit status: 0 success; 1 something was found (check: a URL is disallowed,
+lint: errors); 2 usage or input error.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetIn(e.stdin)
+	root.SetOut(e.stdout)
+	root.SetErr(e.stderr)
+	for _, sub := range subcommands {
+		root.AddCommand(sub(e))
+	}
+	return root
+}
+
+// run executes the command line args and returns the exit status.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
+	if f, ok := stderr.(*os.File); ok {
+		e.stderrTTY = term.IsTerminal(int(f.Fd()))
+	}
+	if f, ok := stdout.(*os.File); ok {
+		e.stdoutTTY = term.IsTerminal(int(f.Fd()))
+	}
+	root := newRootCmd(e)
+	root.SetArgs(args)
+	err := root.Execute()
+	if err == nil {
+		return exitOK
+	}
+	var xe *exitError
+	if errors.As(err, &xe) {
+		if xe.err != nil {
+			fmt.Fprintf(stderr, "crawlaudit: %v\n", xe.err)
+		}
+		return xe.code
+	}
+	// Errors from cobra itself (unknown flag, wrong argument count) are usage errors.
+	fmt.Fprintf(stderr, "crawlaudit: %v\n", err)
+	return exitUsage
+}

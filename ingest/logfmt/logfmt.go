@@ -1,0 +1,91 @@
+// Package logfmt holds one pure line parser per access-log format.
+//
+// A parser sees only the bytes of one line (without its line terminator) and
+// fills a reusable Row; it never reads files, never allocates per line on the
+// hot path and never panics. Reading, decompression, line blocks, limits and
+// parallelism belong to the stream layer in package ingest.
+package logfmt
+
+// Row is one parsed request.
+//
+// Byte-slice fields alias the line given to Parse or the parser's own scratch
+// buffer: they are valid until the next call to Parse on the same parser. An
+// absent field ("-" in most formats) is a nil slice. Fields are not checked
+// for UTF-8 validity; the stream layer repairs them.
+type Row struct {
+	// Time is the request time in microseconds since the Unix epoch, UTC,
+	// already converted from the offset written in the line.
+	Time int64
+	// Host is the virtual host or authority the request was sent to, when
+	// the format logs one.
+	Host []byte
+	// ClientIP is the remote address as logged (IPv4 or IPv6, no port).
+	ClientIP []byte
+	// Method is the HTTP method ("GET").
+	Method []byte
+	// Target is the request target, path and query exactly as logged.
+	Target []byte
+	// Protocol is the protocol of the request line ("HTTP/1.1").
+	Protocol []byte
+	// Status is the HTTP status code; -1 when absent.
+	Status int32
+	// Bytes is the response size in bytes; -1 when absent.
+	Bytes int64
+	// Referer is the Referer header.
+	Referer []byte
+	// UserAgent is the User-Agent header, with format-specific escapes (such
+	// as W3C's '+' for space) undone.
+	UserAgent []byte
+}
+
+// Reset clears r for reuse.
+func (r *Row) Reset() { *r = Row{Status: -1, Bytes: -1} }
+
+// Reason is why a line was rejected. It is an error that costs no allocation;
+// the stream layer counts lines per Reason.
+type Reason string
+
+// Error returns the reason itself.
+func (r Reason) Error() string { return string(r) }
+
+// Reasons shared by all parsers. Parsers may define more, but should prefer
+// these so that accounting stays comparable across formats.
+const (
+	ErrBadRequestLine Reason = "bad request line"
+	ErrBadTimestamp   Reason = "bad timestamp"
+	ErrBadStatus      Reason = "bad status"
+	ErrBadBytes       Reason = "bad bytes"
+	ErrBadClientIP    Reason = "bad client ip"
+	ErrFieldCount     Reason = "wrong field count"
+	ErrSyntax         Reason = "syntax error"
+	ErrNotThisFormat  Reason = "line in another format"
+	// ErrDirective is returned for a line that is not a request but a
+	// directive of the format (W3C "#Fields:", CloudFront "#Version:"). The
+	// stream layer does not count it as a rejected line; see package ingest.
+	ErrDirective Reason = "directive"
+)
+
+// Parser parses the lines of one format. A Parser is not safe for concurrent
+// use; the stream layer makes one per worker with Format.New.
+type Parser interface {
+	// Parse parses one line, without its line terminator, into r (which it
+	// resets first). It returns nil or a Reason.
+	Parse(line []byte, r *Row) error
+}
+
+// Format describes one log format.
+type Format struct {
+	// Name is the format's name as given to --format ("combined").
+	Name string
+	// Doc is a one-line description for --help.
+	Doc string
+	// New returns a fresh parser.
+	New func() Parser
+	// Stateful formats (W3C with its "#Fields:" directives) interpret a line
+	// by what came before it in the same file: the stream layer parses such
+	// files sequentially, in one worker.
+	Stateful bool
+	// Sniffable formats take part in automatic detection. Formats that only
+	// exist with a user-given layout (--log-format) are not.
+	Sniffable bool
+}

@@ -1,0 +1,41 @@
+package ingest
+
+import (
+	"github.com/apache/arrow-go/v18/arrow"
+)
+
+// Column indices of Schema, in order.
+const (
+	ColTime      = iota // timestamp[us, tz=UTC]: request time
+	ColHost             // dictionary<int32, utf8>: virtual host; null when the log has none
+	ColClientIP         // utf8: client address
+	ColMethod           // dictionary<int32, utf8>: HTTP method
+	ColTarget           // utf8: request target, path and query exactly as logged
+	ColProtocol         // dictionary<int32, utf8>: "HTTP/1.1"; null when absent
+	ColStatus           // int32: HTTP status; null when absent
+	ColBytes            // int64: response bytes; null when absent
+	ColReferer          // utf8: Referer; null when absent
+	ColUserAgent        // dictionary<int32, utf8>: User-Agent; null when absent
+	ColFile             // dictionary<int32, utf8>: the file the row was read from
+	ColLine             // int64: 1-based line number in that file
+	NumCols
+)
+
+var dictString = &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: arrow.BinaryTypes.String}
+
+// Schema is the schema of every record batch the ingest layer produces. All
+// strings are valid UTF-8 (invalid bytes are written as \xHH).
+var Schema = arrow.NewSchema([]arrow.Field{
+	{Name: "ts", Type: &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}},
+	{Name: "host", Type: dictString, Nullable: true},
+	{Name: "client_ip", Type: arrow.BinaryTypes.String},
+	{Name: "method", Type: dictString, Nullable: true},
+	{Name: "target", Type: arrow.BinaryTypes.String, Nullable: true},
+	{Name: "protocol", Type: dictString, Nullable: true},
+	{Name: "status", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
+	{Name: "bytes", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
+	{Name: "referer", Type: arrow.BinaryTypes.String, Nullable: true},
+	{Name: "user_agent", Type: dictString, Nullable: true},
+	{Name: "file", Type: dictString},
+	{Name: "line", Type: arrow.PrimitiveTypes.Int64},
+}, nil)
