@@ -1,0 +1,133 @@
+//go:build duckdb_arrow
+
+package audit
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"strings"
+	"sync/atomic"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	duckdb "github.com/duckdb/duckdb-go/v2"
+
+	"github.com/crawlaudit/crawlaudit/queries"
+)
+
+// Store is the audit's DuckDB database: in memory, or in a file kept for
+// `crawlaudit query`. Batches of judged bot requests go in through the Arrow
+// bridge without copying rows in Go.
+//
+// The driver version in use (duckdb-go v2.10505.0) has a defect: a query over
+// a view made by RegisterView that selects only some columns can return the
+// wrong columns or crash, and aggregates over it can be wrong. Only
+// "INSERT INTO t SELECT * FROM view" is reliable, so Insert copies every
+// batch into the table that way and nothing else ever reads a view.
+//
+// A Store is not safe for concurrent use: an Arrow connection is not.
+type Store struct {
+	db    *sql.DB
+	conn  *sql.Conn
+	arrow *duckdb.Arrow
+	views atomic.Int64
+}
+
+// OpenStore opens (or creates) the database at path, or an in-memory one
+// when path is empty, and creates the tables of queries/schema.sql.
+func OpenStore(ctx context.Context, path string) (*Store, error) {
+	connector, err := duckdb.NewConnector(path, nil)
+	if err != nil {
+		return nil, fmt.Errorf("cannot open DuckDB database %q: %w", path, err)
+	}
+	db := sql.OpenDB(connector)
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("cannot connect to DuckDB database %q: %w", path, err)
+	}
+	s := &Store{db: db, conn: conn}
+	err = conn.Raw(func(dc any) error {
+		c, ok := dc.(driver.Conn)
+		if !ok {
+			return errors.New("not a driver connection")
+		}
+		s.arrow, err = duckdb.NewArrowFromConn(c)
+		return err
+	})
+	if err != nil {
+		s.Close()
+		return nil, fmt.Errorf("cannot open the Arrow interface of DuckDB: %w", err)
+	}
+	if err := s.Exec(ctx, queries.SQL("schema.sql")); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// Exec runs SQL statements that return no rows.
+func (s *Store) Exec(ctx context.Context, query string, args ...any) error {
+	if _, err := s.conn.ExecContext(ctx, query, args...); err != nil {
+		return fmt.Errorf("DuckDB: %w\nin: %s", err, firstLine(query))
+	}
+	return nil
+}
+
+// Query runs a query on the store's connection.
+func (s *Store) Query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	rows, err := s.conn.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, fmt.Errorf("DuckDB: %w\nin: %s", err, firstLine(query))
+	}
+	return rows, nil
+}
+
+// Insert appends the rows of rec to table, whose columns must have the
+// names, order and compatible types of rec's schema. rec is not released.
+func (s *Store) Insert(ctx context.Context, table string, rec arrow.RecordBatch) error {
+	if rec.NumRows() == 0 {
+		return nil
+	}
+	reader, err := array.NewRecordReader(rec.Schema(), []arrow.RecordBatch{rec})
+	if err != nil {
+		return fmt.Errorf("cannot make an Arrow reader for %s: %w", table, err)
+	}
+	defer reader.Release()
+	view := fmt.Sprintf("crawlaudit_batch_%d", s.views.Add(1))
+	release, err := s.arrow.RegisterView(reader, view)
+	if err != nil {
+		return fmt.Errorf("cannot hand a batch to DuckDB: %w", err)
+	}
+	defer release()
+	// SELECT * only: see the type comment.
+	if err := s.Exec(ctx, fmt.Sprintf("INSERT INTO %s SELECT * FROM %s", table, view)); err != nil {
+		return err
+	}
+	return s.Exec(ctx, "DROP VIEW IF EXISTS "+view)
+}
+
+// Close closes the database.
+func (s *Store) Close() error {
+	var errs []error
+	if s.conn != nil {
+		errs = append(errs, s.conn.Close())
+	}
+	if s.db != nil {
+		errs = append(errs, s.db.Close())
+	}
+	return errors.Join(errs...)
+}
+
+func firstLine(q string) string {
+	q = strings.TrimSpace(q)
+	for _, l := range strings.Split(q, "\n") {
+		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "--") {
+			return l
+		}
+	}
+	return q
+}

@@ -1,0 +1,20 @@
+-- One row per breach of Crawl-delay, Request-rate or Visit-time
+-- (breaches.csv, contract §2.2): the measured value against the limit.
+SELECT ts, host, client_ip, bot, kind, measured, limit_value, unit, robots_version, target, file, line
+FROM (
+    SELECT ts, host, client_ip, bot, 'crawl-delay' AS kind,
+           round(gap_us / 1e6, 6)::VARCHAR AS measured, crawl_delay::VARCHAR AS limit_value,
+           'seconds since previous request' AS unit, robots_version, target, file, line
+    FROM judged WHERE crawl_delay_breach
+    UNION ALL
+    SELECT ts, host, client_ip, bot, 'request-rate',
+           rate_count::VARCHAR, rate_requests::VARCHAR || '/' || rate_seconds::VARCHAR || 's',
+           'requests in window', robots_version, target, file, line
+    FROM judged WHERE request_rate_breach
+    UNION ALL
+    SELECT ts, host, client_ip, bot, 'visit-time',
+           strftime(ts AT TIME ZONE 'UTC', '%H:%M:%S'), visit_window,
+           'UTC time of day', robots_version, target, file, line
+    FROM judged WHERE visit_breach
+)
+ORDER BY ts, file, line, kind;

@@ -1,0 +1,33 @@
+// Package queries holds the DuckDB SQL of crawlaudit, embedded in the
+// binary. SQL is where aggregation lives: Go parses and matches, and leaves
+// one row per audited bot request in the table "requests" (see schema.sql);
+// the files here turn those rows into the reports.
+//
+// Files, in the order the audit runs them:
+//
+//	schema.sql      tables: requests, bots, traffic
+//	judge.sql       the table "judged": requests plus the gap to the bot's
+//	                previous request and the count in its Request-rate window
+//	summary.sql     one row per bot and host (contract §6, §7)
+//	violations.sql  one row per disallowed request (violations.csv)
+//	breaches.sql    one row per crawl-delay, request-rate or visit-time breach
+//	blocklist.sql   client addresses of bots with disallowed requests (§8)
+package queries
+
+import (
+	"embed"
+	"fmt"
+)
+
+//go:embed *.sql
+var files embed.FS
+
+// SQL returns the text of the named file ("summary.sql"). It panics if the
+// file does not exist: the names are constants of the program.
+func SQL(name string) string {
+	b, err := files.ReadFile(name)
+	if err != nil {
+		panic(fmt.Sprintf("queries: no embedded file %q", name))
+	}
+	return string(b)
+}
