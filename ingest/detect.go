@@ -1,0 +1,89 @@
+package ingest
+
+import (
+	"bytes"
+
+	"github.com/crawlaudit/crawlaudit/ingest/logfmt"
+)
+
+// formatEntry is a format resolved for a run. Workers keep one parser per
+// entry.
+type formatEntry struct {
+	logfmt.Format
+}
+
+// Vote is the result of format detection on the first lines of a file.
+type Vote struct {
+	// Lines is the number of sample lines voted on.
+	Lines int
+	// Parsed and Directives count, per candidate format (in the order of the
+	// candidates), the sample lines it parsed and the directive lines it
+	// recognised.
+	Parsed, Directives []int
+	// Winner is the index of the chosen format, -1 when none parsed or
+	// recognised any line.
+	Winner int
+}
+
+// DetectFormat chooses, among formats, the one that parses the most of the
+// given lines (empty lines are ignored; give it the first non-empty lines
+// of a file). Lines that are directives of a format (logfmt.ErrDirective)
+// only break ties between formats that parse as many lines. Remaining ties
+// go to the format listed first: logfmt.Formats() lists the most specific
+// first. Because it counts all lines, one broken or foreign line (a
+// truncated first line of a rotated file, a stray JSON object) cannot
+// mislead it. Each format is tried with a fresh parser fed the lines in
+// order, so stateful formats see their own directives.
+func DetectFormat(lines [][]byte, formats []logfmt.Format) Vote {
+	v := Vote{Parsed: make([]int, len(formats)), Directives: make([]int, len(formats)), Winner: -1}
+	var row logfmt.Row
+	for i, f := range formats {
+		p := f.New()
+		n := 0
+		for _, l := range lines {
+			if len(l) == 0 {
+				continue
+			}
+			n++
+			switch err := p.Parse(l, &row); err {
+			case nil:
+				v.Parsed[i]++
+			case logfmt.ErrDirective:
+				v.Directives[i]++
+			}
+		}
+		v.Lines = n
+	}
+	for i := range formats {
+		if v.Parsed[i] == 0 && v.Directives[i] == 0 {
+			continue
+		}
+		if v.Winner < 0 || v.Parsed[i] > v.Parsed[v.Winner] ||
+			(v.Parsed[i] == v.Parsed[v.Winner] && v.Directives[i] > v.Directives[v.Winner]) {
+			v.Winner = i
+		}
+	}
+	return v
+}
+
+// sniffLines returns up to n non-empty lines from the start of data, without
+// their terminators, skipping lines longer than maxLine.
+func sniffLines(data []byte, n, maxLine int) [][]byte {
+	var out [][]byte
+	for len(data) > 0 && len(out) < n {
+		var l []byte
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			l, data = data[:i], data[i+1:]
+		} else {
+			l, data = data, nil
+		}
+		if len(l) > maxLine {
+			continue
+		}
+		l = bytes.TrimSuffix(l, []byte{'\r'})
+		if len(l) > 0 {
+			out = append(out, l)
+		}
+	}
+	return out
+}
