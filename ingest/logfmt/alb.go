@@ -1,0 +1,176 @@
+package logfmt
+
+import "bytes"
+
+// The alb format: AWS Elastic Load Balancing access logs of Application Load
+// Balancers, one request per line, space-separated, with some fields quoted:
+//
+//	type time elb client:port target:port request_processing_time
+//	target_processing_time response_processing_time elb_status_code
+//	target_status_code received_bytes sent_bytes "request" "user_agent"
+//	ssl_cipher ssl_protocol target_group_arn "trace_id" "domain_name" ...
+//
+// Decisions:
+//   - The first 14 fields are required; any fields after "user_agent" are
+//     ignored (AWS appends fields over time). Classic Load Balancer lines,
+//     which lack the leading type field and start with the time, are accepted
+//     too.
+//   - Time is the "time" field (when the load balancer answered), in UTC, as
+//     in the AWS documentation's queries; request_creation_time is not in
+//     every version of the layout and differs by the processing time only.
+//   - The request field is "METHOD absolute-URL PROTOCOL". Host is the URL's
+//     host, without the port when it is the scheme's default (":443" for
+//     https, ":80" for http) and with any other port; target is the URL's path
+//     and query exactly as logged ("/" when the URL has no path). A request
+//     ALB could not parse ("- http://host:80- -") is rejected with
+//     ErrBadRequestLine.
+//   - client_ip is the client field without its port; status is
+//     elb_status_code (what the client received; "-" is absent); bytes is
+//     sent_bytes; user_agent "-" is absent. A quoted field ends at the first
+//     '"' followed by a space or the end of the line, so quotes inside a user
+//     agent are kept as logged.
+
+func init() {
+	register(Format{
+		Name:      "alb",
+		Doc:       "AWS Application Load Balancer access logs (also Classic Load Balancer)",
+		New:       func() Parser { return &albParser{} },
+		Sniffable: true,
+	})
+}
+
+// albNumFields is how many leading fields of an ALB line the parser reads.
+const albNumFields = 14
+
+type albParser struct {
+	fields [albNumFields][]byte
+}
+
+// Parse implements Parser.
+func (p *albParser) Parse(line []byte, r *Row) error {
+	r.Reset()
+	line = trimLine(line)
+	f := &p.fields
+	// Classic ELB lines start with the time: shift them to the ALB layout.
+	first := 0
+	if len(line) > 0 && line[0] >= '0' && line[0] <= '9' {
+		f[0] = nil
+		first = 1
+	}
+	n := first
+	i := 0
+	for n < albNumFields {
+		for i < len(line) && line[i] == ' ' {
+			i++
+		}
+		if i == len(line) {
+			break
+		}
+		if line[i] == '"' {
+			j := i + 1
+			for {
+				k := bytes.IndexByte(line[j:], '"')
+				if k < 0 {
+					return ErrSyntax
+				}
+				j += k
+				if j+1 == len(line) || line[j+1] == ' ' {
+					break
+				}
+				j++
+			}
+			f[n] = line[i+1 : j]
+			i = j + 1
+		} else {
+			j := i
+			for j < len(line) && line[j] != ' ' {
+				j++
+			}
+			f[n] = line[i:j]
+			i = j
+		}
+		n++
+	}
+	if n < albNumFields {
+		if n <= first+1 {
+			return ErrNotThisFormat
+		}
+		return ErrFieldCount
+	}
+	if first == 0 {
+		switch string(f[0]) {
+		case "http", "https", "h2", "grpcs", "ws", "wss":
+		default:
+			return ErrNotThisFormat
+		}
+	}
+
+	t, ok := ParseISO8601(f[1])
+	if !ok {
+		return ErrBadTimestamp
+	}
+	r.Time = t
+
+	client := f[3]
+	switch colons := bytes.Count(client, []byte(":")); {
+	case len(client) > 0 && client[0] == '[': // "[2001:db8::1]:54321"
+		if end := bytes.IndexByte(client, ']'); end > 0 {
+			client = client[1:end]
+		}
+	case colons >= 1: // "192.0.2.1:54321", or IPv6 with the port appended: "2001:db8::1:54321"
+		client = client[:bytes.LastIndexByte(client, ':')]
+	}
+	if !isClientIP(client) {
+		return ErrBadClientIP
+	}
+	r.ClientIP = client
+
+	if s := f[8]; !(len(s) == 1 && s[0] == '-') {
+		v, ok := fieldStatus(s)
+		if !ok {
+			return ErrBadStatus
+		}
+		r.Status = v
+	}
+	if b := f[11]; !(len(b) == 1 && b[0] == '-') {
+		v, ok := fieldBytes(b)
+		if !ok {
+			return ErrBadBytes
+		}
+		r.Bytes = v
+	}
+
+	// "GET https://www.example.com:443/path?q HTTP/1.1"
+	req := f[12]
+	sp1 := bytes.IndexByte(req, ' ')
+	sp2 := bytes.LastIndexByte(req, ' ')
+	if sp1 <= 0 || sp2 <= sp1 {
+		return ErrBadRequestLine
+	}
+	r.Method = req[:sp1]
+	if !isMethodToken(r.Method) || r.Method[0] == '-' {
+		return ErrBadRequestLine
+	}
+	scheme, auth, rest, ok := splitAbsoluteURL(req[sp1+1 : sp2])
+	if !ok || len(auth) == 0 {
+		return ErrBadRequestLine
+	}
+	r.Host = hostOfAuthority(scheme, auth)
+	if len(rest) == 0 {
+		rest = albSlash
+	}
+	r.Target = rest
+	r.Protocol = req[sp2+1:]
+	if len(r.Protocol) == 0 || r.Protocol[0] == '-' {
+		return ErrBadRequestLine
+	}
+
+	if ua := f[13]; len(ua) > 0 && !(len(ua) == 1 && ua[0] == '-') {
+		r.UserAgent = ua
+	}
+	return nil
+}
+
+// albSlash is the target of an absolute URL without a path. Its capacity is
+// its length, so a caller's append cannot write into it.
+var albSlash = []byte("/")[:1:1]
