@@ -1,0 +1,309 @@
+package robots
+
+import (
+	"bytes"
+	"math"
+	"sort"
+	"unsafe"
+)
+
+// RuleSet is a compiled list of rules deciding paths under one profile. It
+// is built once by CompileRules and is safe for concurrent use: Decide
+// keeps its state on the stack and in the caller's buffer.
+//
+// How it decides, per profile (each choice is documented where it is made):
+//
+//   - RFC9309 and Google: the matching rule with the most octets wins
+//     (RFC 9309 §2.2.2), its octets counted in the RFC 9309 normal form of
+//     the value (NormalizeTarget; "*" and a final "$" count one each, as
+//     written), so "/ツ" and "/%E3%83%84" weigh the same 10 octets. On a
+//     tie Allow wins; between equal rules of one kind the first in the file
+//     is reported. No match: allowed.
+//   - Koster1996: the first matching rule in the order given wins (1996
+//     draft §3.2.2).
+//   - Orig1994: the first matching Disallow wins; Allow rules never match.
+//
+// In every profile "/robots.txt" is allowed whatever the rules say (RFC
+// 9309 §2.2.2, 1996 draft §3.2.2; the 1994 document is silent, but a robot
+// cannot learn the rules without fetching it), with any query string.
+//
+// Literal prefixes are looked up in a compressed trie walked once along the
+// target; patterns with wildcards hang off the trie node of their literal
+// prefix and finish with a linear greedy search (see pattern.matchRest).
+type RuleSet struct {
+	rules   []Rule
+	profile Profile
+	keep    *keepTable
+	pats    []pattern
+	nodes   []trieNode
+}
+
+// trieNode is a node of the compressed trie of the patterns' first pieces.
+type trieNode struct {
+	label []byte  // edge label from the parent
+	pats  []int32 // patterns whose first piece ends here, by score, best first
+	first []byte  // first byte of each child's label
+	kids  []int32 // children, parallel to first
+}
+
+// CompileRules compiles the Allow and Disallow rules of one group for
+// profile p. It never fails: a value that cannot match anything (empty, or
+// an Allow under Orig1994) is kept in the list but matches nothing. The
+// rules slice is retained; do not modify it afterwards.
+func CompileRules(rules []Rule, p Profile) *RuleSet {
+	rs := &RuleSet{rules: rules, profile: p, keep: &keepRFC9309}
+	if p == Koster1996 || p == Orig1994 {
+		rs.keep = &keepKoster
+	}
+	rs.nodes = append(rs.nodes, trieNode{})
+	for i, r := range rules {
+		v := r.Pattern
+		if v == "" {
+			// RFC 9309: "Disallow:" with nothing after it allows
+			// everything; an empty Allow likewise changes nothing.
+			continue
+		}
+		if p == Orig1994 && r.Allow {
+			// The 1994 standard has no Allow: its robots ignore
+			// unrecognised lines, and the 1996 draft (§5.1) accepts
+			// that such a robot does not fetch what Allow re-permits.
+			continue
+		}
+		if p == Google && v[0] != '/' && v[0] != '*' {
+			// Google profile, crawlaudit's lenient reading: a value
+			// that does not start with "/" or "*" ("Disallow: private/")
+			// is read as if it began with "/". The other profiles
+			// compare values as written, from the first octet of the
+			// path, so such a value matches no target that starts with
+			// "/" (RFC 9309's grammar requires path-pattern = "/" ...).
+			v = "/" + v
+		}
+		rs.addPattern(v, i, r.Allow)
+		if p == Google && r.Allow {
+			// Google's matcher (robots.cc, HandleAllow) also allows the
+			// directory of an allowed ".../index.htm*" page: "Allow:
+			// /d/index.html" adds "Allow: /d/$".
+			if s := lastIndexByte(v, '/'); s >= 0 && hasPrefixString(v[s:], "/index.htm") {
+				rs.addPattern(v[:s+1]+"$", i, true)
+			}
+		}
+	}
+	rs.assignMemo()
+	for n := range rs.nodes {
+		ps := rs.nodes[n].pats
+		sort.SliceStable(ps, func(a, b int) bool { return rs.pats[ps[a]].score > rs.pats[ps[b]].score })
+	}
+	return rs
+}
+
+func lastIndexByte(s string, c byte) int {
+	for i := len(s) - 1; i >= 0; i-- {
+		if s[i] == c {
+			return i
+		}
+	}
+	return -1
+}
+
+func hasPrefixString(s, prefix string) bool {
+	return len(s) >= len(prefix) && s[:len(prefix)] == prefix
+}
+
+// addPattern compiles value v of rule i and files it in the trie.
+func (rs *RuleSet) addPattern(v string, i int, allow bool) {
+	raw, end, stars := compileValue(v, rs.profile != Orig1994)
+	pat := pattern{end: end, rule: int32(i)}
+	inQuery, inQueryN := false, false
+	octets := stars
+	if end {
+		octets++
+	}
+	for _, r := range raw {
+		var key []byte
+		key, inQuery = appendKey(nil, []byte(r), rs.keep, inQuery)
+		var n int
+		n, inQueryN = normalLen([]byte(r), inQueryN)
+		octets += n
+		pat.pieces = append(pat.pieces, key)
+		pat.ids = append(pat.ids, -1)
+		var f []int32
+		if len(key) >= kmpMin {
+			f = kmpTable(key)
+		}
+		pat.kmp = append(pat.kmp, f)
+	}
+	rank := uint64(math.MaxUint32 - uint32(i)) // earlier rule first
+	switch rs.profile {
+	case RFC9309, Google:
+		// Longest match, then Allow on a tie (RFC 9309 §2.2.2).
+		var a uint64
+		if allow {
+			a = 1
+		}
+		pat.score = uint64(octets)<<33 | a<<32 | rank
+	default:
+		// Koster1996, Orig1994: first match in file order.
+		pat.score = rank
+	}
+	rs.pats = append(rs.pats, pat)
+	rs.insert(pat.pieces[0], int32(len(rs.pats)-1))
+}
+
+// insert files pattern pi under key in the compressed trie.
+func (rs *RuleSet) insert(key []byte, pi int32) {
+	n := int32(0)
+	for {
+		if len(key) == 0 {
+			rs.nodes[n].pats = append(rs.nodes[n].pats, pi)
+			return
+		}
+		k := bytes.IndexByte(rs.nodes[n].first, key[0])
+		if k < 0 {
+			rs.nodes = append(rs.nodes, trieNode{label: key, pats: []int32{pi}})
+			c := int32(len(rs.nodes) - 1)
+			rs.nodes[n].first = append(rs.nodes[n].first, key[0])
+			rs.nodes[n].kids = append(rs.nodes[n].kids, c)
+			return
+		}
+		c := rs.nodes[n].kids[k]
+		label := rs.nodes[c].label
+		l := 0
+		for l < len(label) && l < len(key) && label[l] == key[l] {
+			l++
+		}
+		if l < len(label) {
+			// Split the edge: n -> mid (label[:l]) -> c (label[l:]).
+			rs.nodes = append(rs.nodes, trieNode{
+				label: label[:l:l],
+				first: []byte{label[l]},
+				kids:  []int32{c},
+			})
+			mid := int32(len(rs.nodes) - 1)
+			rs.nodes[c].label = label[l:]
+			rs.nodes[n].kids[k] = mid
+			c = mid
+		}
+		key = key[l:]
+		n = c
+	}
+}
+
+// assignMemo gives the memo slots to the wildcard pieces that the most
+// patterns share.
+func (rs *RuleSet) assignMemo() {
+	count := map[string]int{}
+	for _, p := range rs.pats {
+		for _, pc := range p.pieces[1:] {
+			count[string(pc)]++
+		}
+	}
+	keys := make([]string, 0, len(count))
+	for k := range count {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(a, b int) bool {
+		if count[keys[a]] != count[keys[b]] {
+			return count[keys[a]] > count[keys[b]]
+		}
+		return keys[a] < keys[b]
+	})
+	ids := map[string]int32{}
+	for i, k := range keys {
+		if i == len(memo{}) {
+			break
+		}
+		ids[k] = int32(i)
+	}
+	for pi := range rs.pats {
+		p := &rs.pats[pi]
+		for i, pc := range p.pieces {
+			if id, ok := ids[string(pc)]; ok && i > 0 {
+				p.ids[i] = id
+			}
+		}
+	}
+}
+
+// Rules returns the rules the set was compiled from; index them with the
+// result of Decide. The slice must not be modified.
+func (rs *RuleSet) Rules() []Rule { return rs.rules }
+
+// Profile returns the profile the set was compiled for.
+func (rs *RuleSet) Profile() Profile { return rs.profile }
+
+// Decide returns the index into the compiled rules of the rule deciding
+// target, or -1 when no rule matches (the target is allowed). The target
+// is allowed when the result is -1 or names an Allow rule.
+//
+// target is the path and query as logged (an absolute URL and a fragment
+// are accepted, see NormalizeTarget). buf is caller scratch space for the
+// normalised target; Decide returns it, possibly grown, for the next call.
+// A target with no "%" that starts with "/" is matched in place. Decide
+// does not allocate once buf has grown to the longest target.
+func (rs *RuleSet) Decide(target []byte, buf []byte) (rule int, bufOut []byte) {
+	t, slash := trimTarget(target)
+	key := t
+	if slash || bytes.IndexByte(t, '%') >= 0 {
+		buf = buf[:0]
+		if slash {
+			buf = append(buf, '/')
+		}
+		buf, _ = appendKey(buf, t, rs.keep, false)
+		key = buf
+	}
+	if isRobotsTxt(key) {
+		return -1, buf
+	}
+	return rs.decideKey(key, nil), buf
+}
+
+// DecideString is Decide for a target held in a string (an Arrow string
+// column, say); the string is read in place, not copied.
+func (rs *RuleSet) DecideString(target string, buf []byte) (rule int, bufOut []byte) {
+	return rs.Decide(unsafe.Slice(unsafe.StringData(target), len(target)), buf)
+}
+
+// isRobotsTxt reports whether key is /robots.txt, with or without a query.
+func isRobotsTxt(key []byte) bool {
+	const r = "/robots.txt"
+	return len(key) >= len(r) && string(key[:len(r)]) == r && (len(key) == len(r) || key[len(r)] == '?')
+}
+
+// decideKey walks the trie along key and returns the rule of the
+// best-scoring matching pattern, or -1. work is for the linearity tests.
+func (rs *RuleSet) decideKey(key []byte, work *int) int {
+	var m memo
+	var best uint64
+	rule := -1
+	n, pos := int32(0), 0
+	for {
+		nd := &rs.nodes[n]
+		for _, pi := range nd.pats {
+			p := &rs.pats[pi]
+			if p.score <= best {
+				break // sorted best first: nothing better here
+			}
+			if p.matchRest(key, pos, &m, work) {
+				best, rule = p.score, int(p.rule)
+				break
+			}
+		}
+		if pos == len(key) {
+			return rule
+		}
+		k := bytes.IndexByte(nd.first, key[pos])
+		if k < 0 {
+			return rule
+		}
+		c := nd.kids[k]
+		label := rs.nodes[c].label
+		if work != nil {
+			*work += len(label)
+		}
+		if len(key)-pos < len(label) || string(key[pos:pos+len(label)]) != string(label) {
+			return rule
+		}
+		pos += len(label)
+		n = c
+	}
+}
