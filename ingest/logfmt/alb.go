@@ -54,6 +54,13 @@ func (p *albParser) Parse(line []byte, r *Row) error {
 	// Classic ELB lines start with the time: shift them to the ALB layout.
 	first := 0
 	if len(line) > 0 && line[0] >= '0' && line[0] <= '9' {
+		sp := bytes.IndexByte(line, ' ')
+		if sp < 0 {
+			return ErrNotThisFormat
+		}
+		if _, ok := ParseISO8601(line[:sp]); !ok {
+			return ErrNotThisFormat
+		}
 		f[0] = nil
 		first = 1
 	}
