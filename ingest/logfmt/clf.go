@@ -73,6 +73,7 @@ type field struct {
 	lit    []byte // literal that precedes the field
 	kind   kind
 	quoted bool   // lit ends with '"' and the next literal starts with '"'
+	spaces bool   // the value may hold blanks even when not quoted
 	name   string // the directive as written ("%>s", "$status"), for messages
 }
 
@@ -84,6 +85,10 @@ type layout struct {
 	// or a tab, as many sites append "%{X-Forwarded-For}i" or a request time
 	// to combined.
 	trailing bool
+	// clfDate: the layout logs a bracketed CLF time, so that a rejected line
+	// without any "[dd/Mon/yyyy:" is in another format (an error log line,
+	// JSON) rather than a damaged line of this one.
+	clfDate bool
 }
 
 // layoutParser parses lines of one layout. Its scratch buffer holds unescaped
@@ -97,6 +102,29 @@ func (l *layout) newParser() Parser { return &layoutParser{l: l, scratch: make([
 
 // Parse implements Parser.
 func (p *layoutParser) Parse(line []byte, r *Row) error {
+	err := p.parse(line, r)
+	if err != nil && p.l.clfDate && !hasCLFDate(line) {
+		return ErrNotThisFormat
+	}
+	return err
+}
+
+// hasCLFDate reports whether line holds "[dd/Mon/yyyy:" somewhere.
+func hasCLFDate(line []byte) bool {
+	for i := 0; ; {
+		j := bytes.IndexByte(line[i:], '[')
+		if j < 0 {
+			return false
+		}
+		i += j + 1
+		if b := line[i:]; len(b) >= 12 && b[2] == '/' && b[6] == '/' && b[11] == ':' &&
+			allDigits(b[0:2]) && monthFromAbbrev(b[3:6]) != 0 && allDigits(b[7:11]) {
+			return true
+		}
+	}
+}
+
+func (p *layoutParser) parse(line []byte, r *Row) error {
 	r.Reset()
 	p.scratch = p.scratch[:0]
 	if n := len(line); n > 0 && line[n-1] == '\r' {
@@ -121,6 +149,9 @@ func (p *layoutParser) Parse(line []byte, r *Row) error {
 			return ErrFieldCount
 		}
 		v := line[pos:end]
+		if !f.quoted && !f.spaces && len(next) > 0 && bytes.IndexAny(v, " \t") >= 0 {
+			return ErrSyntax
+		}
 		if lenient {
 			pos = len(line)
 		} else {

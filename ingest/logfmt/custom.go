@@ -696,7 +696,10 @@ func buildLayout(text string, elems []elem, trailing bool) (*layout, error) {
 		if e.spaces && !quoted && next != "" && (next[0] == ' ' || next[0] == '\t') {
 			return nil, fail(e.at, "%s may hold spaces and is followed by a space: put it between quotes or brackets", e.name)
 		}
-		l.fields = append(l.fields, field{lit: []byte(lit), kind: e.kind, quoted: quoted, name: e.name})
+		l.fields = append(l.fields, field{lit: []byte(lit), kind: e.kind, quoted: quoted, spaces: e.spaces, name: e.name})
+		if e.kind == kTimeCLF && strings.HasSuffix(lit, "[") {
+			l.clfDate = true
+		}
 		lit = ""
 	}
 	l.tail = []byte(lit)
