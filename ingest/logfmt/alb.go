@@ -27,8 +27,8 @@ import "bytes"
 //   - client_ip is the client field without its port; status is
 //     elb_status_code (what the client received; "-" is absent); bytes is
 //     sent_bytes; user_agent "-" is absent. A quoted field ends at the first
-//     '"' followed by a space or the end of the line, so quotes inside a user
-//     agent are kept as logged.
+//     '"' that is not escaped as \" and is followed by a space or the end of
+//     the line; inner quotes and backslashes are kept as logged.
 
 func init() {
 	register(Format{
@@ -81,6 +81,10 @@ func (p *albParser) Parse(line []byte, r *Row) error {
 					return ErrSyntax
 				}
 				j += k
+				if line[j-1] == '\\' && j-1 > i { // an escaped quote: \"
+					j++
+					continue
+				}
 				if j+1 == len(line) || line[j+1] == ' ' {
 					break
 				}
