@@ -67,8 +67,15 @@ func loadGit(src string) ([]Version, []string, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("robots history %s: %w", src, err)
 	}
-	var vs []Version
+	var (
+		vs       []Version
+		prevBlob = "-"
+	)
 	for _, c := range changes {
+		if c.blob == prevBlob {
+			continue // a rename or a mode change: the same content stays in effect
+		}
+		prevBlob = c.blob
 		v := Version{Start: c.when, Name: c.commit + ":" + c.path, Deleted: c.blob == ""}
 		if !v.Deleted {
 			v.Data = contents[c.blob]

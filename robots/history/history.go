@@ -46,7 +46,9 @@
 // git. The versions are those of the first-parent history of HEAD (git log
 // --first-parent --follow -- PATH): a change made on a branch goes live when
 // it is merged, at the merge commit's time, which is when a deployment from
-// the main branch would publish it. Renames of PATH are followed. Each
+// the main branch would publish it. Renames of PATH are followed (as far as
+// git's rename detection finds them); a commit that leaves the content as it
+// was (a rename, a mode change) starts no new version. Each
 // version is live from its committer date (not the author date: a rebased or
 // cherry-picked commit is published when it is committed). A commit that
 // deletes PATH starts a version with Deleted set and no Data: no robots.txt,
