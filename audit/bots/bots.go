@@ -1,0 +1,293 @@
+// Package bots decides who is behind a User-Agent header: a named crawler
+// (Googlebot, bingbot, GPTBot, ...), an HTTP library or script (curl,
+// python-requests, Go-http-client, ...), or a browser, which is never a bot
+// (contract §5).
+//
+// Identify looks in three places, in order:
+//
+//  1. The project's table of known crawlers and tools (Crawlers). A table
+//     token applies when it appears in the header as a product name,
+//     case-insensitively, with a boundary on both sides: the start or end of
+//     the header, or one of space, tab, '(', ')', ';', '/', ',', '+', '[',
+//     ']', '"', '\”. That is the contract's robots.txt rule (§5) widened by
+//     ')', '+' and the brackets and quotes, because crawlers write their
+//     token at the end of a comment ("(compatible; Exabot-Thumbnails)") and
+//     W3C/IIS logs write spaces as '+'. '-', '_' and '.' are not boundaries,
+//     so "Googlebot-Image" never matches the token "Googlebot". When several
+//     tokens apply, a crawler beats a library ("LinkedInBot ...
+//     Apache-HttpClient" is LinkedInBot), then the longest token wins
+//     (Googlebot-Image before Googlebot), then the leftmost. The scan looks
+//     only at boundary positions, through an index on the first two
+//     lowercased bytes of each token, so it is linear in the header.
+//  2. Generic signals of an unlisted crawler: a product name containing a
+//     crawler word (bot, crawl, spider, scraper, fetcher, archiver, indexer,
+//     slurp, scanner, checker, validator, preview, monitor, headless,
+//     httpclient), outside comments or in a comment item, or a URL or e-mail
+//     address in the header ("(compatible; Foo/1.0; +https://foo.example)"):
+//     browsers never carry either. The bot's name is that product name, as
+//     written in the header. Platform comments ("(Linux; Android 10; CUBOT
+//     X30)") are not searched for crawler words unless they also say
+//     "compatible" or carry a URL, since device names contain "bot".
+//  3. uap-go (github.com/ua-parser/uap-go), which is slow (see the
+//     benchmarks), so it runs only when the first two are silent and the
+//     header is not plainly a browser (every product a browser product, no
+//     signal in any comment). Its device family "Spider" marks a crawler,
+//     named by uap's user-agent family when that is written in the header,
+//     else by the header's first product that is not a browser product.
+//     A "Spider" whose user-agent family is a browser is not a bot (uap marks
+//     "CUBOT" phones as spiders). uap sees at most the first 1024 bytes of a
+//     header, which keeps a hostile 100 KB header from costing a full regexp
+//     scan per uap pattern.
+//
+// Decisions where the contract is silent:
+//   - An empty header, "-" or blanks is a bot named "(no user agent)",
+//     purpose "script": browsers always send one, scripts and scanners often
+//     do not. Audits thus count and block those clients like any other bot.
+//   - A bot found by 2 or 3 has Known false, purpose "other" and no
+//     operator, unless its name extends a table token with '-' (an unlisted
+//     "Googlebot-Foo" inherits Google and its purpose).
+//   - Applications that are not browsers and show no signal (an iOS app's
+//     "MyApp/1.0 CFNetwork/1408 Darwin/22.5.0", Android's "Dalvik/2.1.0")
+//     are not bots; libraries in the table (okhttp, Dart) are, even when an
+//     app on a phone uses them.
+//   - Tokens written only in robots.txt (Google-Extended, Applebot-Extended)
+//     are in the table for their operator and purpose; a header that carries
+//     one anyway is identified by it.
+//   - A non-bot's Bot is the zero value apart from IsBot false: browsers are
+//     not named, so nothing downstream can group by them by mistake.
+package bots
+
+import (
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/ua-parser/uap-go/uaparser"
+)
+
+// Bot is what Identify says about one User-Agent.
+type Bot struct {
+	// Name is the crawler's product name: the table's canonical spelling
+	// for a known crawler, otherwise the name as written in the header.
+	// Empty when IsBot is false.
+	Name string
+	// Operator runs the crawler; empty when unknown or for libraries.
+	Operator string
+	// Purpose is one of Purposes; empty when IsBot is false.
+	Purpose string
+	// IsBot is false for browsers and for other clients with no sign of
+	// automation.
+	IsBot bool
+	// Known is true when the name comes from the table (Crawlers).
+	Known bool
+}
+
+// NoUserAgent is the Name of the bot behind an empty or "-" User-Agent.
+const NoUserAgent = "(no user agent)"
+
+// maxUAPBytes is how much of a header uap-go sees.
+const maxUAPBytes = 1024
+
+// Identifier identifies bots and remembers its answers. It is safe for
+// concurrent use. The zero value is not usable; call NewIdentifier.
+type Identifier struct {
+	uapOnce sync.Once
+	uap     *uaparser.Parser
+
+	cache      sync.Map // string -> Bot
+	cacheCount atomic.Int64
+}
+
+// Cache bounds: beyond maxCacheEntries distinct headers, or for a header
+// longer than maxCacheKey bytes, answers are computed but not remembered, so
+// hostile input cannot grow memory without bound.
+const (
+	maxCacheEntries = 1 << 16
+	maxCacheKey     = 2048
+)
+
+// NewIdentifier returns an Identifier. uap-go's regular expressions are
+// compiled on first need (about 0.1 s), not here.
+func NewIdentifier() *Identifier { return &Identifier{} }
+
+var defaultIdentifier = NewIdentifier()
+
+// Identify says who is behind the User-Agent ua, using a shared Identifier.
+// It never retains ua: the strings in the result do not alias it, so ua may
+// point into a buffer that is released afterwards.
+func Identify(ua string) Bot { return defaultIdentifier.Identify(ua) }
+
+// Identify says who is behind the User-Agent ua. See the package doc for
+// the rules. It never retains ua.
+func (id *Identifier) Identify(ua string) Bot {
+	if v, ok := id.cache.Load(ua); ok {
+		return v.(Bot)
+	}
+	b := id.identify(ua)
+	if len(ua) <= maxCacheKey && id.cacheCount.Load() < maxCacheEntries {
+		if _, loaded := id.cache.LoadOrStore(strings.Clone(ua), b); !loaded {
+			id.cacheCount.Add(1)
+		}
+	}
+	return b
+}
+
+func (id *Identifier) identify(ua string) Bot {
+	ua = strings.TrimSpace(ua)
+	if ua == "" || ua == "-" {
+		return Bot{Name: NoUserAgent, Purpose: PurposeScript, IsBot: true}
+	}
+	if i := matchTable(ua); i >= 0 {
+		return known(i)
+	}
+	a := analyse(ua)
+	if a.name != "" {
+		return unknown(a.name)
+	}
+	if a.plainBrowser {
+		return Bot{}
+	}
+	head := ua
+	if len(head) > maxUAPBytes {
+		head = head[:maxUAPBytes]
+	}
+	family, device := id.uapParse(head)
+	if device == "Spider" && !isBrowserFamily(family) || hasBotWord(strings.ToLower(family)) && !isBrowserFamily(family) {
+		if n := inHeader(head, family); n != "" {
+			return unknown(n)
+		}
+		if a.firstProduct != "" {
+			return unknown(a.firstProduct)
+		}
+		if family != "" && family != "Other" {
+			return unknown(family)
+		}
+		return unknown(firstWord(ua))
+	}
+	return Bot{}
+}
+
+func known(i int) Bot {
+	e := &table[i]
+	return Bot{Name: e.Name, Operator: e.Operator, Purpose: e.Purpose, IsBot: true, Known: true}
+}
+
+// unknown returns the bot for a name that is not in the table, inheriting
+// operator and purpose from a table token it extends with '-'.
+func unknown(name string) Bot {
+	name = strings.Clone(name)
+	b := Bot{Name: name, Purpose: PurposeOther, IsBot: true}
+	lower := strings.ToLower(name)
+	for i := len(lower) - 1; i > 0; i-- {
+		if lower[i] != '-' {
+			continue
+		}
+		if e, ok := byName[lower[:i]]; ok {
+			b.Operator, b.Purpose = table[e].Operator, table[e].Purpose
+			break
+		}
+	}
+	return b
+}
+
+// uapParse returns uap-go's user-agent and device families of ua, which the
+// caller has cut to maxUAPBytes.
+func (id *Identifier) uapParse(ua string) (family, device string) {
+	id.uapOnce.Do(func() {
+		p, err := uaparser.New(uaparser.WithCacheSize(64))
+		if err == nil {
+			id.uap = p
+		}
+	})
+	if id.uap == nil {
+		return "", ""
+	}
+	return id.uap.ParseUserAgent(ua).Family, id.uap.ParseDevice(ua).Family
+}
+
+// inHeader returns family as written in ua (its casing there), or "" when
+// ua does not contain it.
+func inHeader(ua, family string) string {
+	if family == "" || family == "Other" || family == "Spider" {
+		return ""
+	}
+	if i := indexFold(ua, family); i >= 0 {
+		return ua[i : i+len(family)]
+	}
+	return ""
+}
+
+// indexFold is strings.Index ignoring ASCII case.
+func indexFold(s, sub string) int {
+	sub = strings.ToLower(sub)
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if hasPrefixFold(s[i:], sub) {
+			return i
+		}
+	}
+	return -1
+}
+
+func firstWord(ua string) string {
+	if i := strings.IndexAny(ua, " (/;"); i > 0 {
+		return ua[:i]
+	}
+	if len(ua) > 64 {
+		return ua[:64]
+	}
+	return ua
+}
+
+var browserFamilies = map[string]bool{
+	"Chrome": true, "Chrome Mobile": true, "Chrome Mobile iOS": true, "Chrome Mobile WebView": true,
+	"Chromium": true, "HeadlessChrome": false, "Firefox": true, "Firefox Mobile": true, "Firefox iOS": true,
+	"Firefox Beta": true, "Firefox Alpha": true, "Safari": true, "Mobile Safari": true,
+	"Mobile Safari UI/WKWebView": true, "Edge": true, "Edge Mobile": true, "Opera": true,
+	"Opera Mobile": true, "Opera Mini": true, "Opera Coast": true, "Opera Touch": true,
+	"Samsung Internet": true, "Yandex Browser": true, "UC Browser": true, "IE": true, "IE Mobile": true,
+	"Facebook": true, "Instagram": true, "Pinterest": true, "LINE": true, "WeChat": true,
+	"Snapchat": true, "Twitter": true, "Vivaldi": true, "Brave": true, "DuckDuckGo Mobile": true,
+	"Silk": true, "Amazon Silk": true, "Whale": true, "QQ Browser": true, "QQ Browser Mobile": true,
+	"MiuiBrowser": true, "HuaweiBrowser": true, "Google": true, "Electron": true, "Puffin": true,
+	"Pale Moon": true, "SeaMonkey": true, "Iceweasel": true, "Konqueror": true, "Epiphany": true,
+	"Midori": true, "Maxthon": true, "Android": true, "Android Browser": true, "Baidu Explorer": true,
+	"Sogou Explorer": true, "Oculus Browser": true, "Mobile Safari/WKWebView": true, "Quark": true,
+	"Facebook Messenger": true, "Kakaotalk": true, "NAVER": true, "Yandex Search App": true,
+	"Snapchat In-App": true, "TikTok": true,
+}
+
+func isBrowserFamily(f string) bool {
+	if browserFamilies[f] {
+		return true
+	}
+	for _, w := range [...]string{"Browser", "Safari", "Chrome", "Firefox", "Opera", "Edge"} {
+		if strings.Contains(f, w) && !strings.Contains(f, "Headless") {
+			return true
+		}
+	}
+	return false
+}
+
+// Crawlers returns a copy of the table of known crawlers, libraries and
+// tools, in the order they are written.
+func Crawlers() []Crawler {
+	out := make([]Crawler, len(table))
+	copy(out, table)
+	for i := range out {
+		out[i].Also = append([]string(nil), out[i].Also...)
+	}
+	return out
+}
+
+// Lookup returns the table entry named token (case-insensitive, the name or
+// one of its other spellings), as a report needs to show a bot's operator
+// and purpose.
+func Lookup(token string) (Crawler, bool) {
+	i, ok := byName[strings.ToLower(strings.TrimSuffix(token, "*"))]
+	if !ok {
+		return Crawler{}, false
+	}
+	e := table[i]
+	e.Also = append([]string(nil), e.Also...)
+	return e, true
+}
