@@ -1,0 +1,208 @@
+package main
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/crawlaudit/crawlaudit/internal/loggen"
+	"github.com/spf13/cobra"
+)
+
+// genOptions are the flags of "crawlaudit gen".
+type genOptions struct {
+	lines     int
+	from, to  string
+	seed      int64
+	format    string
+	gzip      bool
+	robotsDir string
+	out       string
+	hosts     []string
+	tz        string
+}
+
+func init() {
+	subcommands = append(subcommands, func(e *env) *cobra.Command {
+		o := &genOptions{}
+		cmd := &cobra.Command{
+			Use:   "gen -o FILE",
+			Short: "Generate a month-like access log and its robots.txt history (developer tool)",
+			Long: `Developer tool: generates a synthetic, month-like web access log for benchmarks,
+tests and demos, deterministically from --seed (the same flags give the same bytes).
+
+The traffic mixes people with browsers (desktop and mobile, IPv4 and IPv6, more by
+day than by night), crawlers with their real User-Agent strings and addresses
+(Googlebot, bingbot, GPTBot, ClaudeBot, CCBot, Bytespider, ...) and scripts (curl,
+python-requests, Go-http-client, Wget). The crawlers misbehave in known ways
+against the generated robots.txt history: Bytespider ignores Disallow, MJ12bot
+breaches Crawl-delay, DotBot Request-rate, PetalBot Visit-time, a "Googlebot"
+comes from outside Google's ranges, GPTBot is disallowed from the second version
+on, and browsers request disallowed paths. Offsets are those of --tz, so a log
+over 2026-10-25 shows the change from +0200 to +0100.
+
+--from and --to take RFC 3339 times or dates (UTC); --to is exclusive. With
+--robots-dir, the robots.txt history is written as DIR/HOST/<RFC 3339>.txt, the
+layout "crawlaudit audit --robots DIR" reads. -o - writes to stdout.`,
+			Example: `  # the demo data in testdata/sample
+  crawlaudit gen --lines 50000 --seed 1 --from 2026-10-01 --to 2026-11-01 --gzip \
+      --robots-dir testdata/sample/robots -o testdata/sample/access-2026-10.log.gz
+
+  # a 1M-line (~250 MB) month for benchmarks
+  crawlaudit gen --lines 1000000 --robots-dir /tmp/bench/robots -o /tmp/bench/access.log`,
+			Args: cobra.NoArgs,
+			RunE: func(cmd *cobra.Command, args []string) error {
+				return runGen(e, o)
+			},
+		}
+		f := cmd.Flags()
+		f.IntVar(&o.lines, "lines", 50000, "number of log lines (requests)")
+		f.StringVar(&o.from, "from", "2026-10-01", "first instant of the period (RFC 3339 or YYYY-MM-DD, UTC)")
+		f.StringVar(&o.to, "to", "2026-11-01", "end of the period, exclusive (RFC 3339 or YYYY-MM-DD, UTC)")
+		f.Int64Var(&o.seed, "seed", 1, "random seed")
+		f.StringVar(&o.format, "format", "combined", "log format: "+strings.Join(loggen.Formats, ", "))
+		f.BoolVar(&o.gzip, "gzip", false, "compress the log with gzip")
+		f.StringVar(&o.robotsDir, "robots-dir", "", "also write the robots.txt history into this directory")
+		f.StringVarP(&o.out, "out", "o", "", "output file (required; - for stdout)")
+		f.StringSliceVar(&o.hosts, "host", []string{loggen.DefaultHost}, "virtual host(s) served; lines are split evenly (repeatable)")
+		f.StringVar(&o.tz, "tz", "Europe/Berlin", "time zone of the offsets written in combined and jsonl logs")
+		return cmd
+	})
+}
+
+// parseGenTime parses an RFC 3339 time or a YYYY-MM-DD date (UTC midnight).
+func parseGenTime(flag, s string) (time.Time, error) {
+	if t, err := time.Parse(time.RFC3339, s); err == nil {
+		return t, nil
+	}
+	t, err := time.Parse(time.DateOnly, s)
+	if err != nil {
+		return time.Time{}, usageErr("cannot parse --%s %q: want RFC 3339 (2026-10-01T00:00:00Z) or a date (2026-10-01)", flag, s)
+	}
+	return t, nil
+}
+
+// genConfig turns the options into a generator configuration.
+func (o *genOptions) genConfig() (loggen.Config, error) {
+	var cfg loggen.Config
+	if o.out == "" {
+		return cfg, usageErr("gen: -o FILE is required")
+	}
+	if o.lines < 0 {
+		return cfg, usageErr("gen: --lines must not be negative, got %d", o.lines)
+	}
+	from, err := parseGenTime("from", o.from)
+	if err != nil {
+		return cfg, err
+	}
+	to, err := parseGenTime("to", o.to)
+	if err != nil {
+		return cfg, err
+	}
+	if to.Sub(from) < time.Hour {
+		return cfg, usageErr("gen: --to %s must be at least one hour after --from %s", o.to, o.from)
+	}
+	for _, h := range o.hosts {
+		if h == "" || h == "." || h == ".." || strings.ContainsAny(h, "/\\ \t\r\n\"") {
+			return cfg, usageErr("gen: invalid --host %q", h)
+		}
+	}
+	loc, err := time.LoadLocation(o.tz)
+	if err != nil {
+		return cfg, usageErr("gen: unknown time zone --tz %q", o.tz)
+	}
+	if !isFormat(o.format) {
+		return cfg, usageErr("gen: unknown --format %q: use one of %s", o.format, strings.Join(loggen.Formats, ", "))
+	}
+	return loggen.Config{Seed: o.seed, Start: from, End: to, Lines: o.lines, Hosts: o.hosts, Location: loc}, nil
+}
+
+func isFormat(f string) bool {
+	for _, g := range loggen.Formats {
+		if f == g {
+			return true
+		}
+	}
+	return false
+}
+
+func runGen(e *env, o *genOptions) error {
+	cfg, err := o.genConfig()
+	if err != nil {
+		return err
+	}
+	if o.robotsDir != "" {
+		if err := writeRobotsHistory(o.robotsDir, cfg.Hosts); err != nil {
+			return usageErr("gen: %v", err)
+		}
+	}
+	if o.out == "-" {
+		return usageErrIf(genTo(e.stdout, cfg, o))
+	}
+	// Write to a temporary name in the same directory, rename when complete.
+	tmp, err := os.CreateTemp(filepath.Dir(o.out), "."+filepath.Base(o.out)+".*.tmp")
+	if err != nil {
+		return usageErr("gen: %v", err)
+	}
+	defer os.Remove(tmp.Name()) // no-op after the rename
+	if err := genTo(tmp, cfg, o); err != nil {
+		tmp.Close()
+		return usageErr("gen: cannot write %s: %v", o.out, err)
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		return usageErr("gen: %v", err)
+	}
+	if err := tmp.Close(); err != nil {
+		return usageErr("gen: cannot write %s: %v", o.out, err)
+	}
+	if err := os.Rename(tmp.Name(), o.out); err != nil {
+		return usageErr("gen: %v", err)
+	}
+	return nil
+}
+
+func usageErrIf(err error) error {
+	if err != nil {
+		return usageErr("gen: %v", err)
+	}
+	return nil
+}
+
+// genTo writes the generated log to w.
+func genTo(w io.Writer, cfg loggen.Config, o *genOptions) error {
+	newWriter := loggen.NewWriter
+	if o.gzip {
+		newWriter = loggen.NewGzipWriter
+	}
+	rw, err := newWriter(w, o.format)
+	if err != nil {
+		return err
+	}
+	if err := loggen.Generate(cfg, rw.Write); err != nil {
+		return err
+	}
+	return rw.Close()
+}
+
+// writeRobotsHistory writes DIR/HOST/<RFC 3339>.txt for every version of
+// every host's robots.txt.
+func writeRobotsHistory(dir string, hosts []string) error {
+	if len(hosts) == 0 {
+		hosts = []string{loggen.DefaultHost}
+	}
+	for _, h := range hosts {
+		hd := filepath.Join(dir, h)
+		if err := os.MkdirAll(hd, 0o755); err != nil {
+			return err
+		}
+		for _, v := range loggen.Robots(h) {
+			if err := os.WriteFile(filepath.Join(hd, v.FileName()), []byte(v.Text), 0o644); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
