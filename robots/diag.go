@@ -1,0 +1,70 @@
+package robots
+
+import "fmt"
+
+// Severity says how much a Diagnostic matters. An Error marks a line whose
+// intent is lost (a misspelt rule that no crawler applies, an invalid
+// Crawl-delay, a rule outside any group) or a file that is not a robots.txt
+// at all; a Warning marks a line that is read, but not the way every crawler
+// reads it.
+type Severity uint8
+
+const (
+	// Warning: the line is understood, or ignoring it changes nothing that
+	// the file's author can have meant.
+	Warning Severity = iota
+	// Error: something the author wrote does not take effect, or the file is
+	// not what a robots.txt must be. `crawlaudit lint` exits 1 on any Error.
+	Error
+)
+
+// String returns "warning" or "error".
+func (s Severity) String() string {
+	if s == Error {
+		return "error"
+	}
+	return "warning"
+}
+
+// Code names the kind of a Diagnostic. Codes are stable strings, suitable for
+// filtering and for counting over a corpus.
+type Code string
+
+// The diagnostic codes Parse reports.
+const (
+	CodeUnknownKey        Code = "unknown-key"          // a key no profile reads (kept, ignored)
+	CodeMisspelledKey     Code = "misspelled-key"       // an unknown key close to a known one ("dissallow")
+	CodeMissingColon      Code = "missing-colon"        // "user-agent FooBot": read as if the colon were there
+	CodeRuleOutsideGroup  Code = "rule-outside-group"   // Allow/Disallow/extension before any User-agent line
+	CodeInvalidCrawlDelay Code = "invalid-crawl-delay"  // Crawl-delay that is not a non-negative decimal number
+	CodeInvalidCacheDelay Code = "invalid-cache-delay"  // Cache-delay that is not a non-negative decimal number
+	CodeInvalidRate       Code = "invalid-request-rate" // Request-rate that is not n/t[smh] [HHMM-HHMM]
+	CodeInvalidVisitTime  Code = "invalid-visit-time"   // Visit-time that is not HHMM-HHMM
+	CodeDuplicateVisit    Code = "duplicate-visit-time" // more than one Visit-time in a group
+	CodeInvalidAgent      Code = "invalid-user-agent"   // a User-agent value with no product token in it
+	CodeAgentNotToken     Code = "agent-not-token"      // a User-agent value cut to its leading product token
+	CodeMultipleStar      Code = "multiple-star-groups" // more than one group for "*"
+	CodeBlankLineInGroup  Code = "blank-line-in-group"  // a blank line inside a group: ends the record for koster1996/orig1994
+	CodePatternNotPath    Code = "pattern-not-path"     // a non-empty Allow/Disallow value that starts with neither "/" nor "*"
+	CodeLineTooLong       Code = "line-too-long"        // a line longer than MaxLineBytes
+	CodeFileTooLarge      Code = "file-too-large"       // more than MaxFileBytes: the rest is not parsed
+	CodeNotUTF8           Code = "not-utf8"             // bytes that are not UTF-8
+	CodeControlChar       Code = "control-char"         // NUL or other control characters (binary junk)
+	CodeHTML              Code = "looks-like-html"      // an HTML page served as robots.txt
+	CodeEmptyCleanParam   Code = "invalid-clean-param"  // Clean-param without parameters
+)
+
+// Diagnostic is one finding about a robots.txt file. Parse never fails: what
+// it cannot read becomes a Diagnostic and the rest of the file is read.
+type Diagnostic struct {
+	Line     int // 1-based line number the finding is about
+	Severity Severity
+	Code     Code
+	Message  string // one line, without the file name or line number
+}
+
+// String formats d as "line: severity: message", the form lint prints after
+// the file name.
+func (d Diagnostic) String() string {
+	return fmt.Sprintf("%d: %s: %s", d.Line, d.Severity, d.Message)
+}
