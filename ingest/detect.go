@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"bytes"
+	"cmp"
 
 	"github.com/crawlaudit/crawlaudit/ingest/logfmt"
 )
@@ -16,10 +17,11 @@ type formatEntry struct {
 type Vote struct {
 	// Lines is the number of sample lines voted on.
 	Lines int
-	// Parsed and Directives count, per candidate format (in the order of the
-	// candidates), the sample lines it parsed and the directive lines it
-	// recognised.
-	Parsed, Directives []int
+	// Parsed, Directives and Foreign count, per candidate format (in the
+	// order of the candidates), the sample lines it parsed, the directive
+	// lines it recognised and the lines it rejected as
+	// logfmt.ErrNotThisFormat.
+	Parsed, Directives, Foreign []int
 	// Winner is the index of the chosen format, -1 when none parsed or
 	// recognised any line.
 	Winner int
@@ -28,14 +30,16 @@ type Vote struct {
 // DetectFormat chooses, among formats, the one that parses the most of the
 // given lines (empty lines are ignored; give it the first non-empty lines
 // of a file). Lines that are directives of a format (logfmt.ErrDirective)
-// only break ties between formats that parse as many lines. Remaining ties
-// go to the format listed first: logfmt.Formats() lists the most specific
+// only break ties between formats that parse as many lines; then the format
+// that rejects fewer lines as logfmt.ErrNotThisFormat wins (its reasons
+// will say more about the lines). Remaining ties go to the format listed
+// first: logfmt.Formats() lists the most specific
 // first. Because it counts all lines, one broken or foreign line (a
 // truncated first line of a rotated file, a stray JSON object) cannot
 // mislead it. Each format is tried with a fresh parser fed the lines in
 // order, so stateful formats see their own directives.
 func DetectFormat(lines [][]byte, formats []logfmt.Format) Vote {
-	v := Vote{Parsed: make([]int, len(formats)), Directives: make([]int, len(formats)), Winner: -1}
+	v := Vote{Parsed: make([]int, len(formats)), Directives: make([]int, len(formats)), Foreign: make([]int, len(formats)), Winner: -1}
 	var row logfmt.Row
 	for i, f := range formats {
 		p := f.New()
@@ -50,6 +54,8 @@ func DetectFormat(lines [][]byte, formats []logfmt.Format) Vote {
 				v.Parsed[i]++
 			case logfmt.ErrDirective:
 				v.Directives[i]++
+			case logfmt.ErrNotThisFormat:
+				v.Foreign[i]++
 			}
 		}
 		v.Lines = n
@@ -58,8 +64,8 @@ func DetectFormat(lines [][]byte, formats []logfmt.Format) Vote {
 		if v.Parsed[i] == 0 && v.Directives[i] == 0 {
 			continue
 		}
-		if v.Winner < 0 || v.Parsed[i] > v.Parsed[v.Winner] ||
-			(v.Parsed[i] == v.Parsed[v.Winner] && v.Directives[i] > v.Directives[v.Winner]) {
+		if w := v.Winner; w < 0 || cmp.Or(cmp.Compare(v.Parsed[i], v.Parsed[w]),
+			cmp.Compare(v.Directives[i], v.Directives[w]), cmp.Compare(v.Foreign[w], v.Foreign[i])) > 0 {
 			v.Winner = i
 		}
 	}
