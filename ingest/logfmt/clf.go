@@ -118,7 +118,7 @@ func hasCLFDate(line []byte) bool {
 		}
 		i += j + 1
 		if b := line[i:]; len(b) >= 12 && b[2] == '/' && b[6] == '/' && b[11] == ':' &&
-			allDigits(b[0:2]) && monthFromAbbrev(b[3:6]) != 0 && allDigits(b[7:11]) {
+			allDigits(b[0:2]) && isLetter(b[3]) && isLetter(b[4]) && isLetter(b[5]) && allDigits(b[7:11]) {
 			return true
 		}
 	}
@@ -520,15 +520,13 @@ func splitRequest(v []byte, r *Row) bool {
 	if sp <= 0 || sp > 32 || !isToken(v[:sp]) {
 		return false
 	}
-	method := v[:sp]
-	rest := bytes.TrimLeft(v[sp+1:], " ")
-	rest = bytes.TrimRight(rest, " ")
+	method, rest := v[:sp], v[sp+1:]
 	var proto []byte
 	if k := bytes.LastIndexByte(rest, ' '); k >= 0 && isProtocol(rest[k+1:]) {
-		proto = rest[k+1:]
-		rest = bytes.TrimRight(rest[:k], " ")
+		proto, rest = rest[k+1:], rest[:k]
 	}
-	if len(rest) == 0 {
+	rest = bytes.TrimSpace(rest)
+	if len(rest) == 0 || proto == nil && isProtocol(rest) {
 		return false
 	}
 	r.Method, r.Target, r.Protocol = method, rest, proto
