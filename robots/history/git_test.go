@@ -13,11 +13,11 @@ import (
 // gitRepo is a temporary git repository driven by the test, independent of
 // the machine's git configuration and identity.
 type gitRepo struct {
-	t   *testing.T
+	t   testing.TB
 	dir string
 }
 
-func newGitRepo(t *testing.T) *gitRepo {
+func newGitRepo(t testing.TB) *gitRepo {
 	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")

@@ -388,6 +388,27 @@ func (c *Cursor) At(us int64) (id int, ok bool) {
 // removed, ASCII letters lowercased. It returns host itself, without
 // allocating, when that is already normal.
 func NormalizeHost(host string) string {
+	// Repeat until nothing changes, so that NormalizeHost(NormalizeHost(x))
+	// == NormalizeHost(x) even for garbage such as "[a:b]:c" or "x. .". A
+	// name longer than a DNS name can be is normalised once only, to keep
+	// hostile input ("[[[[...]]]]") linear; it matches no history anyway.
+	if len(host) > maxHostLen {
+		return normalizeOnce(host)
+	}
+	for {
+		n := normalizeOnce(host)
+		if n == host {
+			return n
+		}
+		host = n
+	}
+}
+
+// maxHostLen bounds the host names NormalizeHost normalises fully: longer
+// than any DNS name (253 bytes) plus a port and brackets.
+const maxHostLen = 300
+
+func normalizeOnce(host string) string {
 	s := strings.TrimSpace(host)
 	if strings.HasPrefix(s, "[") {
 		if end := strings.IndexByte(s, ']'); end > 0 {
