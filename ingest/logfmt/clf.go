@@ -264,12 +264,11 @@ func literalMismatch(rest, lit []byte) error {
 // lenient reports an unterminated quoted last field taken to the end of the
 // line.
 func (p *layoutParser) fieldEnd(line []byte, pos int, next []byte, quoted, last bool) (end int, lenient bool) {
-	l := p.l
 	if len(next) == 0 {
 		if !last {
 			return -1, false // two adjacent fields: the compiler never makes this
 		}
-		if l.trailing {
+		if p.l.trailing {
 			if j := bytes.IndexAny(line[pos:], " \t"); j >= 0 {
 				return pos + j, false
 			}
@@ -302,8 +301,9 @@ func (p *layoutParser) fieldEnd(line []byte, pos int, next []byte, quoted, last 
 			continue
 		}
 		if last {
-			k := j + len(next)
-			if k < len(line) && !(l.trailing && (line[k] == ' ' || line[k] == '\t')) {
+			// The closing quote of the last field ends the line or is
+			// followed by a blank: an extra field, tolerated or not.
+			if k := j + len(next); k < len(line) && line[k] != ' ' && line[k] != '\t' {
 				continue
 			}
 		}

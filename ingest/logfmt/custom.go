@@ -36,8 +36,8 @@ import (
 // "%U%q" and "$uri$is_args$args", which form the target, and runs of Apache
 // time directives ("%{%Y-%m-%dT%H:%M:%S}t.%{usec_frac}t%{%z}t"), which form
 // one time. A field whose value holds spaces (the request line, a CLF time,
-// the user agent) must not be followed by a space without quotes or
-// brackets around it.
+// the user agent) must be followed by something more telling than blanks:
+// quotes or brackets around it, or a literal such as ` "`.
 //
 // Lines must match the layout exactly: no extra trailing fields (use
 // "combined" for that tolerance).
@@ -693,7 +693,7 @@ func buildLayout(text string, elems []elem, trailing bool) (*layout, error) {
 			next = elems[i+1].lit
 		}
 		quoted := strings.HasSuffix(lit, `"`) && strings.HasPrefix(next, `"`)
-		if e.spaces && !quoted && next != "" && (next[0] == ' ' || next[0] == '\t') {
+		if e.spaces && !quoted && next != "" && strings.Trim(next, " \t") == "" {
 			return nil, fail(e.at, "%s may hold spaces and is followed by a space: put it between quotes or brackets", e.name)
 		}
 		l.fields = append(l.fields, field{lit: []byte(lit), kind: e.kind, quoted: quoted, spaces: e.spaces, name: e.name})
