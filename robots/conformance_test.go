@@ -160,7 +160,7 @@ func TestKoster1996_Records(t *testing.T) {
 		{"agent-only record dropped, falls back on *", "User-agent: a\n\nUser-agent: *\nDisallow: /\n", "a", "/p", false, false},
 		{"rfc: agent lines share group across blank", "User-agent: a\n\nUser-agent: b\nDisallow: /\n", "a", "/p", true, false},
 		{"agent after rule starts record", "User-agent: a\nDisallow: /x\nUser-agent: b\nDisallow: /y\n", "a", "/y", true, true},
-		{"agent after extension starts record", "User-agent: a\nCrawl-delay: 5\nUser-agent: b\nDisallow: /y\n", "a", "/y", true, false},
+		{"agent after extension starts record", "User-agent: a\nCrawl-delay: 5\nUser-agent: b\nDisallow: /y\n", "a", "/y", true, true},
 	} {
 		if got := fileAllows(t, c.body, Koster1996, c.agent, c.path); got != c.koster {
 			t.Errorf("%s: koster1996 allowed=%v, want %v", c.name, got, c.koster)

@@ -64,16 +64,28 @@ const (
 // buildGroups forms the groups of lines under mode. Diagnostics about the
 // structure go to p when it is not nil (the RFC pass of Parse).
 //
-// RFC 9309 (modeRFC, modeGoogle): a User-agent line starts a new group when
-// the current group has seen an Allow or Disallow line (contract §3: "a
-// group's rules run until the next agent line that follows a rule");
-// otherwise it adds an agent to the current group. Blank lines, unknown
-// lines, Sitemap and Host do not end a group. The extensions (Crawl-delay,
-// ...) belong to the current group but, not being rules, do not end its list
-// of agents: "User-agent: a / Crawl-delay: 5 / User-agent: b / Disallow: /"
-// is one group for a and b, as Google's parser also reads it. Lines that
-// belong to a group but come before any User-agent line are ignored
-// (RFC 9309 §2.2.2).
+// RFC 9309 (modeRFC): a User-agent line starts a new group when the current
+// group has seen a rule (contract §3: "a group's rules run until the next
+// agent line that follows a rule"); otherwise it adds an agent to the
+// current group. Blank lines, unknown lines, Sitemap and Host do not end a
+// group. A rule is what RFC 9309 §2.1 calls one, "a line with a key-value
+// pair that defines how a crawler may access URIs": Allow and Disallow, and
+// also the group extensions (Crawl-delay, Request-rate, Visit-time, ...),
+// which define how often and when. So the common
+//
+//	User-agent: Yandex
+//	Crawl-delay: 5
+//
+//	User-agent: *
+//	Disallow: /admin
+//
+// is two groups, as its author meant: Yandex gets no Disallow, "*" no
+// Crawl-delay. Lines that belong to a group but come before any User-agent
+// line are ignored (RFC 9309 §2.2.2).
+//
+// Google (modeGoogle), Google-only: google/robotstxt knows no extension, so
+// only Allow and Disallow end a list of agents, and the file above is one
+// group for Yandex and "*" (Disallow: /admin and Crawl-delay: 5 for both).
 //
 // Records (modeRecords): the 1994 document and the 1996 draft (§3.3, "record
 // = *commentline agentline *(commentline | agentline) 1*ruleline
@@ -106,7 +118,7 @@ func buildGroups(lines []line, mode groupMode, p *parser) []*Group {
 		}
 		switch {
 		case kind == KindUserAgent:
-			if cur == nil || cur.sawRule || (mode == modeRecords && cur.sawMember) {
+			if cur == nil || cur.sawRule || (mode != modeGoogle && cur.sawMember) {
 				cur = &Group{}
 				groups = append(groups, cur)
 			}

@@ -23,8 +23,9 @@ const MaxLineBytes = 2083 * 8
 type File struct {
 	// Groups are the groups of the file as RFC 9309 forms them (contract §3):
 	// consecutive User-agent lines share a group, a group runs until the next
-	// User-agent line that follows an Allow or Disallow line. Compile forms
-	// the groups of other profiles from the same lines.
+	// User-agent line that follows a rule (Allow, Disallow or a group
+	// extension such as Crawl-delay; see buildGroups). Compile forms the
+	// groups of other profiles from the same lines.
 	Groups []*Group
 	// Sitemaps and Hosts are the file-level Sitemap and Host lines, in file
 	// order, wherever they appear.
