@@ -23,6 +23,9 @@ type pattern struct {
 	pieces [][]byte
 	// ids[i] is the memo slot of pieces[i] (see memo), -1 for none.
 	ids []int32
+	// need has bit id set for each memo slot id of a piece: the pattern
+	// cannot match unless all of them may occur in the key.
+	need uint64
 	// kmp[i] is the failure table of pieces[i] when it is long enough for
 	// bytes.Index to risk super-linear time (see indexFrom).
 	kmp [][]int32
@@ -96,11 +99,22 @@ func kmpIndex(s, p []byte, f []int32) int {
 	return -1
 }
 
-// memo caches, for one decision, the first occurrence of the most common
-// pieces in the key: 0 unknown, 1 absent, i+2 first at i. Pieces shared by
-// many patterns ("?", ".pdf") are then searched once per decision, and a
-// piece that is absent fails every pattern that needs it at once.
+// memo caches, for one decision, the first occurrence in the key of the
+// pieces that have a memo slot (the short pieces the most patterns share):
+// 0 unknown, 1 absent, i+2 first at i. RuleSet.scanPieces fills it in one
+// pass per anchor byte before the patterns are tried, so that a piece
+// shared by many patterns ("?", ".pdf") is looked for once per decision and
+// a pattern whose pieces are not all present is skipped without a search.
 type memo [64]int32
+
+// maxMemoPiece is the longest piece given a memo slot.
+const maxMemoPiece = 32
+
+// maxAnchorHits bounds the occurrences of one anchor byte that scanPieces
+// examines; pieces still unresolved after that many are left unknown and
+// searched one by one (a hostile target of 100 KB of "?" costs no more
+// than a few linear searches).
+const maxAnchorHits = 32
 
 // indexFrom returns the first index >= pos of piece i in t[:limit], or -1.
 // work, when not nil, is increased by the number of bytes the search may

@@ -3,7 +3,9 @@ package robots
 import (
 	"bytes"
 	"math"
+	"math/bits"
 	"sort"
+	"strings"
 	"unsafe"
 )
 
@@ -36,6 +38,10 @@ type RuleSet struct {
 	keep    *keepTable
 	pats    []pattern
 	nodes   []trieNode
+	// Memo'd wildcard pieces (see memo and scanPieces).
+	memoPiece [][]byte
+	memoOff   []int
+	anchors   []anchorGroup
 }
 
 // trieNode is a node of the compressed trie of the patterns' first pieces.
@@ -188,13 +194,15 @@ func (rs *RuleSet) insert(key []byte, pi int32) {
 	}
 }
 
-// assignMemo gives the memo slots to the wildcard pieces that the most
-// patterns share.
+// assignMemo gives the memo slots to the short wildcard pieces that the
+// most patterns share, and groups them by anchor byte for scanPieces.
 func (rs *RuleSet) assignMemo() {
 	count := map[string]int{}
 	for _, p := range rs.pats {
 		for _, pc := range p.pieces[1:] {
-			count[string(pc)]++
+			if len(pc) > 0 && len(pc) <= maxMemoPiece {
+				count[string(pc)]++
+			}
 		}
 	}
 	keys := make([]string, 0, len(count))
@@ -207,21 +215,119 @@ func (rs *RuleSet) assignMemo() {
 		}
 		return keys[a] < keys[b]
 	})
+	if len(keys) > len(memo{}) {
+		keys = keys[:len(memo{})]
+	}
 	ids := map[string]int32{}
+	group := map[byte]int{}
 	for i, k := range keys {
-		if i == len(memo{}) {
-			break
-		}
 		ids[k] = int32(i)
+		off := anchorOffset(k)
+		rs.memoPiece = append(rs.memoPiece, []byte(k))
+		rs.memoOff = append(rs.memoOff, off)
+		g, ok := group[k[off]]
+		if !ok {
+			g = len(rs.anchors)
+			group[k[off]] = g
+			rs.anchors = append(rs.anchors, anchorGroup{c: k[off]})
+		}
+		rs.anchors[g].mask |= 1 << i
 	}
 	for pi := range rs.pats {
 		p := &rs.pats[pi]
 		for i, pc := range p.pieces {
 			if id, ok := ids[string(pc)]; ok && i > 0 {
 				p.ids[i] = id
+				p.need |= 1 << id
 			}
 		}
 	}
+}
+
+// anchorGroup is the memo'd pieces that scanPieces finds through one byte.
+type anchorGroup struct {
+	c    byte
+	mask uint64 // memo slots of the pieces anchored on c
+}
+
+// urlByteFrequency ranks bytes by how often they appear in URLs, most
+// frequent first (a rough order from access logs). Bytes not listed are
+// rarer than all listed ones.
+const urlByteFrequency = "/e-atoisnr.c_lpd1m20hgu3b45f6789wykv=&xjqzEASTPCRIMDBNLO?"
+
+// anchorPreference lists the bytes preferred as anchors, best first: they
+// occur a few times per URL at most, and sharing them keeps the number of
+// anchor scans per decision small.
+const anchorPreference = "?&=./"
+
+// anchorOffset returns the offset in piece of its anchor byte: the first
+// of anchorPreference it contains, else its rarest byte.
+func anchorOffset(piece string) int {
+	for i := 0; i < len(anchorPreference); i++ {
+		if j := strings.IndexByte(piece, anchorPreference[i]); j >= 0 {
+			return j
+		}
+	}
+	best, bestRank := 0, -1
+	for i := 0; i < len(piece); i++ {
+		r := strings.IndexByte(urlByteFrequency, piece[i])
+		if r < 0 {
+			r = len(urlByteFrequency)
+		}
+		if r > bestRank {
+			best, bestRank = i, r
+		}
+	}
+	return best
+}
+
+// scanPieces fills m with the first occurrence in key of every memo'd
+// piece, looking for each anchor byte with bytes.IndexByte and comparing
+// the pieces anchored on it at each hit. It returns the set of slots whose
+// piece may occur (found, or left unknown after maxAnchorHits hits). Work
+// is bounded by len(anchors) scans of key plus maxAnchorHits*64*32 byte
+// comparisons per anchor.
+func (rs *RuleSet) scanPieces(key []byte, m *memo, work *int) (maybe uint64) {
+	for _, g := range rs.anchors {
+		rem := g.mask
+		i, hits := 0, 0
+		for rem != 0 {
+			j := bytes.IndexByte(key[i:], g.c)
+			if work != nil {
+				*work += len(key) - i
+			}
+			if j < 0 {
+				break
+			}
+			at := i + j
+			if hits++; hits > maxAnchorHits {
+				maybe |= rem
+				break
+			}
+			for r := rem; r != 0; r &= r - 1 {
+				id := bits.TrailingZeros64(r)
+				pc := rs.memoPiece[id]
+				start := at - rs.memoOff[id]
+				if work != nil {
+					*work += len(pc)
+				}
+				end := start + len(pc)
+				if start >= 0 && end <= len(key) && key[start] == pc[0] && key[end-1] == pc[len(pc)-1] &&
+					string(key[start:end]) == string(pc) {
+					m[id] = int32(start) + 2
+					maybe |= 1 << id
+					rem &^= 1 << id
+				}
+			}
+			i = at + 1
+		}
+		if maybe&rem == 0 {
+			for r := rem; r != 0; r &= r - 1 {
+				m[bits.TrailingZeros64(r)] = 1 // absent
+			}
+		}
+	}
+	return maybe
 }
 
 // Rules returns the rules the set was compiled from; index them with the
@@ -273,6 +379,10 @@ func isRobotsTxt(key []byte) bool {
 // best-scoring matching pattern, or -1. work is for the linearity tests.
 func (rs *RuleSet) decideKey(key []byte, work *int) int {
 	var m memo
+	maybe := ^uint64(0)
+	if len(rs.anchors) > 0 {
+		maybe = rs.scanPieces(key, &m, work)
+	}
 	var best uint64
 	rule := -1
 	n, pos := int32(0), 0
@@ -282,6 +392,9 @@ func (rs *RuleSet) decideKey(key []byte, work *int) int {
 			p := &rs.pats[pi]
 			if p.score <= best {
 				break // sorted best first: nothing better here
+			}
+			if p.need&^maybe != 0 {
+				continue // a piece it needs is absent
 			}
 			if p.matchRest(key, pos, &m, work) {
 				best, rule = p.score, int(p.rule)
