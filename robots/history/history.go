@@ -280,11 +280,11 @@ func (h *History) All() []Version { return h.all }
 // Version returns the version with the given ID.
 func (h *History) Version(id int) Version { return h.all[id] }
 
-// Versions returns the versions of host (compared as NormalizeHost does),
-// sorted by Start, or nil when the history has none for it. The slice must
-// not be modified.
+// Versions returns the versions that judge a log line carrying host (see
+// Lookup: for a history that names no host, those of every host), sorted by
+// Start, or nil when none does. The slice must not be modified.
 func (h *History) Versions(host string) []Version {
-	hi, ok := h.byName[NormalizeHost(host)]
+	hi, ok := h.Lookup(host)
 	if !ok {
 		return nil
 	}
