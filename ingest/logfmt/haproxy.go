@@ -14,10 +14,10 @@ const ErrNotRequest Reason = "not a request"
 //	Feb  6 12:14:14 localhost haproxy[14389]: 10.0.1.2:33317 [06/Feb/2009:12:14:14.655] http-in static/srv1 10/0/30/69/109 200 2750 - - ---- 1/1/1/1/0 0/0 {1wt.eu|Mozilla/5.0 (X11)} {} "GET /index.html HTTP/1.1"
 //
 // Decisions:
-//   - The line starts at the first "client:port [" found at the start of the
-//     line or after a ": " (the end of a syslog or journald prefix,
-//     whatever the tag); a line without one is ErrNotThisFormat, or
-//     ErrNotRequest when it carries a haproxy[pid] tag.
+//   - The log starts at the first word that is "client:port" followed by
+//     " [", so that any prefix (RFC 3164 or RFC 5424 syslog, journald,
+//     docker) is skipped whatever its tag; a line without one is
+//     ErrNotThisFormat, or ErrNotRequest when it carries a haproxy[pid] tag.
 //   - Time is the accept date, which HAProxy writes in its local time without
 //     an offset: it is taken as UTC. Run HAProxy with TZ=UTC (as its
 //     container images do) or the times shift by the zone's offset.
@@ -49,19 +49,21 @@ func init() {
 	})
 }
 
-// haproxyStart finds where the HTTP log part of line begins: a "addr:port ["
-// at the start or after a ": ".
+// haproxyStart finds where the HTTP log part of line begins: the first word
+// that is an "addr:port" followed by " [". Each word is looked at once, so
+// the search is linear in the length of the line.
 func haproxyStart(line []byte) int {
-	for from := 0; ; {
+	for from := 0; from < len(line); {
 		if looksLikeHAProxyClient(line[from:]) {
 			return from
 		}
-		j := bytes.Index(line[from:], []byte(": "))
+		j := bytes.IndexByte(line[from:], ' ')
 		if j < 0 {
 			return -1
 		}
-		from += j + 2
+		from += j + 1
 	}
+	return -1
 }
 
 // looksLikeHAProxyClient reports whether b starts with "addr:port [".
