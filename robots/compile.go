@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unsafe"
 )
 
@@ -16,8 +17,10 @@ type Robots struct {
 	groups  []*Group
 
 	// rfc9309 and google: the merged groups of each product token (keys
-	// lower case), the merged "*" groups.
-	byToken map[string]*Resolved
+	// lower case), compiled on first use, and the merged "*" groups.
+	byToken  map[string]*lazyGroup
+	mu       sync.Mutex
+	compiled map[string]*Resolved // by set of group indices
 	// koster1996 and orig1994: per record, per agent line, the record
 	// named after that agent.
 	records [][]*Resolved
@@ -81,21 +84,51 @@ func (r *Robots) compileMerged() {
 			sets[t] = append(sets[t], gi)
 		}
 	}
-	// Tokens naming the same groups share one compiled rule set.
-	compiled := map[string]*Resolved{}
-	r.byToken = make(map[string]*Resolved, len(order))
+	r.byToken = make(map[string]*lazyGroup, len(order))
 	for _, t := range order {
-		key := setKey(sets[t])
-		base, ok := compiled[key]
-		if !ok {
-			base = newResolved(t, r.pick(sets[t]), r.profile)
-			compiled[key] = base
-		}
-		r.byToken[t] = base.named(t)
+		r.byToken[t] = &lazyGroup{name: t, idx: sets[t]}
 	}
 	if len(star) > 0 {
 		r.star = newResolved("*", r.pick(star), r.profile)
 	}
+}
+
+// lazyGroup is the merged groups of one token, compiled on first use: a
+// file can name thousands of tokens, each in a different set of groups, and
+// compiling them all up front would take time quadratic in the file's size
+// (a group of A agents and R rules compiled A times). Only the tokens the
+// logs ask for are compiled.
+type lazyGroup struct {
+	once sync.Once
+	name string
+	idx  []int
+	res  *Resolved
+}
+
+// get returns the compiled group of l. Tokens naming the same groups share
+// one compiled rule set.
+func (r *Robots) get(l *lazyGroup) *Resolved {
+	l.once.Do(func() {
+		key := setKey(l.idx)
+		r.mu.Lock()
+		base, ok := r.compiled[key]
+		r.mu.Unlock()
+		if !ok {
+			base = newResolved(l.name, r.pick(l.idx), r.profile)
+			r.mu.Lock()
+			if r.compiled == nil {
+				r.compiled = map[string]*Resolved{}
+			}
+			if b, ok := r.compiled[key]; ok {
+				base = b
+			} else {
+				r.compiled[key] = base
+			}
+			r.mu.Unlock()
+		}
+		l.res = base.named(l.name)
+	})
+	return l.res
 }
 
 // compileRecords prepares koster1996 and orig1994: one compiled record per
@@ -180,7 +213,9 @@ func (r *Robots) Default() *Resolved { return r.star }
 // libwww-perl/5.04" obeys "User-agent: figtree") reads. Else the first "*"
 // record; else none.
 //
-// Resolve allocates; call it once per distinct agent and keep the result.
+// Resolve allocates, and compiles a token's groups the first time it is
+// asked for; call it once per distinct agent and keep the result. It is safe
+// for concurrent use. Two calls for the same token return the same pointer.
 func (r *Robots) Resolve(agent string) *Resolved {
 	agent = strings.TrimSpace(agent)
 	if agent == "" {
@@ -191,23 +226,22 @@ func (r *Robots) Resolve(agent string) *Resolved {
 		return r.resolveRecord(agent, header)
 	}
 	if !header {
-		if g, ok := r.byToken[strings.ToLower(agent)]; ok {
-			return g
+		if l, ok := r.byToken[strings.ToLower(agent)]; ok {
+			return r.get(l)
 		}
 		return r.star
 	}
-	var best *Resolved
-	bestLen := 0
+	var best *lazyGroup
 	eachProduct(strings.ToLower(agent), func(w string) bool {
-		if len(w) > bestLen {
-			if g, ok := r.byToken[w]; ok {
-				best, bestLen = g, len(w)
+		if best == nil || len(w) > len(best.name) {
+			if l, ok := r.byToken[w]; ok {
+				best = l
 			}
 		}
 		return true
 	})
 	if best != nil {
-		return best
+		return r.get(best)
 	}
 	return r.star
 }
