@@ -36,8 +36,8 @@ Disallow: /star/
 		{"Googlebot-Image/1.0 Googlebot/2.1", "googlebot-image"}, // longest wins, wherever it is
 		{"Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)", "gptbot"},
 		{"CCBot/2.0 (https://commoncrawl.org/faq/)", "ccbot"},
-		{"Mozilla/5.0 (compatible; Googlebotx/1.0)", "*"},   // not bounded
-		{"Mozilla/5.0 (compatible; xGooglebot/1.0)", "*"},   // not bounded
+		{"Mozilla/5.0 (compatible; Googlebotx/1.0)", "*"}, // not bounded
+		{"Mozilla/5.0 (compatible; xGooglebot/1.0)", "*"}, // not bounded
 		{"Mozilla/5.0 (compatible; Googlebot-News)", "*"},
 		{"AdsBot-Google (+http://www.google.com/adsbot.html)", "*"},
 		{"Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)", "*"},
