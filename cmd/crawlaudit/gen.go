@@ -142,6 +142,9 @@ func runGen(e *env, o *genOptions) error {
 		return usageErrIf(genTo(e.stdout, cfg, o))
 	}
 	// Write to a temporary name in the same directory, rename when complete.
+	if err := os.MkdirAll(filepath.Dir(o.out), 0o755); err != nil {
+		return usageErr("gen: %v", err)
+	}
 	tmp, err := os.CreateTemp(filepath.Dir(o.out), "."+filepath.Base(o.out)+".*.tmp")
 	if err != nil {
 		return usageErr("gen: %v", err)

@@ -142,6 +142,7 @@ type actor struct {
 	curIP    string
 	curUA    string
 	fetchVer int // robots version fetched last (bots); -1 none
+	groups   groupCache
 	// browser sessions
 	visitor *visitor
 	landing []byte // referer of the first page
@@ -274,7 +275,7 @@ func (g *generator) planHost(hp *hostPlan, hi, n int) {
 			continue
 		}
 		rng := g.newRand(hi, uint64(pi)+1)
-		a := &actor{hp: hp, prof: p, rng: rng, pick: newSectionPick(p.interest), ips: p.ips, fetchVer: -1}
+		a := &actor{hp: hp, prof: p, rng: rng, pick: newSectionPick(p.interest), ips: p.ips, fetchVer: -1, groups: groupCache{}}
 		id := g.addActor(a)
 		used += g.planBot(a, id, budget, start, end)
 	}
@@ -362,7 +363,7 @@ func (g *generator) planBot(a *actor, id int32, budget int, start, end int64) in
 			}
 		}
 		if ev.flags&flagFetch == 0 && p.behavior.obeys() && fetchVer >= 0 &&
-			!a.hp.versions[fetchVer].Allowed(p.uas[0], "/") {
+			!a.groups.allowed(&a.hp.versions[fetchVer], p.uas[0], "/") {
 			continue // disallowed everything: the crawler stays away
 		}
 		g.events = append(g.events, ev)
@@ -542,7 +543,7 @@ func (a *actor) renderBot(req *Request, ev event, target, referer []byte) ([]byt
 			break
 		}
 		target, k = appendPath(target, rng, a.pick.pick(rng), false)
-		if !p.behavior.obeys() || a.fetchVer < 0 || a.hp.versions[a.fetchVer].Allowed(a.curUA, string(target)) {
+		if !p.behavior.obeys() || a.fetchVer < 0 || a.groups.allowed(&a.hp.versions[a.fetchVer], a.curUA, string(target)) {
 			break
 		}
 	}

@@ -88,9 +88,29 @@ func (v *RobotsVersion) Allowed(userAgent, target string) bool {
 	return v.groupFor(userAgent).allowed(target)
 }
 
+// groupCache remembers the groups chosen for the agents of one actor.
+type groupCache map[groupKey]robotsGroup
+
+type groupKey struct {
+	v  *RobotsVersion
+	ua string
+}
+
+func (c groupCache) allowed(v *RobotsVersion, userAgent, target string) bool {
+	k := groupKey{v, userAgent}
+	g, ok := c[k]
+	if !ok {
+		g = v.groupFor(userAgent)
+		c[k] = g
+	}
+	return g.allowed(target)
+}
+
 type robotsRule struct {
-	allow   bool
-	pattern string // normalised
+	allow    bool
+	anchored bool   // the pattern ended in '$'
+	pattern  string // normalised, without the final '$'
+	octets   int    // length of the pattern as written, for longest match
 }
 
 type robotsGroup struct {
@@ -127,7 +147,10 @@ func parseRobots(text string) []robotsGroup {
 				continue
 			}
 			g := &groups[len(groups)-1]
-			g.rules = append(g.rules, robotsRule{allow: key == "allow", pattern: normalizePath(val)})
+			p := normalizePath(val)
+			r := robotsRule{allow: key == "allow", octets: len(p)}
+			r.pattern, r.anchored = strings.CutSuffix(p, "$")
+			g.rules = append(g.rules, r)
 		default:
 			inAgents = false
 		}
@@ -183,10 +206,10 @@ func (g robotsGroup) allowed(target string) bool {
 	}
 	bestLen, allow := -1, true
 	for _, r := range g.rules {
-		if !matchPattern(p, r.pattern) {
+		if !matchPattern(p, r.pattern, r.anchored) {
 			continue
 		}
-		n := len(r.pattern)
+		n := r.octets
 		if n > bestLen || (n == bestLen && r.allow) {
 			bestLen, allow = n, r.allow
 		}
@@ -194,20 +217,16 @@ func (g robotsGroup) allowed(target string) bool {
 	return allow
 }
 
-// matchPattern reports whether pattern ('*' any run, final '$' end of
-// string, otherwise a prefix) matches p.
-func matchPattern(p, pattern string) bool {
-	anchored := strings.HasSuffix(pattern, "$")
-	if anchored {
-		pattern = pattern[:len(pattern)-1]
-	} else {
-		pattern += "*"
-	}
+// matchPattern reports whether pattern ('*' any run) matches all of p when
+// anchored, else a prefix of p.
+func matchPattern(p, pattern string, anchored bool) bool {
 	// Iterative wildcard match with backtracking to the last star: linear
 	// enough for the embedded rules.
 	pi, si, star, mark := 0, 0, -1, 0
 	for si < len(p) {
 		switch {
+		case !anchored && pi == len(pattern):
+			return true
 		case pi < len(pattern) && pattern[pi] == '*':
 			star, mark = pi, si
 			pi++
@@ -232,6 +251,9 @@ func matchPattern(p, pattern string) bool {
 // US-ASCII are percent-encoded, %xx of unreserved characters decoded, hex
 // digits upper-cased.
 func normalizePath(s string) string {
+	if !strings.ContainsFunc(s, func(r rune) bool { return r == '%' || r >= 0x80 }) {
+		return s
+	}
 	const hex = "0123456789ABCDEF"
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {

@@ -27,18 +27,22 @@ type RequestWriter interface {
 //
 //   - "combined": Apache/nginx combined log format with the offset of each
 //     request's time ([25/Oct/2026:02:59:59 +0200]); no host column. An
-//     empty Referer is written "-"; '"', '\' and control bytes in quoted
-//     fields are written \xHH, as nginx does.
+//     empty Referer is written "-". In the request line, referer and agent,
+//     '"', '\\', control bytes and bytes above 126 (so UTF-8 too) are written
+//     \xHH, as nginx does (escape=default).
 //   - "jsonl": one JSON object per line with the keys time (RFC 3339 with
 //     offset), remote_addr, method, uri, protocol, status, bytes, referer,
 //     user_agent and host. An empty Referer is written "", as nginx does with
 //     escape=json.
 //   - "w3c": IIS W3C extended format, a "#Fields:" header then one line per
 //     request with UTC date and time; the target is split into cs-uri-stem
-//     and cs-uri-query ("-" when there is no query); spaces in the agent and
-//     referer are written '+', as IIS does, so a literal '+' in them reads
-//     back as a space (the generated agents contain "+http://..."; what they
-//     identify does not change).
+//     and cs-uri-query ("-" when there is no query, so a target ending in a
+//     bare "?" loses it; the generator makes none); spaces in the agent are
+//     written '+', as IIS does, leaving a literal '+' as it is. A reader
+//     cannot tell the two apart everywhere: "; +http://" (written ";++http://")
+//     reads back right with the usual rule (a run of n '+' is a space and n-1
+//     '+'), PetalBot's ";+https://" reads back as "; https://". What the
+//     agent identifies does not change.
 //
 // Output is buffered: call Close when done.
 func NewWriter(w io.Writer, format string) (RequestWriter, error) {
@@ -225,13 +229,13 @@ func appendW3CField[T string | []byte](b []byte, s T) []byte {
 	return b
 }
 
-// appendEscaped writes s for a quoted field of a combined log: '"', '\' and
-// control bytes as \xHH (nginx's escaping).
+// appendEscaped writes s for a combined log: '"', '\', control bytes and
+// bytes above 126 as \xHH (nginx's escape=default).
 func appendEscaped[T string | []byte](b []byte, s T) []byte {
 	const hex = "0123456789ABCDEF"
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if c == '"' || c == '\\' || c < 0x20 || c == 0x7f {
+		if c == '"' || c == '\\' || c < 0x20 || c > 0x7e {
 			b = append(b, '\\', 'x', hex[c>>4], hex[c&15])
 			continue
 		}
@@ -250,6 +254,12 @@ func appendJSONString[T string | []byte](b []byte, s T) []byte {
 			switch {
 			case c == '"' || c == '\\':
 				b = append(b, '\\', c)
+			case c == '\n':
+				b = append(b, '\\', 'n')
+			case c == '\r':
+				b = append(b, '\\', 'r')
+			case c == '\t':
+				b = append(b, '\\', 't')
 			case c < 0x20:
 				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&15])
 			default:
