@@ -1,0 +1,288 @@
+//go:build duckdb_arrow
+
+// Package audit is crawlaudit's main job: it streams access logs through the
+// ingest layer, identifies the bot behind each request, judges the request
+// against the robots.txt version in effect at its timestamp (package
+// robots/history) for the group of its User-Agent (package robots), loads the
+// judged bot requests into DuckDB and runs the reports of package queries.
+//
+// # Decisions
+//
+//   - Human traffic (browsers) is counted per host, never stored row by row
+//     and never judged: memory does not grow with its share.
+//   - A bot request on a host with no robots.txt history, or before the
+//     first version of its host, is "unaudited": counted in requests but in
+//     no breach metric.
+//   - Cache grace (contract §4): a request disallowed by the version in
+//     effect is "disallowed_in_grace" instead of "disallowed" when the
+//     version in effect exactly Grace earlier is another one and allowed it.
+//     When no version was in effect Grace earlier, nothing could have been
+//     cached from this site, and the request stays "disallowed".
+//   - Crawl-delay and Request-rate are measured per bot name and host,
+//     across all the bot's addresses, in the microseconds of the log; the
+//     summary says when the log's resolution is one second.
+//   - Visit-time windows are those of package robots: start inclusive, end
+//     exclusive ("0100-0600" admits 01:00:00 to 05:59:59 UTC); a window whose
+//     end is before its start wraps midnight.
+package audit
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/crawlaudit/crawlaudit/audit/bots"
+	"github.com/crawlaudit/crawlaudit/ingest"
+	"github.com/crawlaudit/crawlaudit/queries"
+	"github.com/crawlaudit/crawlaudit/report"
+	"github.com/crawlaudit/crawlaudit/robots"
+	"github.com/crawlaudit/crawlaudit/robots/history"
+)
+
+// Config is what an audit is asked to do.
+type Config struct {
+	// Robots is --robots SRC: a file, a directory of versions, or git:REPO//PATH.
+	Robots string
+	// Host is --host: the host of log lines that carry none.
+	Host string
+	// Profile is the robots.txt semantics (--spec).
+	Profile robots.Profile
+	// Grace is the cache grace period (--grace; contract §4). 0 turns it off.
+	Grace time.Duration
+	// From and To bound the audited period (inclusive); zero values are open.
+	From, To time.Time
+	// DB is the DuckDB file to keep the audit in; empty: in memory.
+	DB string
+	// Ingest configures reading the logs.
+	Ingest ingest.Options
+	// Allocator for the judged batches; nil: the Go allocator.
+	Allocator memory.Allocator
+}
+
+// flushRows is how many judged rows are collected before they go to DuckDB.
+const flushRows = 1 << 16
+
+// Result is a finished audit. Close it to release the database.
+type Result struct {
+	Summary report.Summary
+	store   *Store
+	// Warnings are things the user should know that did not stop the audit
+	// (skipped history files, logs with hosts an unnamed history judges).
+	Warnings []string
+}
+
+// Close releases the database (a file given with Config.DB stays).
+func (r *Result) Close() error { return r.store.Close() }
+
+// Store returns the audit's database, for reports.
+func (r *Result) Store() *Store { return r.store }
+
+// Run performs an audit of logs. The input error of the ingest layer
+// (an unreadable file, a truncated stream) is returned together with a
+// complete Result: the caller reports, then decides the exit status.
+func Run(ctx context.Context, cfg Config, logs []string) (*Result, error) {
+	hist, err := history.Load(cfg.Robots, history.Options{Host: cfg.Host})
+	if err != nil {
+		return nil, err
+	}
+	if cfg.DB != "" {
+		if err := removeOldAudit(ctx, cfg.DB); err != nil {
+			return nil, err
+		}
+	}
+	store, err := OpenStore(ctx, cfg.DB)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{store: store, Warnings: append([]string(nil), hist.Warnings()...)}
+	ok := false
+	defer func() {
+		if !ok {
+			store.Close()
+		}
+	}()
+
+	mem := cfg.Allocator
+	if mem == nil {
+		mem = memory.NewGoAllocator()
+	}
+	ident := bots.NewIdentifier()
+	j := newJudge(mem, hist, cfg.Profile, ident)
+	defer j.release()
+	j.graceUS = cfg.Grace.Microseconds()
+	if !cfg.From.IsZero() {
+		j.fromUS = cfg.From.UnixMicro()
+	}
+	if !cfg.To.IsZero() {
+		j.toUS = cfg.To.UnixMicro()
+	}
+
+	flush := func() error {
+		if j.pending() == 0 {
+			return nil
+		}
+		rec := j.flush()
+		defer rec.Release()
+		return store.Insert(ctx, "requests", rec)
+	}
+	acc, inputErr := ingest.Run(ctx, logs, cfg.Ingest, func(rec arrow.RecordBatch) error {
+		if err := j.add(rec); err != nil {
+			return err
+		}
+		if j.pending() >= flushRows {
+			return flush()
+		}
+		return nil
+	})
+	if acc == nil {
+		if inputErr == nil {
+			inputErr = errors.New("ingest returned no accounting")
+		}
+		return nil, inputErr
+	}
+	if err := flush(); err != nil {
+		return nil, err
+	}
+	if err := j.storeTables(ctx, store); err != nil {
+		return nil, err
+	}
+	if err := store.Exec(ctx, queries.SQL("judge.sql")); err != nil {
+		return nil, err
+	}
+	if err := res.summarize(ctx, cfg, hist, j, acc); err != nil {
+		return nil, err
+	}
+	if inputErr != nil {
+		res.Summary.Input.Errors = append(res.Summary.Input.Errors, inputErr.Error())
+	}
+	if hist.AnyHost() && len(j.botsSeen) > 1 {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("the robots.txt history %s names no host, so it judged the requests of all %d hosts in the logs; use a per-host directory or --host", cfg.Robots, len(j.botsSeen)))
+	}
+	ok = true
+	return res, inputErr
+}
+
+// removeOldAudit empties the tables of an audit kept earlier in path, so
+// that --db FILE always holds exactly one audit.
+func removeOldAudit(ctx context.Context, path string) error {
+	s, err := OpenStore(ctx, path)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	return s.Exec(ctx, "DROP TABLE IF EXISTS judged; DROP TABLE IF EXISTS requests; DROP TABLE IF EXISTS bots; DROP TABLE IF EXISTS traffic;")
+}
+
+// storeTables writes the bots and traffic tables.
+func (j *judge) storeTables(ctx context.Context, s *Store) error {
+	seen := make(map[string]bool)
+	for _, u := range j.uas {
+		b := u.bot
+		if !b.IsBot || seen[b.Name] {
+			continue
+		}
+		seen[b.Name] = true
+		if err := s.Exec(ctx, "INSERT INTO bots VALUES (?, ?, ?)", b.Name, b.Operator, b.Purpose); err != nil {
+			return err
+		}
+	}
+	hosts := make(map[string]bool)
+	for h := range j.humans {
+		hosts[h] = true
+	}
+	for h := range j.botsSeen {
+		hosts[h] = true
+	}
+	for h := range hosts {
+		if err := s.Exec(ctx, "INSERT INTO traffic VALUES (?, ?, ?)", h, j.humans[h], j.botsSeen[h]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// summarize fills res.Summary from the accounting, the history and the
+// summary query.
+func (res *Result) summarize(ctx context.Context, cfg Config, hist *history.History, j *judge, acc *ingest.Accounting) error {
+	s := &res.Summary
+	s.Input = report.Input{
+		Files:           acc.Files,
+		Lines:           acc.Lines,
+		Parsed:          acc.Parsed,
+		Rejected:        acc.Rejected,
+		RejectedReasons: acc.RejectedReasons,
+		Directives:      acc.Directives,
+		Unaudited:       j.unaudited,
+		OutsidePeriod:   j.outside,
+	}
+	if s.Input.RejectedReasons == nil {
+		s.Input.RejectedReasons = map[string]int64{}
+	}
+	for _, smp := range acc.Samples {
+		s.Input.Samples = append(s.Input.Samples, report.Sample{Reason: smp.Reason, File: smp.File, Line: smp.Line, Text: smp.Text})
+	}
+	if !acc.From.IsZero() {
+		from, to := acc.From.UTC(), acc.To.UTC()
+		if !cfg.From.IsZero() && from.Before(cfg.From) {
+			from = cfg.From.UTC()
+		}
+		if !cfg.To.IsZero() && to.After(cfg.To) {
+			to = cfg.To.UTC()
+		}
+		s.Input.From, s.Input.To = &from, &to
+	}
+	for _, n := range j.humans {
+		s.Input.HumanRequests += n
+	}
+	for _, n := range j.botsSeen {
+		s.Input.BotRequests += n
+	}
+	for _, h := range hist.Hosts() {
+		vs := hist.Versions(h)
+		if hist.AnyHost() {
+			vs = hist.All()
+		}
+		rh := report.RobotsHost{Host: h, Versions: len(vs)}
+		if len(vs) > 0 && !vs[0].Start.IsZero() {
+			t := vs[0].Start.UTC()
+			rh.First = &t
+		}
+		s.Robots = append(s.Robots, rh)
+	}
+	sort.Slice(s.Robots, func(a, b int) bool { return s.Robots[a].Host < s.Robots[b].Host })
+	s.Audit = report.AuditInfo{Spec: cfg.Profile.String(), GraceSeconds: cfg.Grace.Seconds(), Robots: cfg.Robots, TimeResolution: "1us"}
+	if j.wholeSeconds {
+		s.Audit.TimeResolution = "1s"
+	}
+
+	rows, err := res.store.Query(ctx, queries.SQL("summary.sql"))
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	s.Bots = []report.BotRow{}
+	for rows.Next() {
+		var r report.BotRow
+		var op, purpose *string
+		if err := rows.Scan(&r.Bot, &r.Host, &op, &purpose, &r.Requests, &r.RobotsFetches, &r.Disallowed,
+			&r.DisallowedInGrace, &r.CrawlDelayBreaches, &r.RequestRateBreaches, &r.VisitTimeBreaches,
+			&r.Unaudited, &r.IPs, &r.FirstSeen, &r.LastSeen); err != nil {
+			return fmt.Errorf("reading the summary: %w", err)
+		}
+		if op != nil {
+			r.Operator = *op
+		}
+		if purpose != nil {
+			r.Purpose = *purpose
+		}
+		r.FirstSeen, r.LastSeen = r.FirstSeen.UTC(), r.LastSeen.UTC()
+		r.Judge()
+		s.Bots = append(s.Bots, r)
+	}
+	return rows.Err()
+}

@@ -1,0 +1,499 @@
+package audit
+
+import (
+	"fmt"
+	"strings"
+	"unsafe"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/crawlaudit/crawlaudit/audit/bots"
+	"github.com/crawlaudit/crawlaudit/ingest"
+	"github.com/crawlaudit/crawlaudit/robots"
+	"github.com/crawlaudit/crawlaudit/robots/history"
+)
+
+// Verdicts of the requests table's verdict column.
+const (
+	VerdictAllowed    = "allowed"
+	VerdictDisallowed = "disallowed"
+	VerdictInGrace    = "disallowed_in_grace"
+	VerdictUnaudited  = "unaudited"
+)
+
+// maxDecisionCache bounds the paths remembered per (version, group); when a
+// cache is full it is emptied, so memory does not grow with the number of
+// distinct URLs a month of logs holds.
+const maxDecisionCache = 1 << 18
+
+// judge is the vectorised matcher: it takes the ingest layer's batches and
+// appends, for every request of a bot, one row of RequestsSchema with the
+// verdict against the robots.txt version in effect at the request's time.
+//
+// Work is done per distinct value, not per row, wherever the value repeats:
+// the bot and the robots.txt group are decided once per distinct User-Agent
+// (batches carry it dictionary-encoded) and version; a path is matched once
+// per (version, group) and remembered; the host's history is looked up once
+// per distinct host. What remains per row is a few slice lookups and a map
+// probe keyed by the path's bytes, which does not allocate.
+//
+// A judge is not safe for concurrent use.
+type judge struct {
+	hist     *history.History
+	versions []version // by history.Version.ID
+	graceUS  int64     // 0: no grace period
+	fromUS   int64
+	toUS     int64 // inclusive
+
+	ident *bots.Identifier
+
+	uaIDs   map[string]int32 // User-Agent → index in uas
+	uas     []*uaState
+	hostIDs map[string]int32 // host as logged → index in hosts
+	hosts   []hostState
+
+	groupStates map[groupKey]*groupState
+
+	out     *array.RecordBuilder
+	outCols outColumns
+	scratch []byte
+
+	// Counts for the summary.
+	humans, botsSeen map[string]int64 // per judged host name
+	unaudited        int64
+	outside          int64
+	wholeSeconds     bool
+	rows             int64
+}
+
+// version is one compiled robots.txt version.
+type version struct {
+	name   string
+	robots *robots.Robots
+}
+
+// uaState is what the judge knows of one distinct User-Agent.
+type uaState struct {
+	ua     string
+	bot    bots.Bot
+	groups map[int]*groupState // by version ID, filled lazily
+}
+
+// groupState is one (version, group) pair with its path decisions.
+type groupState struct {
+	group     *robots.Resolved
+	name      string // "googlebot", "*"; "" when no group applies
+	decisions map[string]decision
+	// Extension values in force for the group (the request rate may depend
+	// on the time of day and is asked per row).
+	crawlDelay   float64
+	hasDelay     bool
+	hasVisit     bool
+	visitWindow  string
+	rateWindowed bool // the Request-rate depends on the time of day
+	rateN, rateS int  // the rate when it does not
+	hasRate      bool
+}
+
+// decision is the verdict on one path.
+type decision struct {
+	allowed bool
+	rule    string // "Disallow: /private/"; "" when no rule matched
+	line    int32
+}
+
+// hostState is one distinct host value of the logs.
+type hostState struct {
+	name   string // the judged host: the history's name, or the logged one
+	hi     int    // history host index; -1: no history applies
+	cursor history.Cursor
+}
+
+// outColumns are the typed builders of RequestsSchema.
+type outColumns struct {
+	ts                             *array.TimestampBuilder
+	host, method, ua, bot, file    *array.BinaryDictionaryBuilder
+	version, group, verdict, rule  *array.BinaryDictionaryBuilder
+	visitWindow                    *array.BinaryDictionaryBuilder
+	clientIP, target               *array.StringBuilder
+	status, ruleLine, rateN, rateS *array.Int32Builder
+	bytes, line                    *array.Int64Builder
+	crawlDelay                     *array.Float64Builder
+	visitBreach, robotsFetch       *array.BooleanBuilder
+}
+
+func newJudge(mem memory.Allocator, hist *history.History, profile robots.Profile, ident *bots.Identifier) *judge {
+	j := &judge{
+		hist:         hist,
+		ident:        ident,
+		uaIDs:        make(map[string]int32),
+		hostIDs:      make(map[string]int32),
+		groupStates:  make(map[groupKey]*groupState),
+		humans:       make(map[string]int64),
+		botsSeen:     make(map[string]int64),
+		wholeSeconds: true,
+		fromUS:       -1 << 63,
+		toUS:         1<<63 - 1,
+	}
+	for _, v := range hist.All() {
+		j.versions = append(j.versions, version{
+			name:   v.Name,
+			robots: robots.Compile(robots.Parse(v.Data), profile),
+		})
+	}
+	j.out = array.NewRecordBuilder(mem, RequestsSchema)
+	f := j.out.Field
+	j.outCols = outColumns{
+		ts:          f(rcTS).(*array.TimestampBuilder),
+		host:        f(rcHost).(*array.BinaryDictionaryBuilder),
+		clientIP:    f(rcClientIP).(*array.StringBuilder),
+		method:      f(rcMethod).(*array.BinaryDictionaryBuilder),
+		target:      f(rcTarget).(*array.StringBuilder),
+		status:      f(rcStatus).(*array.Int32Builder),
+		bytes:       f(rcBytes).(*array.Int64Builder),
+		ua:          f(rcUserAgent).(*array.BinaryDictionaryBuilder),
+		bot:         f(rcBot).(*array.BinaryDictionaryBuilder),
+		file:        f(rcFile).(*array.BinaryDictionaryBuilder),
+		line:        f(rcLine).(*array.Int64Builder),
+		version:     f(rcRobotsVersion).(*array.BinaryDictionaryBuilder),
+		group:       f(rcRobotsGroup).(*array.BinaryDictionaryBuilder),
+		verdict:     f(rcVerdict).(*array.BinaryDictionaryBuilder),
+		rule:        f(rcRule).(*array.BinaryDictionaryBuilder),
+		ruleLine:    f(rcRuleLine).(*array.Int32Builder),
+		crawlDelay:  f(rcCrawlDelay).(*array.Float64Builder),
+		rateN:       f(rcRateRequests).(*array.Int32Builder),
+		rateS:       f(rcRateSeconds).(*array.Int32Builder),
+		visitWindow: f(rcVisitWindow).(*array.BinaryDictionaryBuilder),
+		visitBreach: f(rcVisitBreach).(*array.BooleanBuilder),
+		robotsFetch: f(rcRobotsFetch).(*array.BooleanBuilder),
+	}
+	return j
+}
+
+func (j *judge) release() { j.out.Release() }
+
+// pending returns the number of judged rows not yet taken by flush.
+func (j *judge) pending() int { return j.outCols.ts.Len() }
+
+// flush returns the judged rows so far as a record batch (the caller
+// releases it) and starts a new one.
+func (j *judge) flush() arrow.RecordBatch { return j.out.NewRecordBatch() }
+
+// uaState returns the index of the state of the User-Agent ua, identifying
+// its bot the first time it is seen. ua may alias a batch's memory.
+func (j *judge) uaState(ua string) int32 {
+	if id, ok := j.uaIDs[ua]; ok {
+		return id
+	}
+	s := strings.Clone(ua)
+	id := int32(len(j.uas))
+	j.uas = append(j.uas, &uaState{ua: s, bot: j.ident.Identify(s), groups: make(map[int]*groupState)})
+	j.uaIDs[s] = id
+	return id
+}
+
+// hostState returns the index of the state of a logged host value ("" when
+// the line carries none). host may alias a batch's memory.
+func (j *judge) hostState(host string) int32 {
+	if id, ok := j.hostIDs[host]; ok {
+		return id
+	}
+	s := strings.Clone(host)
+	hs := hostState{name: history.NormalizeHost(s), hi: -1}
+	if hi, ok := j.hist.Lookup(s); ok {
+		hs.hi = hi
+		hs.cursor = j.hist.Cursor(hi)
+		if name := j.hist.HostName(hi); name != "" {
+			hs.name = name
+		}
+	}
+	id := int32(len(j.hosts))
+	j.hosts = append(j.hosts, hs)
+	j.hostIDs[s] = id
+	return id
+}
+
+// group returns the (version, group) state that applies to ua in version id.
+func (j *judge) group(ua *uaState, id int) *groupState {
+	if g, ok := ua.groups[id]; ok {
+		return g
+	}
+	// Several User-Agents share a group; their decisions are shared too.
+	grp := j.versions[id].robots.Resolve(ua.ua)
+	g := j.shared(id, grp)
+	ua.groups[id] = g
+	return g
+}
+
+// shared returns the groupState of (version id, grp), creating it once.
+func (j *judge) shared(id int, grp *robots.Resolved) *groupState {
+	key := groupKey{id, grp}
+	if g, ok := j.groupStates[key]; ok {
+		return g
+	}
+	g := &groupState{group: grp, name: grp.Name(), decisions: make(map[string]decision)}
+	if d, ok := grp.CrawlDelay(); ok {
+		g.crawlDelay, g.hasDelay = d, true
+	}
+	if s, e, ok := grp.VisitTime(); ok {
+		g.hasVisit = true
+		g.visitWindow = fmt.Sprintf("%02d%02d-%02d%02d", s/60, s%60, e/60, e%60)
+	}
+	for _, r := range grp.RequestRates() {
+		g.rateWindowed = g.rateWindowed || r.HasWindow
+	}
+	if !g.rateWindowed {
+		g.rateN, g.rateS, g.hasRate = grp.RequestRate(0)
+	}
+	j.groupStates[key] = g
+	return g
+}
+
+type groupKey struct {
+	version int
+	group   *robots.Resolved
+}
+
+// decide returns the decision of g on target, from the cache when it can.
+// target may alias a batch's memory.
+func (j *judge) decide(g *groupState, target string) decision {
+	if d, ok := g.decisions[target]; ok {
+		return d
+	}
+	var dec robots.Decision
+	dec, j.scratch = g.group.DecideString(target, j.scratch)
+	d := decision{allowed: dec.Allowed}
+	if dec.Line > 0 {
+		d.rule, d.line = dec.Rule, int32(dec.Line)
+	}
+	if len(g.decisions) >= maxDecisionCache {
+		clear(g.decisions)
+	}
+	g.decisions[strings.Clone(target)] = d
+	return d
+}
+
+// isRobotsFetch reports whether target asks for /robots.txt (with or without
+// a query).
+func isRobotsFetch(target string) bool {
+	if i := strings.IndexByte(target, '?'); i >= 0 {
+		target = target[:i]
+	}
+	return target == "/robots.txt"
+}
+
+// bytesOf returns the bytes of s without copying them. The result must not
+// be modified.
+func bytesOf(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
+
+// add judges one ingest batch.
+func (j *judge) add(rec arrow.RecordBatch) error {
+	n := int(rec.NumRows())
+	if n == 0 {
+		return nil
+	}
+	var (
+		tsCol     = rec.Column(ingest.ColTime).(*array.Timestamp)
+		hostCol   = rec.Column(ingest.ColHost).(*array.Dictionary)
+		ipCol     = rec.Column(ingest.ColClientIP).(*array.String)
+		methodCol = rec.Column(ingest.ColMethod).(*array.Dictionary)
+		targetCol = rec.Column(ingest.ColTarget).(*array.String)
+		statusCol = rec.Column(ingest.ColStatus).(*array.Int32)
+		bytesCol  = rec.Column(ingest.ColBytes).(*array.Int64)
+		uaCol     = rec.Column(ingest.ColUserAgent).(*array.Dictionary)
+		fileCol   = rec.Column(ingest.ColFile).(*array.Dictionary)
+		lineCol   = rec.Column(ingest.ColLine).(*array.Int64)
+	)
+	hostDict := hostCol.Dictionary().(*array.String)
+	uaDict := uaCol.Dictionary().(*array.String)
+	methodDict := methodCol.Dictionary().(*array.String)
+	fileDict := fileCol.Dictionary().(*array.String)
+
+	// Per dictionary entry of this batch: the global UA and host states.
+	uaOf := make([]int32, uaDict.Len())
+	for i := range uaOf {
+		uaOf[i] = -1
+	}
+	hostOf := make([]int32, hostDict.Len())
+	for i := range hostOf {
+		hostOf[i] = -1
+	}
+	noHost := j.hostState("")
+	noUA := int32(-1)
+
+	c := &j.outCols
+	for i := 0; i < n; i++ {
+		us := int64(tsCol.Value(i))
+		if us < j.fromUS || us > j.toUS {
+			j.outside++
+			continue
+		}
+		var ua int32
+		if uaCol.IsNull(i) {
+			if noUA < 0 {
+				noUA = j.uaState("")
+			}
+			ua = noUA
+		} else {
+			k := uaCol.GetValueIndex(i)
+			if uaOf[k] < 0 {
+				uaOf[k] = j.uaState(uaDict.Value(k))
+			}
+			ua = uaOf[k]
+		}
+		host := noHost
+		if !hostCol.IsNull(i) {
+			k := hostCol.GetValueIndex(i)
+			if hostOf[k] < 0 {
+				hostOf[k] = j.hostState(hostDict.Value(k))
+			}
+			host = hostOf[k]
+		}
+		hs := &j.hosts[host]
+		us2 := j.uas[ua]
+		if !us2.bot.IsBot {
+			j.humans[hs.name]++
+			continue
+		}
+		j.botsSeen[hs.name]++
+		if us%1_000_000 != 0 {
+			j.wholeSeconds = false
+		}
+		target := targetCol.Value(i)
+
+		verdict := VerdictUnaudited
+		var (
+			g   *groupState
+			dec decision
+			id  = -1
+		)
+		if hs.hi >= 0 {
+			if v, ok := hs.cursor.At(us); ok {
+				id = v
+			}
+		}
+		if id >= 0 {
+			g = j.group(us2, id)
+			dec = j.decide(g, target)
+			verdict = VerdictAllowed
+			if !dec.allowed {
+				verdict = VerdictDisallowed
+				if j.graceUS > 0 {
+					if old, ok := j.hist.AtMicros(hs.hi, us-j.graceUS); ok && old != id && j.decide(j.group(us2, old), target).allowed {
+						verdict = VerdictInGrace
+					}
+				}
+			}
+		} else {
+			j.unaudited++
+		}
+
+		c.ts.Append(arrow.Timestamp(us))
+		appendDict(c.host, hs.name)
+		if ipCol.IsNull(i) {
+			c.clientIP.AppendNull()
+		} else {
+			c.clientIP.Append(ipCol.Value(i))
+		}
+		if methodCol.IsNull(i) {
+			c.method.AppendNull()
+		} else {
+			appendDict(c.method, methodDict.Value(methodCol.GetValueIndex(i)))
+		}
+		if targetCol.IsNull(i) {
+			c.target.AppendNull()
+		} else {
+			c.target.Append(target)
+		}
+		if statusCol.IsNull(i) {
+			c.status.AppendNull()
+		} else {
+			c.status.Append(statusCol.Value(i))
+		}
+		if bytesCol.IsNull(i) {
+			c.bytes.AppendNull()
+		} else {
+			c.bytes.Append(bytesCol.Value(i))
+		}
+		if uaCol.IsNull(i) {
+			c.ua.AppendNull()
+		} else {
+			appendDict(c.ua, uaDict.Value(uaCol.GetValueIndex(i)))
+		}
+		appendDict(c.bot, us2.bot.Name)
+		appendDict(c.file, fileDict.Value(fileCol.GetValueIndex(i)))
+		c.line.Append(lineCol.Value(i))
+		appendDict(c.verdict, verdict)
+		c.robotsFetch.Append(isRobotsFetch(target))
+		if g == nil {
+			c.version.AppendNull()
+			c.group.AppendNull()
+			c.rule.AppendNull()
+			c.ruleLine.AppendNull()
+			c.crawlDelay.AppendNull()
+			c.rateN.AppendNull()
+			c.rateS.AppendNull()
+			c.visitWindow.AppendNull()
+			c.visitBreach.Append(false)
+			continue
+		}
+		appendDict(c.version, j.versions[id].name)
+		if g.name == "" {
+			c.group.AppendNull()
+		} else {
+			appendDict(c.group, g.name)
+		}
+		if dec.rule == "" {
+			c.rule.AppendNull()
+			c.ruleLine.AppendNull()
+		} else {
+			appendDict(c.rule, dec.rule)
+			c.ruleLine.Append(dec.line)
+		}
+		if g.hasDelay {
+			c.crawlDelay.Append(g.crawlDelay)
+		} else {
+			c.crawlDelay.AppendNull()
+		}
+		rn, rs, hasRate := g.rateN, g.rateS, g.hasRate
+		if g.rateWindowed {
+			rn, rs, hasRate = g.group.RequestRate(floorDiv(us, 1_000_000))
+		}
+		if hasRate {
+			c.rateN.Append(int32(rn))
+			c.rateS.Append(int32(rs))
+		} else {
+			c.rateN.AppendNull()
+			c.rateS.AppendNull()
+		}
+		if g.hasVisit {
+			appendDict(c.visitWindow, g.visitWindow)
+			c.visitBreach.Append(!g.group.InVisitTime(floorDiv(us, 1_000_000)))
+		} else {
+			c.visitWindow.AppendNull()
+			c.visitBreach.Append(false)
+		}
+	}
+	j.rows += int64(n)
+	return nil
+}
+
+// appendDict appends s to a dictionary column without copying it first.
+func appendDict(b *array.BinaryDictionaryBuilder, s string) {
+	if err := b.Append(bytesOf(s)); err != nil {
+		// Only an index overflow (over 2^31 distinct values) can fail.
+		panic("audit: " + err.Error())
+	}
+}
+
+// floorDiv divides rounding toward negative infinity, so that instants
+// before 1970 fall in the right second.
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if a%b != 0 && (a < 0) != (b < 0) {
+		q--
+	}
+	return q
+}

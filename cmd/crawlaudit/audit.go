@@ -1,0 +1,205 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/crawlaudit/crawlaudit/audit"
+	"github.com/crawlaudit/crawlaudit/ingest"
+	"github.com/crawlaudit/crawlaudit/report"
+	"github.com/crawlaudit/crawlaudit/robots"
+)
+
+// auditOptions are the flags of `crawlaudit audit`.
+type auditOptions struct {
+	robots, host, spec string
+	format, logFormat  string
+	jsonFields         string
+	from, to           string
+	json               bool
+	out, db            string
+	grace              time.Duration
+	blockMin           int
+	workers, batchRows int
+	maxLineBytes       int
+	keepGoing, quiet   bool
+	limit              int
+}
+
+func init() {
+	subcommands = append(subcommands, func(e *env) *cobra.Command {
+		var opt auditOptions
+		cmd := &cobra.Command{
+			Use:   "audit --robots SRC [flags] LOG...",
+			Short: "Audit crawlers in access logs against the robots.txt in effect",
+			Long: `Reads access logs and the history of the site's robots.txt and reports, per bot
+and host, which requests broke the rules in effect when they were made:
+disallowed requests, Crawl-delay, Request-rate and Visit-time breaches.
+
+LOG is a file (plain, .gz, .zst, .bz2: detected by content), a directory (its
+log files), a glob, or - for standard input. The format of each file is
+detected from its first lines unless --format or --log-format is given.
+
+--robots SRC is a robots.txt file (in effect for all time), a directory of
+versions named by the UTC instant they went live (2026-10-01T00:00:00Z.txt,
+2026-10-01.txt, 20261001T000000Z.txt), a directory with one such subdirectory
+per host (DIR/example.com/...), or git:REPO//PATH (every committed version).
+
+Metrics (per bot and host):
+  requests        all requests of the bot; robots: those for /robots.txt
+  disallowed      disallowed by its group in the version in effect
+  in grace        disallowed, but allowed by the version in effect --grace
+                  earlier (a crawler may cache robots.txt for 24 h)
+  delay           requests less than Crawl-delay after the bot's previous one
+  rate            requests beyond Request-rate n/t in the window (t-T, t]
+  visit           requests outside the Visit-time window (UTC)
+
+Exit status: 0 success; 2 usage or input error (after the report, unless
+--keep-going).`,
+			Example: `  # the sample month in the repository
+  crawlaudit audit --robots testdata/sample/robots testdata/sample/access-2026-10.log.gz
+
+  # last month's rotated logs, a robots.txt history kept in git, files for a firewall
+  crawlaudit audit --robots git:/srv/site//public/robots.txt --host www.example.com \
+      --from 2026-10-01 --to 2026-10-31 --out report/ /var/log/nginx/access.log*`,
+			Args: cobra.MinimumNArgs(1),
+			RunE: func(cmd *cobra.Command, args []string) error {
+				return runAudit(cmd.Context(), e, &opt, args)
+			},
+		}
+		f := cmd.Flags()
+		f.StringVar(&opt.robots, "robots", "", "robots.txt `SRC`: a file, a directory of versions, or git:REPO//PATH (required)")
+		f.StringVar(&opt.host, "host", "", "host `NAME` of log lines that carry none")
+		f.StringVar(&opt.spec, "spec", "rfc9309", "robots.txt semantics: rfc9309, google, koster1996, orig1994")
+		f.StringVar(&opt.format, "format", "auto", "log format: auto, or one of "+strings.Join(formatNames(), ", "))
+		f.StringVar(&opt.logFormat, "log-format", "", "an Apache LogFormat or nginx log_format `LAYOUT` the logs follow")
+		f.StringVar(&opt.jsonFields, "json-fields", "", "explicit JSON key `MAPPING` (time=ts,client_ip=request.remote_ip,...)")
+		f.StringVar(&opt.from, "from", "", "audit requests at or after `T` (RFC 3339, or a date: its start, UTC)")
+		f.StringVar(&opt.to, "to", "", "audit requests at or before `T` (RFC 3339, or a date: its end, UTC)")
+		f.BoolVar(&opt.json, "json", false, "print the summary as JSON (summary.json) instead of a table")
+		f.StringVar(&opt.out, "out", "", "write summary.json, violations.csv, breaches.csv, blocklist.txt into `DIR`")
+		f.StringVar(&opt.db, "db", "", "keep the audit in the DuckDB `FILE` (for crawlaudit query); default in memory")
+		f.DurationVar(&opt.grace, "grace", 24*time.Hour, "robots.txt cache grace period; 0 turns it off")
+		f.IntVar(&opt.blockMin, "block-min", 1, "disallowed requests that put a client address on the block list")
+		f.IntVar(&opt.workers, "workers", 0, "parsing goroutines (default: one per core)")
+		f.IntVar(&opt.batchRows, "batch-rows", 0, "rows per Arrow record batch (default 32768)")
+		f.IntVar(&opt.maxLineBytes, "max-line-bytes", 0, "longest log line accepted (default 65536)")
+		f.BoolVar(&opt.keepGoing, "keep-going", false, "exit 0 despite input errors (unreadable or truncated files)")
+		f.BoolVarP(&opt.quiet, "quiet", "q", false, "no progress bar")
+		f.IntVar(&opt.limit, "limit", 40, "bots shown in the terminal table (0: all)")
+		return cmd
+	})
+}
+
+func runAudit(ctx context.Context, e *env, opt *auditOptions, logs []string) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if opt.robots == "" {
+		return usageErr("audit: --robots SRC is required (a robots.txt file, a directory of versions, or git:REPO//PATH)")
+	}
+	profile, err := robots.ParseProfile(opt.spec)
+	if err != nil {
+		return usageErr("audit: --spec: %v", err)
+	}
+	if opt.grace < 0 {
+		return usageErr("audit: --grace must not be negative")
+	}
+	cfg := audit.Config{
+		Robots:  opt.robots,
+		Host:    opt.host,
+		Profile: profile,
+		Grace:   opt.grace,
+		DB:      opt.db,
+		Ingest: ingest.Options{
+			Format:       opt.format,
+			LogFormat:    opt.logFormat,
+			JSONFields:   opt.jsonFields,
+			Workers:      opt.workers,
+			BatchRows:    opt.batchRows,
+			MaxLineBytes: opt.maxLineBytes,
+			Stdin:        e.stdin,
+		},
+	}
+	if cfg.From, err = parseInstant(opt.from, false); err != nil {
+		return usageErr("audit: --from: %v", err)
+	}
+	if cfg.To, err = parseInstant(opt.to, true); err != nil {
+		return usageErr("audit: --to: %v", err)
+	}
+	if !cfg.From.IsZero() && !cfg.To.IsZero() && cfg.To.Before(cfg.From) {
+		return usageErr("audit: --to %s is before --from %s", opt.to, opt.from)
+	}
+	if e.stderrTTY && !opt.quiet {
+		cfg.Ingest.Progress = e.stderr
+	}
+	res, err := audit.Run(ctx, cfg, logs)
+	if res == nil {
+		return usageErr("audit: %v", err)
+	}
+	defer res.Close()
+	inputErr := err
+	for _, w := range res.Warnings {
+		fmt.Fprintf(e.stderr, "crawlaudit: warning: %s\n", w)
+	}
+	if opt.out != "" {
+		if err := res.WriteOut(ctx, opt.out, opt.blockMin); err != nil {
+			return usageErr("audit: --out %s: %v", opt.out, err)
+		}
+	}
+	if opt.json {
+		if err := report.WriteJSON(e.stdout, &res.Summary); err != nil {
+			return err
+		}
+	} else if err := report.WriteTable(e.stdout, &res.Summary, report.TableOptions{Terminal: e.stdoutTTY, Limit: opt.limit}); err != nil {
+		return err
+	}
+	if opt.out != "" && !opt.json {
+		fmt.Fprintf(e.stderr, "Wrote %s to %s\n", strings.Join(audit.OutFiles, ", "), opt.out)
+	}
+	if inputErr != nil {
+		if opt.keepGoing {
+			fmt.Fprintf(e.stderr, "crawlaudit: warning: %v\n", inputErr)
+			return nil
+		}
+		return &exitError{code: exitUsage, err: fmt.Errorf("audit: %w (the report above covers what could be read; --keep-going exits 0)", firstErrLine(inputErr))}
+	}
+	return nil
+}
+
+// parseInstant parses --from/--to: RFC 3339, "2026-10-01T12:00" (UTC), or a
+// date "2026-10-01": its first instant, or with end its last microsecond.
+func parseInstant(s string, end bool) (time.Time, error) {
+	if s == "" {
+		return time.Time{}, nil
+	}
+	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
+		return t.UTC(), nil
+	}
+	for _, layout := range []string{"2006-01-02T15:04:05", "2006-01-02T15:04", "2006-01-02 15:04:05"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t, nil
+		}
+	}
+	if t, err := time.Parse("2006-01-02", s); err == nil {
+		if end {
+			return t.Add(24*time.Hour - time.Microsecond), nil
+		}
+		return t, nil
+	}
+	return time.Time{}, fmt.Errorf("cannot parse %q: use RFC 3339 (2026-10-01T00:00:00Z) or a date (2026-10-01)", s)
+}
+
+func firstErrLine(err error) error {
+	msg := err.Error()
+	if i := strings.IndexByte(msg, '\n'); i >= 0 {
+		n := strings.Count(msg, "\n")
+		return errors.New(msg[:i] + fmt.Sprintf(" (and %d more input errors)", n))
+	}
+	return err
+}
