@@ -149,7 +149,7 @@ func (p *layoutParser) parse(line []byte, r *Row) error {
 			return ErrFieldCount
 		}
 		v := line[pos:end]
-		if !f.quoted && !f.spaces && len(next) > 0 && bytes.IndexAny(v, " \t") >= 0 {
+		if !f.quoted && !f.spaces && len(next) > 0 && hasBlank(v, len(next) == 1 && next[0] == ' ') {
 			return ErrSyntax
 		}
 		if lenient {
@@ -401,6 +401,17 @@ func (p *layoutParser) assign(k kind, v []byte, r *Row) error {
 		}
 	}
 	return nil
+}
+
+// hasBlank reports whether v holds a space or a tab; with tabOnly, v is known
+// to hold no space (it ends at the first one).
+func hasBlank(v []byte, tabOnly bool) bool {
+	for _, c := range v {
+		if c == '\t' || c == ' ' && !tabOnly {
+			return true
+		}
+	}
+	return false
 }
 
 func isDash(v []byte) bool { return len(v) == 1 && v[0] == '-' }

@@ -252,7 +252,7 @@ func TestCLFFamilySameRequest(t *testing.T) {
 }
 
 // readLines returns the lines of a plain or gzip file.
-func readLines(t *testing.T, path string) []string {
+func readLines(t testing.TB, path string) []string {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
