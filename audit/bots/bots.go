@@ -50,6 +50,7 @@
 //     "MyApp/1.0 CFNetwork/1408 Darwin/22.5.0", Android's "Dalvik/2.1.0")
 //     are not bots; libraries in the table (okhttp, Dart) are, even when an
 //     app on a phone uses them.
+//   - The name of a bot that is not in the table is cut to 128 bytes.
 //   - Tokens written only in robots.txt (Google-Extended, Applebot-Extended)
 //     are in the table for their operator and purpose; a header that carries
 //     one anyway is identified by it.
@@ -61,6 +62,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unicode/utf8"
 
 	"github.com/ua-parser/uap-go/uaparser"
 )
@@ -88,6 +90,10 @@ const NoUserAgent = "(no user agent)"
 // maxUAPBytes is how much of a header uap-go sees.
 const maxUAPBytes = 1024
 
+// maxNameBytes bounds the name of a bot that is not in the table: a
+// hostile header cannot make a 100 KB bot name.
+const maxNameBytes = 128
+
 // Identifier identifies bots and remembers its answers. It is safe for
 // concurrent use. The zero value is not usable; call NewIdentifier.
 type Identifier struct {
@@ -96,6 +102,7 @@ type Identifier struct {
 
 	cache      sync.Map // string -> Bot
 	cacheCount atomic.Int64
+	uapCalls   atomic.Int64 // headers that went to uap-go, for tests and benchmarks
 }
 
 // Cache bounds: beyond maxCacheEntries distinct headers, or for a header
@@ -175,6 +182,13 @@ func known(i int) Bot {
 // unknown returns the bot for a name that is not in the table, inheriting
 // operator and purpose from a table token it extends with '-'.
 func unknown(name string) Bot {
+	if len(name) > maxNameBytes {
+		cut := maxNameBytes
+		for cut > 0 && !utf8.RuneStart(name[cut]) {
+			cut--
+		}
+		name = name[:cut]
+	}
 	name = strings.Clone(name)
 	b := Bot{Name: name, Purpose: PurposeOther, IsBot: true}
 	lower := strings.ToLower(name)
@@ -194,7 +208,9 @@ func unknown(name string) Bot {
 // caller has cut to maxUAPBytes.
 func (id *Identifier) uapParse(ua string) (family, device string) {
 	id.uapOnce.Do(func() {
-		p, err := uaparser.New(uaparser.WithCacheSize(64))
+		// The Identifier caches answers; uap's own cache would only hold
+		// copies (1 is its smallest size).
+		p, err := uaparser.New(uaparser.WithCacheSize(1))
 		if err == nil {
 			id.uap = p
 		}
@@ -202,6 +218,7 @@ func (id *Identifier) uapParse(ua string) (family, device string) {
 	if id.uap == nil {
 		return "", ""
 	}
+	id.uapCalls.Add(1)
 	return id.uap.ParseUserAgent(ua).Family, id.uap.ParseDevice(ua).Family
 }
 
