@@ -167,6 +167,9 @@ func (p *albParser) Parse(line []byte, r *Row) error {
 		return ErrBadRequestLine
 	}
 	r.Host = hostOfAuthority(scheme, auth)
+	if len(r.Host) == 0 {
+		return ErrBadRequestLine
+	}
 	if len(rest) == 0 {
 		rest = albSlash
 	}

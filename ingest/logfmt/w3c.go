@@ -447,6 +447,9 @@ func (p *extParser) target(r *Row) error {
 		}
 		if scheme, auth, rest, ok := splitAbsoluteURL(uri); ok {
 			r.Host = hostOfAuthority(scheme, auth)
+			if len(r.Host) == 0 {
+				return ErrBadRequestLine
+			}
 			stem = rest
 			if len(stem) == 0 {
 				stem = []byte("/")
