@@ -28,14 +28,14 @@ func WriteTable(w io.Writer, s *Summary, opt TableOptions) error {
 	if !opt.Terminal {
 		return writeTSV(w, s)
 	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, strings.Join(tableHeader, "\t")+"\t")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, strings.Join(tableHeader, "\t"))
 	rows := s.Bots
 	if opt.Limit > 0 && len(rows) > opt.Limit {
 		rows = rows[:opt.Limit]
 	}
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t\n",
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s\n",
 			Printable(r.Bot, 40), Printable(dash(r.Host), 30), Printable(dash(r.Operator), 20),
 			r.Requests, r.RobotsFetches, r.Disallowed, r.DisallowedInGrace,
 			r.CrawlDelayBreaches, r.RequestRateBreaches, r.VisitTimeBreaches, r.IPs, r.Verdict)
@@ -47,7 +47,7 @@ func WriteTable(w io.Writer, s *Summary, opt TableOptions) error {
 		fmt.Fprintf(w, "… and %d more bots (--json or --out DIR for all)\n", len(s.Bots)-len(rows))
 	}
 	in := s.Input
-	fmt.Fprintf(w, "\n%d lines in %d files: %d parsed, %d rejected", in.Lines, in.Files, in.Parsed, in.Rejected)
+	fmt.Fprintf(w, "\n%d lines in %d %s: %d parsed, %d rejected", in.Lines, in.Files, plural(in.Files, "file", "files"), in.Parsed, in.Rejected)
 	if len(in.RejectedReasons) > 0 {
 		fmt.Fprintf(w, " (%s)", reasons(in.RejectedReasons))
 	}
@@ -102,6 +102,13 @@ func reasons(m map[string]int64) string {
 		parts[i] = fmt.Sprintf("%s: %d", k, m[k])
 	}
 	return strings.Join(parts, ", ")
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 func dash(s string) string {
