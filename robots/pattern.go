@@ -18,6 +18,17 @@ import (
 //   - %2A and %24 are a literal "*" and "$" (Table 4).
 //
 // Orig1994 has no wildcards: "*" and "$" are literal everywhere.
+//
+// Each piece is normalised in the component its own text puts it in: after
+// the value's first "?" it is query, before it path. A piece after a "*"
+// may still match inside the target's query ("/*&p=" matches
+// "/list?a=1&p=2", "/*/feed/" matches "/?next=/feed/"): literal octets
+// always compare as written, only the few escapes whose equivalence
+// depends on the component (%2F and %3F in a path, %26 %3D %2B %3B in a
+// query) are compared as the pattern's component reads them. Normalising
+// the other way (encoding the target's query data, as NormalizeTarget
+// prints it) would make the common "/*&p=" miss the query it was written
+// for.
 type pattern struct {
 	// pieces[0] is matched by the trie; pieces[1:] follow wildcards.
 	pieces [][]byte
@@ -39,16 +50,18 @@ type pattern struct {
 
 // compileValue splits a rule value into literal pieces. It returns the raw
 // pieces (not yet normalised), whether the value is anchored at the end,
-// and the number of "*" written (for the priority).
-func compileValue(v string, wild bool) (raw []string, end bool, stars int) {
+// and the number of special characters written, "*" and a final "$" (they
+// count one octet each in the priority).
+func compileValue(v string, wild bool) (raw []string, end bool, specials int) {
 	if !wild {
 		return []string{v}, false, 0
 	}
 	if strings.HasSuffix(v, "$") {
 		end = true
+		specials++
 		v = v[:len(v)-1]
 	}
-	stars = strings.Count(v, "*")
+	specials += strings.Count(v, "*")
 	parts := strings.Split(v, "*")
 	raw = parts[:1]
 	for _, p := range parts[1:] {
@@ -61,7 +74,7 @@ func compileValue(v string, wild bool) (raw []string, end bool, stars int) {
 		// swallows the "$", and the last piece is searched unanchored.
 		end = false
 	}
-	return raw, end, stars
+	return raw, end, specials
 }
 
 // kmpMin is the piece length from which a piece is searched with
@@ -150,14 +163,23 @@ func (p *pattern) indexFrom(t []byte, pos, limit, i int, m *memo, work *int) int
 	return pos + j
 }
 
+// search returns the first index of piece i in s, or -1. work counts the
+// bytes of s up to the end of the match (all of s on a miss).
 func (p *pattern) search(s []byte, i int, work *int) int {
-	if work != nil {
-		*work += len(s) + len(p.pieces[i])
-	}
+	var j int
 	if p.kmp[i] != nil {
-		return kmpIndex(s, p.pieces[i], p.kmp[i])
+		j = kmpIndex(s, p.pieces[i], p.kmp[i])
+	} else {
+		j = bytes.Index(s, p.pieces[i])
 	}
-	return bytes.Index(s, p.pieces[i])
+	if work != nil {
+		if j < 0 {
+			*work += len(s)
+		} else {
+			*work += j + len(p.pieces[i])
+		}
+	}
+	return j
 }
 
 // matchRest reports whether the pattern matches key t, given that

@@ -117,13 +117,9 @@ func hasPrefixString(s, prefix string) bool {
 
 // addPattern compiles value v of rule i and files it in the trie.
 func (rs *RuleSet) addPattern(v string, i int, allow bool) {
-	raw, end, stars := compileValue(v, rs.profile != Orig1994)
+	raw, end, octets := compileValue(v, rs.profile != Orig1994)
 	pat := pattern{end: end, rule: int32(i)}
 	inQuery, inQueryN := false, false
-	octets := stars
-	if end {
-		octets++
-	}
 	for _, r := range raw {
 		var key []byte
 		key, inQuery = appendKey(nil, []byte(r), rs.keep, inQuery)
@@ -294,7 +290,11 @@ func (rs *RuleSet) scanPieces(key []byte, m *memo, work *int) (maybe uint64) {
 		for rem != 0 {
 			j := bytes.IndexByte(key[i:], g.c)
 			if work != nil {
-				*work += len(key) - i
+				if j < 0 {
+					*work += len(key) - i
+				} else {
+					*work += j + 1
+				}
 			}
 			if j < 0 {
 				break

@@ -1,0 +1,67 @@
+package robots
+
+import (
+	"strings"
+	"testing"
+)
+
+// FuzzDecide: a rule set (one rule per line, "A" or "D" then the value)
+// and a target, under the profile prof%4. Invariants: never panics, always
+// answers with -1 or a valid rule index, agrees with the reference
+// matcher, and the work counted grows linearly with the input.
+func FuzzDecide(f *testing.F) {
+	seeds := []struct {
+		rules, target string
+		prof          uint8
+	}{
+		{"D/\nA/fish", "/fish.html", 0},
+		{"D/*.php$\nA/*.php", "/a.php?x", 1},
+		{"D/a%2fb\nA/a/b", "/a%2Fb", 2},
+		{"D/tmp/*\nD/a$", "/tmp/*", 3},
+		{"D" + strings.Repeat("*a", 200) + "b", "/" + strings.Repeat("a", 2000), 0},
+		{"D/*?*sessionid=\nA/*?", "/x?y=1&sessionid=2", 0},
+		{"A/allowed/index.html\nD/", "http://h/allowed/", 1},
+		{"D/foo/bar?baz=http://foo.bar", "/foo/bar?baz=http%3A%2F%2Ffoo.bar", 0},
+		{"D/path/file-with-a-%2A.html", "/path/file-with-a-*.html", 0},
+		{"D%\nD/%zz\nD/\xff\xfe", "/%%zz\xff", 0},
+		{"D$\nD*\nA", "", 2},
+	}
+	for _, s := range seeds {
+		f.Add(s.rules, s.target, s.prof)
+	}
+	f.Fuzz(func(t *testing.T, rulesText, target string, prof uint8) {
+		p := Profile(prof % 4)
+		var rules []Rule
+		for i, line := range strings.Split(rulesText, "\n") {
+			if line == "" {
+				continue
+			}
+			if len(rules) == 64 {
+				break // keep the quadratic reference quick
+			}
+			rules = append(rules, Rule{Allow: line[0] == 'A', Pattern: strings.TrimSpace(line[1:]), Line: i + 1})
+		}
+		rs := CompileRules(rules, p)
+		got, _ := rs.Decide([]byte(target), nil)
+		if got < -1 || got >= len(rules) {
+			t.Fatalf("Decide = %d with %d rules", got, len(rules))
+		}
+		if len(target) <= 512 && len(rulesText) <= 1024 {
+			if want := refDecide(rules, p, target); got != want {
+				t.Fatalf("%s: rules %q, target %q: Decide = %d, reference = %d", p, rules, target, got, want)
+			}
+		}
+		_, work := decideWork(rs, []byte(target))
+		patBytes := 0
+		for _, r := range rules {
+			patBytes += 3*len(r.Pattern) + 3 // a value may double for Google's index.htm rule
+		}
+		keyLen := 3*len(target) + 1
+		// Each pattern and each anchor scans the key at most a few times;
+		// each anchor hit compares at most 64 pieces of 32 bytes.
+		limit := (len(rs.pats)+len(rs.anchors)+2)*(2*keyLen+patBytes) + len(rs.anchors)*maxAnchorHits*64*maxMemoPiece
+		if work > limit {
+			t.Fatalf("work %d > %d (key %d bytes, %d patterns, %d anchors)", work, limit, keyLen, len(rs.pats), len(rs.anchors))
+		}
+	})
+}
