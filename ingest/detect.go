@@ -3,6 +3,7 @@ package ingest
 import (
 	"bytes"
 	"cmp"
+	"slices"
 
 	"github.com/crawlaudit/crawlaudit/ingest/logfmt"
 )
@@ -29,14 +30,23 @@ type Vote struct {
 
 // DetectFormat chooses, among formats, the one that parses the most of the
 // given lines (empty lines are ignored; give it the first non-empty lines
-// of a file). Lines that are directives of a format (logfmt.ErrDirective)
-// only break ties between formats that parse as many lines; then the format
-// that rejects fewer lines as logfmt.ErrNotThisFormat wins (its reasons
-// will say more about the lines). Remaining ties go to the format listed
-// first: logfmt.Formats() lists the most specific
-// first. Because it counts all lines, one broken or foreign line (a
-// truncated first line of a rotated file, a stray JSON object) cannot
-// mislead it. Each format is tried with a fresh parser fed the lines in
+// of a file), preferring the formats listed first: logfmt.Formats() lists
+// the most specific first (combined before common, which also accepts
+// combined lines but drops their referer and user agent).
+//
+// The rule: let best be the most lines any format parses. Every format that
+// parses at least best - max(1, best/10) lines (one line in ten, and at
+// least one line, may fail) and more than half of best is a contender, and the first contender in the
+// list wins. So a combined log with a few lines that lack the referer
+// and user agent is still read as combined (those lines are rejected and
+// counted), not as common, which would lose the user agent of every line.
+// Because it counts lines, one broken or foreign line (a truncated first
+// line of a rotated file, a stray JSON object) cannot mislead it.
+//
+// When no format parses any line, the format that recognises the most
+// directive lines (logfmt.ErrDirective: a W3C file with headers only) wins,
+// then the one that rejects fewer lines as logfmt.ErrNotThisFormat, then the
+// first listed. Each format is tried with a fresh parser fed the lines in
 // order, so stateful formats see their own directives.
 func DetectFormat(lines [][]byte, formats []logfmt.Format) Vote {
 	v := Vote{Parsed: make([]int, len(formats)), Directives: make([]int, len(formats)), Foreign: make([]int, len(formats)), Winner: -1}
@@ -60,12 +70,21 @@ func DetectFormat(lines [][]byte, formats []logfmt.Format) Vote {
 		}
 		v.Lines = n
 	}
+	best := slices.Max(append([]int{0}, v.Parsed...))
+	if best > 0 {
+		for i, n := range v.Parsed {
+			if n >= best-max(1, best/10) && 2*n > best {
+				v.Winner = i
+				break
+			}
+		}
+		return v
+	}
 	for i := range formats {
-		if v.Parsed[i] == 0 && v.Directives[i] == 0 {
+		if v.Directives[i] == 0 {
 			continue
 		}
-		if w := v.Winner; w < 0 || cmp.Or(cmp.Compare(v.Parsed[i], v.Parsed[w]),
-			cmp.Compare(v.Directives[i], v.Directives[w]), cmp.Compare(v.Foreign[w], v.Foreign[i])) > 0 {
+		if w := v.Winner; w < 0 || cmp.Or(cmp.Compare(v.Directives[i], v.Directives[w]), cmp.Compare(v.Foreign[w], v.Foreign[i])) > 0 {
 			v.Winner = i
 		}
 	}

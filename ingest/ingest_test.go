@@ -241,6 +241,37 @@ func TestDetectFormat(t *testing.T) {
 	if v := DetectFormat([][]byte{foreign}, same); v.Winner != 0 {
 		t.Errorf("tie went to %d, want 0", v.Winner)
 	}
+	// A specific format listed first (like combined before common) wins if
+	// it fails at most one line in ten (and at least one line) more than the best.
+	specific := []logfmt.Format{
+		{Name: "specific", New: func() logfmt.Parser { return specificParser{} }, Sniffable: true},
+		{Name: "general", New: func() logfmt.Parser { return kvParser{} }, Sniffable: true},
+	}
+	for _, tc := range []struct {
+		short, long int
+		want        int
+	}{{1, 9, 0}, {1, 19, 0}, {2, 18, 0}, {3, 18, 1}, {2, 8, 1}, {1, 3, 0}, {1, 1, 1}, {2, 1, 1}, {5, 5, 1}, {0, 3, 0}} {
+		var lines [][]byte
+		for range tc.short {
+			lines = append(lines, []byte("{}"))
+		}
+		for range tc.long {
+			lines = append(lines, []byte("{long}"))
+		}
+		if v := DetectFormat(lines, specific); v.Winner != tc.want {
+			t.Errorf("%d general-only lines, %d lines of both: winner %d, want %d", tc.short, tc.long, v.Winner, tc.want)
+		}
+	}
+}
+
+// specificParser accepts the kv lines longer than "{}".
+type specificParser struct{}
+
+func (specificParser) Parse(line []byte, r *logfmt.Row) error {
+	if len(line) <= 2 {
+		return logfmt.ErrFieldCount
+	}
+	return kvParser{}.Parse(line, r)
 }
 
 func TestDetectionInRun(t *testing.T) {
