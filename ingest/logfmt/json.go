@@ -177,21 +177,32 @@ var jsonAutoKeys = map[string]jsonKey{
 
 // jsonMapping is a compiled key mapping, shared read-only by parsers.
 type jsonMapping struct {
-	keys map[string]jsonKey
-	// prefixes holds the paths of objects to descend into: every proper
-	// prefix of a mapped dotted path. Other nested objects are only
-	// validated.
-	prefixes map[string]struct{}
+	// paths maps each key path to what it is: a mapped key, and/or the path
+	// of an object to descend into (a proper prefix of a mapped dotted
+	// path). Nested objects that are neither are only validated. One map
+	// serves both questions, so each key costs one lookup.
+	paths map[string]jsonPath
+}
+
+type jsonPath struct {
+	key    jsonKey
+	mapped bool
+	prefix bool
 }
 
 var jsonAuto = compileJSONMapping(jsonAutoKeys)
 
 func compileJSONMapping(keys map[string]jsonKey) *jsonMapping {
-	m := &jsonMapping{keys: keys, prefixes: map[string]struct{}{}}
-	for k := range keys {
+	m := &jsonMapping{paths: map[string]jsonPath{}}
+	for k, v := range keys {
+		e := m.paths[k]
+		e.key, e.mapped = v, true
+		m.paths[k] = e
 		for i := 0; i < len(k); i++ {
 			if k[i] == '.' {
-				m.prefixes[k[:i]] = struct{}{}
+				e := m.paths[k[:i]]
+				e.prefix = true
+				m.paths[k[:i]] = e
 			}
 		}
 	}
@@ -386,8 +397,8 @@ func (p *jsonParser) object(i, depth int, tracked bool) int {
 			} else {
 				p.path = append(p.path, line[ks:ke]...)
 			}
-			key, mapped = p.m.keys[string(p.path)]
-			_, childTracked = p.m.prefixes[string(p.path)]
+			e := p.m.paths[string(p.path)]
+			key, mapped, childTracked = e.key, e.mapped, e.prefix
 		}
 		i = jsonSkipWS(line, ke+1)
 		if i >= len(line) || line[i] != ':' {
@@ -509,6 +520,10 @@ func (p *jsonParser) record(key *jsonKey, start, end int, kind uint8) {
 // contents start at line[i], and whether it has escapes; -1 when it is
 // unterminated or has a bad escape.
 func jsonScanString(line []byte, i int) (int, bool) {
+	// Fast path: no backslash before the closing quote.
+	if q := bytes.IndexByte(line[i:], '"'); q >= 0 && bytes.IndexByte(line[i:i+q], '\\') < 0 {
+		return i + q, false
+	}
 	esc := false
 	for i < len(line) {
 		switch line[i] {
