@@ -68,3 +68,34 @@ func TestSameRequestJSONW3CAWS(t *testing.T) {
 		})
 	}
 }
+
+// A fresh parser of each format (as automatic detection uses it) rejects a
+// data line of every other format, so a vote over a file's first lines cannot
+// pick the wrong one. A CloudFront file with a "#Fields:" header is the one
+// overlap: its lines are W3C extended lines too, and detection ranks
+// cloudfront before w3c.
+func TestFormatsRejectEachOther(t *testing.T) {
+	lines := map[string]string{
+		"jsonl":      `{"time":"2026-10-25T01:30:00Z","remote_addr":"203.0.113.7","method":"GET","uri":"/p","status":200}`,
+		"w3c":        "2026-10-25 01:30:00 10.0.0.1 GET /private/page x=1 443 - 203.0.113.7 " + iisBingUA + " https://www.example.com/ 200 0 0 15",
+		"cloudfront": cfLine(nil),
+		"alb":        albLine("https", "203.0.113.7:44740", "200", "5120", "GET https://www.example.com:443/p HTTP/1.1", bingUA),
+		"combined":   `203.0.113.7 - - [25/Oct/2026:01:30:00 +0000] "GET /p HTTP/1.1" 200 5120 "https://www.example.com/" "` + bingUA + `"`,
+		"haproxy":    `Oct 25 01:30:00 lb haproxy[123]: 203.0.113.7:44740 [25/Oct/2026:01:30:00.123] fe be/srv1 0/0/1/2/3 200 5120 - - ---- 1/1/0/0/0 0/0 "GET /p HTTP/1.1"`,
+	}
+	for _, format := range []string{"jsonl", "w3c", "cloudfront", "alb"} {
+		f, _ := Lookup(format)
+		for other, line := range lines {
+			err := f.New().Parse([]byte(line), &Row{})
+			if other == format {
+				if err != nil {
+					t.Errorf("%s rejects its own line: %v", format, err)
+				}
+				continue
+			}
+			if err == nil {
+				t.Errorf("%s accepts a %s line: %q", format, other, line)
+			}
+		}
+	}
+}
