@@ -329,3 +329,34 @@ func TestTableIntegrity(t *testing.T) {
 		t.Error("Crawlers does not return a copy")
 	}
 }
+
+// One Identifier serves the audit's workers at once.
+func TestIdentifyConcurrent(t *testing.T) {
+	id := NewIdentifier()
+	var uas []string
+	for _, tc := range crawlerCases {
+		uas = append(uas, tc.ua)
+	}
+	uas = append(uas, browserCases...)
+	want := make([]Bot, len(uas))
+	ref := NewIdentifier()
+	for i, ua := range uas {
+		want[i] = ref.identify(ua)
+	}
+	done := make(chan bool)
+	for w := 0; w < 4; w++ {
+		go func() {
+			ok := true
+			for i, ua := range uas {
+				if got := id.Identify(ua); got != want[i] {
+					t.Errorf("concurrent Identify(%q) = %+v, want %+v", ua, got, want[i])
+					ok = false
+				}
+			}
+			done <- ok
+		}()
+	}
+	for w := 0; w < 4; w++ {
+		<-done
+	}
+}

@@ -47,17 +47,17 @@ func benchIdentify(b *testing.B, uas []string) {
 	}
 }
 
-// BenchmarkIdentify measures each path, and a mix weighted like a real log's
-// distinct User-Agents (elastic-apache-semicomplete-2015: of 559 distinct,
-// about 40 % browsers on the fast path, 25 % table hits, 10 % generic, 25 %
-// to uap-go).
+// BenchmarkIdentify measures each path, and a mix of them in which about one
+// header in ten goes to uap-go, as in the real logs (TestRealLogs: 68 of the
+// 559 distinct User-Agents of elastic-apache-semicomplete-2015, 12 of 215 in
+// almhuette-raith-apache-2019).
 func BenchmarkIdentify(b *testing.B) {
 	for _, name := range []string{"table", "browser", "generic", "uap"} {
 		b.Run(name, func(b *testing.B) { benchIdentify(b, benchSets[name]) })
 	}
 	b.Run("mix", func(b *testing.B) {
 		var mix []string
-		for _, name := range []string{"browser", "browser", "browser", "browser", "table", "table", "table", "generic", "uap", "uap"} {
+		for _, name := range []string{"browser", "browser", "browser", "browser", "table", "table", "table", "generic", "uap"} {
 			mix = append(mix, benchSets[name]...)
 		}
 		benchIdentify(b, mix)

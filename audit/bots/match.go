@@ -110,6 +110,9 @@ func matchTable(ua string) int {
 			if best < 0 || better(p, &patterns[best]) {
 				best = int(pi)
 			}
+			if !p.script {
+				break // the rest of the list is shorter, and no library beats a crawler
+			}
 		}
 	}
 	if best < 0 {
