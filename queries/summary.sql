@@ -1,7 +1,7 @@
 -- One row per bot and host (contract §6, §7), worst offenders first.
 SELECT
     j.bot,
-    j.host,
+    coalesce(j.host, '') AS host,
     any_value(b.operator)                                    AS operator,
     any_value(b.purpose)                                     AS purpose,
     count(*)                                                 AS requests,
