@@ -19,15 +19,22 @@
 //     (Googlebot-Image before Googlebot), then the leftmost. The scan looks
 //     only at boundary positions, through an index on the first two
 //     lowercased bytes of each token, so it is linear in the header.
-//  2. Generic signals of an unlisted crawler: a product name containing a
-//     crawler word (bot, crawl, spider, scraper, fetcher, archiver, indexer,
-//     slurp, scanner, checker, validator, preview, monitor, headless,
-//     httpclient), outside comments or in a comment item, or a URL or e-mail
-//     address in the header ("(compatible; Foo/1.0; +https://foo.example)"):
-//     browsers never carry either. The bot's name is that product name, as
-//     written in the header. Platform comments ("(Linux; Android 10; CUBOT
-//     X30)") are not searched for crawler words unless they also say
-//     "compatible" or carry a URL, since device names contain "bot".
+//  2. Generic signals of an unlisted crawler, which browsers never show:
+//     a product name with a crawler word in it (a word ending in "bot" or
+//     "bots", or containing crawl, spider, spyder, scraper, fetch, archiver,
+//     indexer, slurp, scan, check, validator, preview, monitor, headless,
+//     http client, subscriber, agent, synthetic, uptime, proxy or webhook),
+//     outside comments or as an item of a comment; a product named like a
+//     domain ("seo4ajax.com"); a URL or e-mail address anywhere
+//     ("(compatible; Foo/1.0; +https://foo.example)"); or a
+//     "(compatible; Foo)" comment that imitates no browser (no MSIE, Windows,
+//     Mac OS, Linux, X11, ...). The bot's name is that product name as
+//     written (with up to three plain words before it: "FAST Enterprise
+//     Crawler"); for a URL, the first product that is not a browser's, else
+//     the comment item before the URL, else the URL's host. Comments of
+//     mobile devices ("(Linux; Android 10; CUBOT X30)") are not searched for
+//     crawler words unless they carry a URL, since phone models contain
+//     "bot".
 //  3. uap-go (github.com/ua-parser/uap-go), which is slow (see the
 //     benchmarks), so it runs only when the first two are silent and the
 //     header is not plainly a browser (every product a browser product, no
