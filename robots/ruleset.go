@@ -48,8 +48,12 @@ type RuleSet struct {
 type trieNode struct {
 	label []byte  // edge label from the parent
 	pats  []int32 // patterns whose first piece ends here, by score, best first
-	first []byte  // first byte of each child's label
-	kids  []int32 // children, parallel to first
+	// scores and needs copy the patterns' score and need, parallel to
+	// pats, so that skipping a pattern touches no pattern struct.
+	scores []uint64
+	needs  []uint64
+	first  []byte  // first byte of each child's label
+	kids   []int32 // children, parallel to first
 }
 
 // CompileRules compiles the Allow and Disallow rules of one group for
@@ -96,8 +100,13 @@ func CompileRules(rules []Rule, p Profile) *RuleSet {
 	}
 	rs.assignMemo()
 	for n := range rs.nodes {
-		ps := rs.nodes[n].pats
+		nd := &rs.nodes[n]
+		ps := nd.pats
 		sort.SliceStable(ps, func(a, b int) bool { return rs.pats[ps[a]].score > rs.pats[ps[b]].score })
+		for _, pi := range ps {
+			nd.scores = append(nd.scores, rs.pats[pi].score)
+			nd.needs = append(nd.needs, rs.pats[pi].need)
+		}
 	}
 	return rs
 }
@@ -228,6 +237,7 @@ func (rs *RuleSet) assignMemo() {
 			rs.anchors = append(rs.anchors, anchorGroup{c: k[off]})
 		}
 		rs.anchors[g].mask |= 1 << i
+		rs.anchors[g].addNeighbours(i, k, off)
 	}
 	for pi := range rs.pats {
 		p := &rs.pats[pi]
@@ -244,6 +254,27 @@ func (rs *RuleSet) assignMemo() {
 type anchorGroup struct {
 	c    byte
 	mask uint64 // memo slots of the pieces anchored on c
+	// next[b] and prev[b]: the pieces that can occur at a hit followed
+	// (preceded) by byte b in the key, so that a hit compares only the
+	// one or two pieces that fit. Slot 256 is for a hit at the end
+	// (start) of the key.
+	next, prev *[257]uint64
+}
+
+// addNeighbours files piece id (anchored at off) in the group's filters.
+func (g *anchorGroup) addNeighbours(id int, piece string, off int) {
+	if g.next == nil {
+		g.next, g.prev = new([257]uint64), new([257]uint64)
+	}
+	bit := uint64(1) << id
+	for b := 0; b < 257; b++ {
+		if off+1 >= len(piece) || b == int(piece[off+1]) {
+			g.next[b] |= bit
+		}
+		if off == 0 || b == int(piece[off-1]) {
+			g.prev[b] |= bit
+		}
+	}
 }
 
 // urlByteFrequency ranks bytes by how often they appear in URLs, most
@@ -304,7 +335,14 @@ func (rs *RuleSet) scanPieces(key []byte, m *memo, work *int) (maybe uint64) {
 				maybe |= rem
 				break
 			}
-			for r := rem; r != 0; r &= r - 1 {
+			nb, pb := 256, 256
+			if at+1 < len(key) {
+				nb = int(key[at+1])
+			}
+			if at > 0 {
+				pb = int(key[at-1])
+			}
+			for r := rem & g.next[nb] & g.prev[pb]; r != 0; r &= r - 1 {
 				id := bits.TrailingZeros64(r)
 				pc := rs.memoPiece[id]
 				start := at - rs.memoOff[id]
@@ -321,11 +359,8 @@ func (rs *RuleSet) scanPieces(key []byte, m *memo, work *int) (maybe uint64) {
 			}
 			i = at + 1
 		}
-		if maybe&rem == 0 {
-			for r := rem; r != 0; r &= r - 1 {
-				m[bits.TrailingZeros64(r)] = 1 // absent
-			}
-		}
+		// What is left in rem is absent: its bit stays clear in maybe, so
+		// no pattern needing it reaches the memo.
 	}
 	return maybe
 }
@@ -388,16 +423,16 @@ func (rs *RuleSet) decideKey(key []byte, work *int) int {
 	n, pos := int32(0), 0
 	for {
 		nd := &rs.nodes[n]
-		for _, pi := range nd.pats {
-			p := &rs.pats[pi]
-			if p.score <= best {
+		needs := nd.needs
+		for k, score := range nd.scores {
+			if score <= best {
 				break // sorted best first: nothing better here
 			}
-			if p.need&^maybe != 0 {
+			if needs[k]&^maybe != 0 {
 				continue // a piece it needs is absent
 			}
-			if p.matchRest(key, pos, &m, work) {
-				best, rule = p.score, int(p.rule)
+			if p := &rs.pats[nd.pats[k]]; p.matchRest(key, pos, &m, work) {
+				best, rule = score, int(p.rule)
 				break
 			}
 		}
