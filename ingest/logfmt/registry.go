@@ -1,3 +1,33 @@
+// # Formats
+//
+// The built-in formats, by the name given to --format, in detection
+// tie-break order (most specific first; see Formats):
+//
+//   - cloudfront, w3c, alb, jsonl: see their files.
+//   - haproxy: HAProxy's default HTTP log (option httplog), with or without a
+//     syslog prefix; user agent, referer and host come from captured request
+//     headers when they are logged.
+//   - traefik: Traefik's CLF access log: combined plus request count, router,
+//     server URL and duration in ms.
+//   - vhost_combined: Apache's "%v:%p %h %l %u %t \"%r\" %>s %O
+//     \"%{Referer}i\" \"%{User-Agent}i\"", port optional; extra trailing fields
+//     allowed.
+//   - combined: Apache/nginx combined; extra trailing fields allowed.
+//   - common: the Common Log Format; extra trailing fields allowed.
+//
+// NewCustom compiles any Apache LogFormat or nginx log_format layout into a
+// format named "custom" for --log-format; it takes no part in detection.
+//
+// Decisions shared by the CLF family (common, combined, vhost_combined,
+// traefik, custom): logger escapes (\" \\ \xHH ...) are undone in string
+// fields; "-" is an absent field, except that Apache's %b "-" means zero
+// bytes; request lines without a method and a target ("-", TLS handshakes
+// and other junk that scanners send, usually with status 400) are rejected
+// as ErrBadRequestLine, since no robots.txt rule can apply to them and the
+// count stays visible; a quoted last field cut off at the end of the line
+// (a logger's line-length limit) runs to the end of the line; a rejected
+// line without any "[dd/Mon/yyyy:" time is ErrNotThisFormat (an error log
+// line, JSON) rather than a damaged line of the format.
 package logfmt
 
 import (
