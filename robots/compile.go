@@ -21,9 +21,8 @@ type Robots struct {
 	byToken  map[string]*lazyGroup
 	mu       sync.Mutex
 	compiled map[string]*Resolved // by set of group indices
-	// koster1996 and orig1994: per record, per agent line, the record
-	// named after that agent.
-	records [][]*Resolved
+	// koster1996 and orig1994: per record, compiled on first use.
+	records []*lazyRecord
 	star    *Resolved
 	none    *Resolved
 }
@@ -132,25 +131,46 @@ func (r *Robots) get(l *lazyGroup) *Resolved {
 }
 
 // compileRecords prepares koster1996 and orig1994: one compiled record per
-// record, named after each of its agents; the first "*" record is the
-// default (1996 draft §3.2.1: "the first record with a User-agent line with
-// a "*" value"; the 1994 document allows only one).
+// record, named after each of its agents, compiled on first use; the first
+// "*" record is the default (1996 draft §3.2.1: "the first record with a
+// User-agent line with a "*" value"; the 1994 document allows only one).
 func (r *Robots) compileRecords() {
-	r.records = make([][]*Resolved, len(r.groups))
+	r.records = make([]*lazyRecord, len(r.groups))
 	for gi, g := range r.groups {
-		base := newResolved("", []*Group{g}, r.profile)
-		r.records[gi] = make([]*Resolved, len(g.Agents))
-		for ai, a := range g.Agents {
+		r.records[gi] = &lazyRecord{group: g}
+		if r.star == nil {
+			for ai, a := range g.Agents {
+				if a.Token == "*" {
+					r.star = r.record(gi, ai)
+					break
+				}
+			}
+		}
+	}
+}
+
+// lazyRecord is a record compiled on first use, named after each agent.
+type lazyRecord struct {
+	once  sync.Once
+	group *Group
+	named []*Resolved
+}
+
+// record returns record gi named after its agent ai.
+func (r *Robots) record(gi, ai int) *Resolved {
+	l := r.records[gi]
+	l.once.Do(func() {
+		base := newResolved("", []*Group{l.group}, r.profile)
+		l.named = make([]*Resolved, len(l.group.Agents))
+		for i, a := range l.group.Agents {
 			name := strings.ToLower(a.Token)
 			if name == "" {
 				name = strings.ToLower(a.Value)
 			}
-			r.records[gi][ai] = base.named(name)
-			if a.Token == "*" && r.star == nil {
-				r.star = r.records[gi][ai]
-			}
+			l.named[i] = base.named(name)
 		}
-	}
+	})
+	return l.named[ai]
 }
 
 func (r *Robots) pick(idx []int) []*Group {
@@ -265,7 +285,7 @@ func (r *Robots) resolveRecord(agent string, header bool) *Resolved {
 				ok = strings.Contains(strings.ToLower(a.Value), la)
 			}
 			if ok {
-				return r.records[gi][ai]
+				return r.record(gi, ai)
 			}
 		}
 	}

@@ -133,6 +133,9 @@ func misspelling(key string) Kind {
 		if len(name) <= 5 {
 			limit = 1
 		}
+		if diff := len(lk) - len(name); diff > limit || -diff > limit {
+			continue
+		}
 		if d := editDistance(lk, name); d <= limit && d < bestD {
 			best, bestD = k, d
 		}
@@ -167,25 +170,26 @@ func editDistance(a, b []byte) int {
 	if len(a) >= max || len(b) >= max {
 		return max
 	}
-	var d [max][max]int
-	for i := 0; i <= len(a); i++ {
-		d[i][0] = i
-	}
+	// Three rows of the matrix: the one before last (for transpositions),
+	// the last and the current.
+	var r0, r1, r2 [max]int
 	for j := 0; j <= len(b); j++ {
-		d[0][j] = j
+		r1[j] = j
 	}
 	for i := 1; i <= len(a); i++ {
+		r2[0] = i
 		for j := 1; j <= len(b); j++ {
 			cost := 1
 			if a[i-1] == b[j-1] {
 				cost = 0
 			}
-			v := min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			v := min(r1[j]+1, r2[j-1]+1, r1[j-1]+cost)
 			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				v = min(v, d[i-2][j-2]+1)
+				v = min(v, r0[j-2]+1)
 			}
-			d[i][j] = v
+			r2[j] = v
 		}
+		r0, r1 = r1, r2
 	}
-	return d[len(a)][len(b)]
+	return r1[len(b)]
 }

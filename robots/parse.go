@@ -126,6 +126,22 @@ type parser struct {
 	ctlLines, ctlFirst         int
 	htmlLine                   int
 	unknownAfterHTML           int
+	misspelt                   map[string]Kind // memo of misspelling, keyed by key
+}
+
+// misspelling is the package's misspelling, memoised: files repeat keys.
+func (p *parser) misspelling(key string) Kind {
+	if k, ok := p.misspelt[key]; ok {
+		return k
+	}
+	if p.misspelt == nil {
+		p.misspelt = map[string]Kind{}
+	}
+	k := misspelling(key)
+	if len(p.misspelt) < 4096 {
+		p.misspelt[key] = k
+	}
+	return k
 }
 
 func (p *parser) diag(num int, sev Severity, code Code, format string, args ...any) {
@@ -203,27 +219,27 @@ func (p *parser) unknown(num int, content, key string, hasKey bool, gkind Kind) 
 	if !hasKey {
 		// No colon: "user agent FooBot", "Disalow /x", or plain text.
 		first, rest, _ := strings.Cut(content, " ")
-		if k := misspelling(first); k != KindUnknown {
-			p.misspelt(num, first, k, gkind)
+		if k := p.misspelling(first); k != KindUnknown {
+			p.reportMisspelt(num, first, k, gkind)
 			return
 		}
 		if second, _, _ := strings.Cut(strings.TrimLeft(rest, space), " "); second != "" {
-			if k := misspelling(first + " " + second); k != KindUnknown {
-				p.misspelt(num, first+" "+second, k, gkind)
+			if k := p.misspelling(first + " " + second); k != KindUnknown {
+				p.reportMisspelt(num, first+" "+second, k, gkind)
 				return
 			}
 		}
 		p.diag(num, Warning, CodeUnknownKey, "not a directive (no \"key: value\"): %s", quote(content))
 		return
 	}
-	if k := misspelling(key); k != KindUnknown {
-		p.misspelt(num, key, k, gkind)
+	if k := p.misspelling(key); k != KindUnknown {
+		p.reportMisspelt(num, key, k, gkind)
 		return
 	}
 	p.diag(num, Warning, CodeUnknownKey, "unknown key %s: line ignored", quote(key))
 }
 
-func (p *parser) misspelt(num int, key string, k, gkind Kind) {
+func (p *parser) reportMisspelt(num int, key string, k, gkind Kind) {
 	also := ""
 	if gkind == k {
 		also = " (the google profile reads it as " + k.String() + ")"

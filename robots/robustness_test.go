@@ -230,6 +230,11 @@ func TestNastyInputs(t *testing.T) {
 	if len(last.Rules) == 1 && last.Rules[0].Pattern != "/x" {
 		t.Errorf("big: a cut rule was kept: %q", last.Rules[0].Pattern)
 	}
+	// The limit inside a line: that line is dropped whole.
+	f = Parse([]byte(strings.Repeat("#", MaxFileBytes-5) + "\nUser-agent: *\nDisallow: /\n"))
+	if f.Lines != 1 || len(f.Groups) != 0 || !hasCode(f, CodeFileTooLarge, 2) {
+		t.Errorf("cut line: %d lines, %d groups, %v", f.Lines, len(f.Groups), f.Diagnostics)
+	}
 	// Rules past the limit do not count.
 	tail := strings.Repeat("# padding padding padding padding padding padding\n", MaxFileBytes/50+10) + "User-agent: *\nDisallow: /\n"
 	if !fileAllows(t, tail, RFC9309, "x", "/a") {
