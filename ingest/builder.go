@@ -1,7 +1,9 @@
 package ingest
 
 import (
+	"encoding/binary"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -35,28 +37,88 @@ func appendRepaired(dst, s []byte) []byte {
 }
 
 // batchBuilder accumulates rows into an Arrow record batch of Schema. Each
-// worker owns one; it is not safe for concurrent use. The dictionaries are
-// reset after each batch, so every batch carries its own, complete
-// dictionaries (no deltas).
+// worker owns one; it is not safe for concurrent use. Every batch carries its
+// own, complete dictionaries (no deltas), holding only the values of its
+// rows.
 type batchBuilder struct {
 	mem  memory.Allocator
 	rows int // rows per batch
 
 	ts                            *array.TimestampBuilder
-	host, method, proto, ua, file *array.BinaryDictionaryBuilder
+	host, method, proto, ua, file *dictColumn
 	ip, target, referer           *array.StringBuilder
 	status                        *array.Int32Builder
 	bytes, line                   *array.Int64Builder
 	n                             int
 	dataHint                      [3]int // data bytes of ip, target, referer in the last batch
 	scratch                       []byte
-	minTime, maxTime              int64
 	started                       bool
+	// curLine and lineASCII: the line being added; fields inside an ASCII
+	// line need no UTF-8 check.
+	curLine   []byte
+	lineASCII bool
+}
+
+// dictColumn builds a dictionary<int32, utf8> column: the indices, and the
+// distinct values of the batch in order of first appearance. It replaces
+// array.BinaryDictionaryBuilder on the hot path: a Go map lookup plus a
+// cache of the last value (runs of one method, protocol or file are the
+// rule) cost less than arrow's memo table, and the dictionary is naturally
+// per batch (arrow's builder keeps its memo table across NewArray calls).
+type dictColumn struct {
+	dt      *arrow.DictionaryType
+	idx     *array.Int32Builder
+	values  *array.StringBuilder
+	m       map[string]int32
+	last    []byte
+	lastIdx int32
+	hasLast bool
+}
+
+func newDictColumn(mem memory.Allocator, dt *arrow.DictionaryType) *dictColumn {
+	return &dictColumn{dt: dt, idx: array.NewInt32Builder(mem), values: array.NewStringBuilder(mem), m: map[string]int32{}}
+}
+
+// append appends v, or a null for a nil v. The caller has reserved room.
+func (d *dictColumn) append(v []byte) {
+	if v == nil {
+		d.idx.UnsafeAppendBoolToBitmap(false)
+		return
+	}
+	if d.hasLast && string(v) == string(d.last) {
+		d.idx.UnsafeAppend(d.lastIdx)
+		return
+	}
+	i, ok := d.m[string(v)]
+	if !ok {
+		i = int32(len(d.m))
+		d.m[string(v)] = i
+		d.values.BinaryBuilder.Append(v)
+	}
+	d.last = append(d.last[:0], v...)
+	d.lastIdx, d.hasLast = i, true
+	d.idx.UnsafeAppend(i)
+}
+
+// newArray returns the column built so far and starts a new dictionary.
+func (d *dictColumn) newArray() arrow.Array {
+	idx := d.idx.NewArray()
+	defer idx.Release()
+	vals := d.values.NewArray()
+	defer vals.Release()
+	clear(d.m)
+	d.hasLast = false
+	return array.NewDictionaryArray(d.dt, idx, vals)
+}
+
+func (d *dictColumn) release() {
+	d.idx.Release()
+	d.values.Release()
 }
 
 func newBatchBuilder(mem memory.Allocator, rows int) *batchBuilder {
-	dict := func(i int) *array.BinaryDictionaryBuilder {
-		return array.NewDictionaryBuilder(mem, Schema.Field(i).Type.(*arrow.DictionaryType)).(*array.BinaryDictionaryBuilder)
+	dict := func(i int) *dictColumn {
+		return newDictColumn(mem, Schema.Field(i).Type.(*arrow.DictionaryType))
 	}
 	return &batchBuilder{
 		mem:     mem,
@@ -78,16 +140,22 @@ func newBatchBuilder(mem memory.Allocator, rows int) *batchBuilder {
 
 // release frees the builders (and any rows not yet flushed).
 func (b *batchBuilder) release() {
-	for _, x := range []array.Builder{b.ts, b.host, b.ip, b.method, b.target, b.proto, b.status, b.bytes, b.referer, b.ua, b.file, b.line} {
+	for _, x := range []array.Builder{b.ts, b.ip, b.target, b.status, b.bytes, b.referer, b.line} {
 		x.Release()
+	}
+	for _, d := range []*dictColumn{b.host, b.method, b.proto, b.ua, b.file} {
+		d.release()
 	}
 }
 
 // start reserves room for a batch.
 func (b *batchBuilder) start() {
 	b.started = true
-	for _, x := range []array.Builder{b.ts, b.host, b.ip, b.method, b.target, b.proto, b.status, b.bytes, b.referer, b.ua, b.file, b.line} {
+	for _, x := range []array.Builder{b.ts, b.ip, b.target, b.status, b.bytes, b.referer, b.line} {
 		x.Reserve(b.rows)
+	}
+	for _, d := range []*dictColumn{b.host, b.method, b.proto, b.ua, b.file} {
+		d.idx.Reserve(b.rows)
 	}
 	b.ip.ReserveData(b.dataHint[0])
 	b.target.ReserveData(b.dataHint[1])
@@ -97,7 +165,7 @@ func (b *batchBuilder) start() {
 // repaired returns v, or a repaired copy of it in b.scratch when it is not
 // valid UTF-8. The copy is valid until the next call.
 func (b *batchBuilder) repaired(v []byte) []byte {
-	if utf8.Valid(v) {
+	if b.lineASCII && within(b.curLine, v) || utf8.Valid(v) {
 		return v
 	}
 	b.scratch = appendRepaired(b.scratch[:0], v)
@@ -112,20 +180,47 @@ func (b *batchBuilder) appendString(sb *array.StringBuilder, v []byte) {
 	sb.BinaryBuilder.Append(b.repaired(v))
 }
 
-func (b *batchBuilder) appendDict(db *array.BinaryDictionaryBuilder, v []byte) {
+func (b *batchBuilder) appendDict(d *dictColumn, v []byte) {
 	if v == nil {
-		db.AppendNull()
+		d.append(nil)
 		return
 	}
-	// Append only fails on a value of the wrong type, impossible here.
-	_ = db.Append(b.repaired(v))
+	d.append(b.repaired(v))
 }
 
-// add appends one row. It reports whether the batch is full.
-func (b *batchBuilder) add(r *logfmt.Row, file []byte, line int64) bool {
+// within reports whether field is a subslice of line.
+func within(line, field []byte) bool {
+	if len(field) == 0 || len(line) == 0 {
+		return len(field) == 0
+	}
+	l0 := uintptr(unsafe.Pointer(unsafe.SliceData(line)))
+	f0 := uintptr(unsafe.Pointer(unsafe.SliceData(field)))
+	return f0 >= l0 && f0+uintptr(len(field)) <= l0+uintptr(len(line))
+}
+
+// isASCII reports whether s holds only ASCII bytes.
+func isASCII(s []byte) bool {
+	for len(s) >= 8 {
+		if binary.LittleEndian.Uint64(s)&0x8080808080808080 != 0 {
+			return false
+		}
+		s = s[8:]
+	}
+	for _, c := range s {
+		if c >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// add appends one row parsed from line (fields of r may alias it). It
+// reports whether the batch is full.
+func (b *batchBuilder) add(r *logfmt.Row, line []byte, file []byte, lineNo int64) bool {
 	if !b.started {
 		b.start()
 	}
+	b.curLine, b.lineASCII = line, isASCII(line)
 	b.ts.UnsafeAppend(arrow.Timestamp(r.Time))
 	b.appendDict(b.host, r.Host)
 	if r.ClientIP == nil {
@@ -148,8 +243,8 @@ func (b *batchBuilder) add(r *logfmt.Row, file []byte, line int64) bool {
 	}
 	b.appendString(b.referer, r.Referer)
 	b.appendDict(b.ua, r.UserAgent)
-	_ = b.file.Append(file)
-	b.line.UnsafeAppend(line)
+	b.file.append(file)
+	b.line.UnsafeAppend(lineNo)
 	b.n++
 	return b.n >= b.rows
 }
@@ -164,27 +259,23 @@ func (b *batchBuilder) flush() arrow.RecordBatch {
 	b.dataHint = [3]int{b.ip.DataLen(), b.target.DataLen(), b.referer.DataLen()}
 	cols := make([]arrow.Array, NumCols)
 	cols[ColTime] = b.ts.NewArray()
-	cols[ColHost] = b.host.NewArray()
+	cols[ColHost] = b.host.newArray()
 	cols[ColClientIP] = b.ip.NewArray()
-	cols[ColMethod] = b.method.NewArray()
+	cols[ColMethod] = b.method.newArray()
 	cols[ColTarget] = b.target.NewArray()
-	cols[ColProtocol] = b.proto.NewArray()
+	cols[ColProtocol] = b.proto.newArray()
 	cols[ColStatus] = b.status.NewArray()
 	cols[ColBytes] = b.bytes.NewArray()
 	cols[ColReferer] = b.referer.NewArray()
-	cols[ColUserAgent] = b.ua.NewArray()
-	cols[ColFile] = b.file.NewArray()
+	cols[ColUserAgent] = b.ua.newArray()
+	cols[ColFile] = b.file.newArray()
 	cols[ColLine] = b.line.NewArray()
 	rec := array.NewRecordBatch(Schema, cols, int64(b.n))
 	for _, c := range cols {
 		c.Release()
 	}
-	// NewArray keeps a dictionary builder's memo table: without a full reset
-	// every batch would carry every value seen so far.
-	for _, d := range []*array.BinaryDictionaryBuilder{b.host, b.method, b.proto, b.ua, b.file} {
-		d.ResetFull()
-	}
 	b.n = 0
 	b.started = false
+	b.curLine = nil
 	return rec
 }

@@ -465,7 +465,7 @@ func (w *worker) parse(b *block) error {
 			} else if t > st.maxTime {
 				st.maxTime = t
 			}
-			if w.bb.add(&w.row, f.name, line) {
+			if w.bb.add(&w.row, l, f.name, line) {
 				if err := w.flush(); err != nil {
 					f.merge(st, maxSamples)
 					return err
