@@ -74,7 +74,22 @@ type field struct {
 	kind   kind
 	quoted bool   // lit ends with '"' and the next literal starts with '"'
 	spaces bool   // the value may hold blanks even when not quoted
+	blanks bool   // checksBlanks, computed once
 	name   string // the directive as written ("%>s", "$status"), for messages
+}
+
+// checksBlanks reports whether a field's value must be checked for blanks
+// that would show it swallowed a separator: fields whose parser accepts any
+// byte. Client addresses, numbers and times reject blanks themselves.
+func (f *field) checksBlanks() bool {
+	if f.quoted || f.spaces {
+		return false
+	}
+	switch f.kind {
+	case kClient, kTimeCLF, kTimeISO, kTimeSec, kTimeMilli, kTimeMicro, kStatus, kBytes, kBytesCLF, kDigits, kMillis:
+		return false
+	}
+	return true
 }
 
 // layout is a compiled line layout.
@@ -99,6 +114,14 @@ type layoutParser struct {
 }
 
 func (l *layout) newParser() Parser { return &layoutParser{l: l, scratch: make([]byte, 0, 1024)} }
+
+// prepare computes what the parser needs per field once the kinds are final.
+// Built-in formats that adjust kinds after compiling call it again.
+func (l *layout) prepare() {
+	for i := range l.fields {
+		l.fields[i].blanks = l.fields[i].checksBlanks()
+	}
+}
 
 // Parse implements Parser.
 func (p *layoutParser) Parse(line []byte, r *Row) error {
@@ -135,7 +158,7 @@ func (p *layoutParser) parse(line []byte, r *Row) error {
 	pos := 0
 	for i := range l.fields {
 		f := &l.fields[i]
-		if !bytes.HasPrefix(line[pos:], f.lit) {
+		if !hasPrefix(line[pos:], f.lit) {
 			return literalMismatch(line[pos:], f.lit)
 		}
 		pos += len(f.lit)
@@ -149,7 +172,7 @@ func (p *layoutParser) parse(line []byte, r *Row) error {
 			return ErrFieldCount
 		}
 		v := line[pos:end]
-		if !f.quoted && !f.spaces && len(next) > 0 && hasBlank(v, len(next) == 1 && next[0] == ' ') {
+		if f.blanks && len(next) > 0 && hasBlank(v, len(next) == 1 && next[0] == ' ') {
 			return ErrSyntax
 		}
 		if lenient {
@@ -248,6 +271,20 @@ func (p *layoutParser) join(line, path, query []byte, sep string, t *targetParts
 	p.scratch = append(p.scratch, sep...)
 	p.scratch = appendUnescaped(p.scratch, query)
 	return p.scratch[start:len(p.scratch):len(p.scratch)]
+}
+
+// hasPrefix is bytes.HasPrefix for the short literals of a layout, without
+// a call to memequal.
+func hasPrefix(s, lit []byte) bool {
+	if len(s) < len(lit) {
+		return false
+	}
+	for i, c := range lit {
+		if s[i] != c {
+			return false
+		}
+	}
+	return true
 }
 
 // literalMismatch says why a literal did not match: the line ended (a field
@@ -712,6 +749,7 @@ func init() {
 			vhost.fields[i].kind = kBytesCLF
 		}
 	}
+	vhost.prepare()
 	register(Format{
 		Name:      "vhost_combined",
 		Doc:       `Apache vhost_combined: "%v:%p %h %l %u %t \"%r\" %>s %O \"%{Referer}i\" \"%{User-Agent}i\"" (port optional, extra trailing fields allowed)`,

@@ -703,6 +703,7 @@ func buildLayout(text string, elems []elem, trailing bool) (*layout, error) {
 		lit = ""
 	}
 	l.tail = []byte(lit)
+	l.prepare()
 	return l, nil
 }
 

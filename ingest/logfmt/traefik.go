@@ -22,6 +22,7 @@ func init() {
 			l.fields[i].kind = kMillis
 		}
 	}
+	l.prepare()
 	register(Format{
 		Name:      "traefik",
 		Doc:       `Traefik CLF: combined plus <count> "<router>" "<server URL>" <duration>ms`,
