@@ -136,3 +136,30 @@ func TestParsersDoNotAllocate(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkHostile parses adversarial lines of growing size: throughput must
+// stay flat (linear time), whatever the line holds.
+func BenchmarkHostile(b *testing.B) {
+	const pre = `1.2.3.4 - - [17/May/2015:10:05:03 +0000] "`
+	patterns := []struct {
+		name, format string
+		line         func(n int) string
+	}{
+		{"escaped-quotes", "combined", func(n int) string { return pre + strings.Repeat(`\"`, n/2) }},
+		{"backslashes", "combined", func(n int) string { return pre + strings.Repeat(`\`, n) + `"` }},
+		{"quote-runs", "combined", func(n int) string { return pre + "GET / HTTP/1.1\" 200 1 \"-\" \"" + strings.Repeat(`"x`, n/2) }},
+		{"brackets", "combined", func(n int) string { return strings.Repeat("[01/", n/4) }},
+		{"separators", "common", func(n int) string { return strings.Repeat(` "`, n/2) }},
+		{"syslog-colons", "haproxy", func(n int) string { return strings.Repeat(": 1.2.3.4:5 ", n/12) }},
+		{"haproxy-hashes", "haproxy", func(n int) string {
+			return `1.2.3.4:5 [25/Feb/2019:16:19:48.143] a b/c 0/0/0/0/0 200 1 - - ---- 1/1/1/1/0 0/0 {` + strings.Repeat("#2", n/2) + `} "GET /`
+		}},
+	}
+	for _, pt := range patterns {
+		for _, n := range []int{1 << 10, 1 << 16, 1 << 20} {
+			b.Run(fmt.Sprintf("%s/%d", pt.name, n), func(b *testing.B) {
+				benchLines(b, mustNew(b, pt.format), [][]byte{[]byte(pt.line(n))})
+			})
+		}
+	}
+}
