@@ -30,10 +30,13 @@ const ErrNotRequest Reason = "not a request"
 //     the log does not name. Each captured value is assigned by its look: the
 //     first value starting with "http://" or "https://" is the referer; the
 //     first bare host name (letters, digits, dots, hyphens, an optional
-//     :port, at least one letter, so not an X-Forwarded-For address) is the
-//     host, its port dropped; the first remaining value with a "name/version"
-//     product token or a space in it is the user agent. A second {...} block
-//     holds response headers and is ignored.
+//     :port, at least one letter and one dot, so neither an X-Forwarded-For
+//     address nor a bare word) is the host, its port dropped; the first
+//     remaining value with a "name/version" product token or a space in it
+//     is the user agent (a bare "Wget" is not recognised). Other captures
+//     (addresses, Accept-Language, ...) are ignored. A second {...} block
+//     holds response headers and is ignored; a single block is taken as the
+//     request headers.
 //   - HAProxy's #XX escapes (for '"', '#', '{', '|', '}' and control bytes)
 //     are undone in the request line and in captured headers.
 type haproxyParser struct {
@@ -241,20 +244,24 @@ func (p *haproxyParser) captures(block []byte, r *Row) {
 }
 
 // isHostName reports whether v is a host name with an optional port:
-// letters, digits, dots and hyphens, with at least one letter.
+// letters, digits, dots and hyphens, with at least one letter and one dot
+// (so that neither an address nor a bare word such as "Wget" is taken for
+// one).
 func isHostName(v []byte) bool {
 	v = stripPort(v)
-	letter := false
+	letter, dot := false, false
 	for _, c := range v {
 		switch {
 		case isLetter(c):
 			letter = true
-		case '0' <= c && c <= '9', c == '.', c == '-':
+		case c == '.':
+			dot = true
+		case '0' <= c && c <= '9', c == '-':
 		default:
 			return false
 		}
 	}
-	return letter
+	return letter && dot
 }
 
 // looksLikeUA reports whether v starts with a product token "name/version"
