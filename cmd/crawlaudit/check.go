@@ -1,0 +1,252 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/crawlaudit/crawlaudit/robots"
+)
+
+// maxRobotsRead bounds how much of a robots.txt check and lint read: far
+// more than the 500 KiB that is parsed, so that the size is reported, but
+// not unbounded (a path to /dev/zero must not exhaust memory).
+const maxRobotsRead = 64 << 20
+
+// checkOptions are the flags and arguments of `crawlaudit check`.
+type checkOptions struct {
+	robots string   // --robots FILE, "-" for stdin
+	agent  string   // --agent: a product token or a User-Agent header
+	spec   string   // --spec PROFILE
+	json   bool     // --json
+	urls   []string // URL arguments
+	// now is the instant the Request-rate in force is taken at; time.Now
+	// when nil.
+	now func() time.Time
+}
+
+func init() {
+	subcommands = append(subcommands, func(e *env) *cobra.Command {
+		o := &checkOptions{}
+		cmd := &cobra.Command{
+			Use:   "check --robots FILE --agent AGENT [--spec PROFILE] [--json] URL...",
+			Short: "Check URLs against a robots.txt for one crawler",
+			Long: `check reads a robots.txt file and says, for each URL, whether the crawler
+named by --agent may fetch it, which group applied and which rule decided.
+
+--agent takes a bare product token (Googlebot) or a full User-Agent header;
+in a header the longest robots.txt token that appears as a product name wins,
+else the "*" group. URLs are full (http://host/path?q) or bare paths
+(/path?q). --spec selects the semantics: rfc9309 (default), google,
+koster1996 or orig1994. The Request-rate shown is the one in force now (UTC).
+
+With --json each URL gives one JSON object per line:
+  {"url": "/private/x", "allowed": false, "group": "googlebot",
+   "rule": "Disallow: /private/", "line": 12, "crawl_delay": 10,
+   "request_rate": [1, 10], "visit_time": ["0100", "0600"]}
+(group, rule, line, crawl_delay, request_rate, visit_time are null when absent).
+
+Exit status: 0 all URLs allowed; 1 some URL disallowed; 2 usage or input error.`,
+			Example: `  crawlaudit check --robots robots.txt --agent Googlebot /private/x /
+  crawlaudit check --robots robots.txt --agent 'Mozilla/5.0 (compatible; GPTBot/1.2)' --json https://example.com/a?b=1
+  curl -s https://example.com/robots.txt | crawlaudit check --robots - --agent bingbot --spec google /search`,
+			Args: cobra.MinimumNArgs(1),
+			RunE: func(cmd *cobra.Command, args []string) error {
+				o.urls = args
+				return runCheck(e, o)
+			},
+		}
+		f := cmd.Flags()
+		f.StringVar(&o.robots, "robots", "", "robots.txt file to read (- for stdin)")
+		f.StringVar(&o.agent, "agent", "", "crawler: product token or User-Agent header")
+		f.StringVar(&o.spec, "spec", "rfc9309", "semantics: rfc9309, google, koster1996 or orig1994")
+		f.BoolVar(&o.json, "json", false, "print one JSON object per URL per line")
+		return cmd
+	})
+}
+
+// checkResult is one line of `check --json` (contract §2.1; stable keys).
+type checkResult struct {
+	URL         string     `json:"url"`
+	Allowed     bool       `json:"allowed"`
+	Group       *string    `json:"group"`
+	Rule        *string    `json:"rule"`
+	Line        *int       `json:"line"`
+	CrawlDelay  *float64   `json:"crawl_delay"`
+	RequestRate *[2]int    `json:"request_rate"`
+	VisitTime   *[2]string `json:"visit_time"`
+}
+
+// runCheck runs `crawlaudit check`.
+func runCheck(e *env, o *checkOptions) error {
+	if o.robots == "" {
+		return usageErr("check: --robots FILE is required")
+	}
+	if strings.TrimSpace(o.agent) == "" {
+		return usageErr("check: --agent AGENT is required (a product token or a User-Agent header)")
+	}
+	profile, err := robots.ParseProfile(o.spec)
+	if err != nil {
+		return usageErr("check: %v", err)
+	}
+	if len(o.urls) == 0 {
+		return usageErr("check: no URL given")
+	}
+	for _, u := range o.urls {
+		if !isCheckURL(u) {
+			return usageErr("check: invalid URL %q: want a full URL (http://host/path?q) or a path starting with / (/path?q)", u)
+		}
+	}
+	name, data, err := readRobots(e, o.robots)
+	if err != nil {
+		return usageErr("check: %v", err)
+	}
+	f := robots.Parse(data)
+	if n := countErrors(f); n > 0 {
+		fmt.Fprintf(e.stderr, "crawlaudit: warning: %s has %d error(s); see crawlaudit lint %s\n", name, n, o.robots)
+	}
+	g := robots.Compile(f, profile).Resolve(o.agent)
+	now := time.Now
+	if o.now != nil {
+		now = o.now
+	}
+	limits := checkLimits(g, now().UTC().Unix())
+
+	enc := json.NewEncoder(e.stdout)
+	enc.SetEscapeHTML(false)
+	var buf []byte
+	disallowed := false
+	for _, u := range o.urls {
+		var d robots.Decision
+		d, buf = g.Decide([]byte(u), buf)
+		disallowed = disallowed || !d.Allowed
+		res := limits
+		res.URL, res.Allowed = u, d.Allowed
+		if d.Index >= 0 {
+			rule, line := d.Rule, d.Line
+			res.Rule, res.Line = &rule, &line
+		}
+		if o.json {
+			if err := enc.Encode(&res); err != nil {
+				return usageErr("check: cannot write output: %v", err)
+			}
+			continue
+		}
+		verdict, why := "allowed   ", "no rule matches"
+		if !d.Allowed {
+			verdict = "DISALLOWED"
+		}
+		if d.Index >= 0 {
+			why = fmt.Sprintf("line %d: %s", d.Line, d.Rule)
+		}
+		fmt.Fprintf(e.stdout, "%s  %s  (%s)\n", verdict, u, why)
+	}
+	if !o.json {
+		printCheckGroup(e.stdout, g, limits)
+	}
+	if disallowed {
+		return found()
+	}
+	return nil
+}
+
+// checkLimits fills the group-level fields of a result.
+func checkLimits(g *robots.Resolved, now int64) checkResult {
+	var r checkResult
+	if g.Matched() {
+		name := g.Name()
+		r.Group = &name
+	}
+	if s, ok := g.CrawlDelay(); ok {
+		r.CrawlDelay = &s
+	}
+	if n, s, ok := g.RequestRate(now); ok {
+		r.RequestRate = &[2]int{n, s}
+	}
+	if s, e, ok := g.VisitTime(); ok {
+		r.VisitTime = &[2]string{fmt.Sprintf("%02d%02d", s/60, s%60), fmt.Sprintf("%02d%02d", e/60, e%60)}
+	}
+	return r
+}
+
+// printCheckGroup prints which group applied and its limits.
+func printCheckGroup(w io.Writer, g *robots.Resolved, r checkResult) {
+	if !g.Matched() {
+		fmt.Fprintln(w, "no group applies to this agent (and there is no \"*\" group): everything is allowed")
+		return
+	}
+	var limits []string
+	if r.CrawlDelay != nil {
+		limits = append(limits, fmt.Sprintf("crawl-delay %g s", *r.CrawlDelay))
+	}
+	if r.RequestRate != nil {
+		limits = append(limits, fmt.Sprintf("request-rate %d per %d s (now)", r.RequestRate[0], r.RequestRate[1]))
+	}
+	if r.VisitTime != nil {
+		limits = append(limits, fmt.Sprintf("visit-time %s-%s UTC", r.VisitTime[0], r.VisitTime[1]))
+	}
+	line := fmt.Sprintf("group %q", g.Name())
+	if len(limits) > 0 {
+		line += ": " + strings.Join(limits, ", ")
+	}
+	fmt.Fprintln(w, line)
+}
+
+// isCheckURL reports whether u is a path ("/p?q") or an absolute URL with a
+// scheme and "://".
+func isCheckURL(u string) bool {
+	if strings.HasPrefix(u, "/") {
+		return true
+	}
+	i := strings.Index(u, "://")
+	if i <= 0 {
+		return false
+	}
+	for j := 0; j < i; j++ {
+		c := u[j]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || j > 0 && ('0' <= c && c <= '9' || c == '+' || c == '-' || c == '.')) {
+			return false
+		}
+	}
+	return true
+}
+
+// readRobots reads a robots.txt file, or stdin for "-". It returns the name
+// to show in messages.
+func readRobots(e *env, path string) (string, []byte, error) {
+	if path == "-" {
+		data, err := io.ReadAll(io.LimitReader(e.stdin, maxRobotsRead))
+		if err != nil {
+			return "<stdin>", nil, fmt.Errorf("cannot read robots.txt from stdin: %w", err)
+		}
+		return "<stdin>", data, nil
+	}
+	fh, err := os.Open(path)
+	if err != nil {
+		return path, nil, fmt.Errorf("cannot read robots.txt: %w", err)
+	}
+	defer fh.Close()
+	if fi, err := fh.Stat(); err == nil && fi.IsDir() {
+		return path, nil, fmt.Errorf("cannot read robots.txt %s: is a directory", path)
+	}
+	data, err := io.ReadAll(io.LimitReader(fh, maxRobotsRead))
+	if err != nil {
+		return path, nil, fmt.Errorf("cannot read robots.txt %s: %w", path, err)
+	}
+	return path, data, nil
+}
+
+func countErrors(f *robots.File) int {
+	n := 0
+	for _, d := range f.Diagnostics {
+		if d.Severity == robots.Error {
+			n++
+		}
+	}
+	return n
+}
