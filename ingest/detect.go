@@ -3,7 +3,6 @@ package ingest
 import (
 	"bytes"
 	"cmp"
-	"slices"
 
 	"github.com/crawlaudit/crawlaudit/ingest/logfmt"
 )
@@ -34,14 +33,17 @@ type Vote struct {
 // the most specific first (combined before common, which also accepts
 // combined lines but drops their referer and user agent).
 //
-// The rule: let best be the most lines any format parses. Every format that
-// parses at least best - max(1, best/10) lines (one line in ten, and at
-// least one line, may fail) and more than half of best is a contender, and the first contender in the
-// list wins. So a combined log with a few lines that lack the referer
-// and user agent is still read as combined (those lines are rejected and
-// counted), not as common, which would lose the user agent of every line.
-// Because it counts lines, one broken or foreign line (a truncated first
-// line of a rotated file, a stray JSON object) cannot mislead it.
+// The rule: the format that parses the most lines wins, the first listed on
+// a tie. Then a format listed before the winner takes its place if it is a
+// refinement of it — every line it parses, the winner parses too (combined
+// lines are common lines) — and it fails at most one line in ten more than
+// the winner (at least one line; and it must parse more than half as many).
+// So a combined log with a few lines that lack the referer and user agent
+// is still read as combined (those lines are rejected and counted), not as
+// common, which would drop the user agent of every line. A format that is
+// not a refinement (vhost_combined against combined) never wins with fewer
+// lines. Because it counts lines, one broken or foreign line (a truncated
+// first line of a rotated file, a stray JSON object) cannot mislead it.
 //
 // When no format parses any line, the format that recognises the most
 // directive lines (logfmt.ErrDirective: a W3C file with headers only) wins,
@@ -50,11 +52,13 @@ type Vote struct {
 // order, so stateful formats see their own directives.
 func DetectFormat(lines [][]byte, formats []logfmt.Format) Vote {
 	v := Vote{Parsed: make([]int, len(formats)), Directives: make([]int, len(formats)), Foreign: make([]int, len(formats)), Winner: -1}
+	ok := make([][]bool, len(formats)) // ok[i][j]: format i parsed line j
 	var row logfmt.Row
 	for i, f := range formats {
 		p := f.New()
+		ok[i] = make([]bool, len(lines))
 		n := 0
-		for _, l := range lines {
+		for j, l := range lines {
 			if len(l) == 0 {
 				continue
 			}
@@ -62,6 +66,7 @@ func DetectFormat(lines [][]byte, formats []logfmt.Format) Vote {
 			switch err := p.Parse(l, &row); err {
 			case nil:
 				v.Parsed[i]++
+				ok[i][j] = true
 			case logfmt.ErrDirective:
 				v.Directives[i]++
 			case logfmt.ErrNotThisFormat:
@@ -70,13 +75,27 @@ func DetectFormat(lines [][]byte, formats []logfmt.Format) Vote {
 		}
 		v.Lines = n
 	}
-	best := slices.Max(append([]int{0}, v.Parsed...))
+	best := 0
+	for i, n := range v.Parsed {
+		if n > best {
+			best, v.Winner = n, i
+		}
+	}
 	if best > 0 {
-		for i, n := range v.Parsed {
-			if n >= best-max(1, best/10) && 2*n > best {
-				v.Winner = i
-				break
+		w := v.Winner
+	refine:
+		for i := range w {
+			n := v.Parsed[i]
+			if n < best-max(1, best/10) || 2*n <= best {
+				continue
 			}
+			for j := range lines {
+				if ok[i][j] && !ok[w][j] {
+					continue refine
+				}
+			}
+			v.Winner = i
+			break
 		}
 		return v
 	}

@@ -217,6 +217,7 @@ func TestDetectFormat(t *testing.T) {
 		{"broken first line", [][]byte{broken, tsv(1), tsv(2)}, "tsv"},
 		{"foreign first line", [][]byte{foreign, tsv(1), tsv(2)}, "tsv"},
 		{"foreign majority", [][]byte{tsv(1), foreign, foreign}, "kv"},
+		{"mixed, not a refinement", [][]byte{foreign, tsv(1), foreign, tsv(2), foreign, tsv(3), tsv(4)}, "tsv"},
 		{"stateful with directives", [][]byte{[]byte("#Version: 1.0"), []byte("#Fields: date ip x"), []byte("2026-10-01T00:00:00Z 1.2.3.4 x")}, "hdr"},
 		{"only directives", [][]byte{[]byte("#Version: 1.0")}, "hdr"},
 		{"nothing parses", [][]byte{[]byte("hello"), []byte("world")}, ""},
@@ -241,8 +242,8 @@ func TestDetectFormat(t *testing.T) {
 	if v := DetectFormat([][]byte{foreign}, same); v.Winner != 0 {
 		t.Errorf("tie went to %d, want 0", v.Winner)
 	}
-	// A specific format listed first (like combined before common) wins if
-	// it fails at most one line in ten (and at least one line) more than the best.
+	// A refinement listed first (like combined before common) wins if it
+	// fails at most one line in ten (and at least one line) more than the best.
 	specific := []logfmt.Format{
 		{Name: "specific", New: func() logfmt.Parser { return specificParser{} }, Sniffable: true},
 		{Name: "general", New: func() logfmt.Parser { return kvParser{} }, Sniffable: true},
