@@ -43,6 +43,11 @@ func TestNormalizeTarget(t *testing.T) {
 		{"", "/"},
 		{"*", "%2A"},
 		{"//double/slash", "//double/slash"},
+		// google/robotstxt TestMaybeEscapePattern.
+		{"http://www.example.com", "/"},
+		{"/a/b/c", "/a/b/c"},
+		{"/á", "/%C3%A1"},
+		{"/%aa", "/%AA"},
 	}
 	for _, tc := range tests {
 		if got := string(NormalizeTarget(nil, []byte(tc.in))); got != tc.want {

@@ -166,6 +166,16 @@ func TestRFC9309_LongestMatchAndTies(t *testing.T) {
 		{"not starting with slash", group("disallow: fish"), []urlCase{{"/fish", true}, {"fish", false}}},
 		{"fragment dropped", group("disallow: /a$"), []urlCase{{"/a#frag", false}, {"/a%23frag", true}}},
 		{"empty path is root", group("disallow: /$"), []urlCase{{"http://example.com", false}, {"", false}, {"http://example.com/x", true}}},
+		// google/robotstxt ID_LongestMatch and ID_AllowDisallow_Value_CaseSensitive.
+		{"directory allow", group("disallow: /x", "allow: /x/"), []urlCase{{"http://foo.bar/x", false}, {"http://foo.bar/x/", true}}},
+		{"value case", group("disallow: /x/"), []urlCase{{"/x/y", false}}},
+		{"value case upper", group("disallow: /X/"), []urlCase{{"/x/y", true}}},
+		{"comment-free values", group("disallow: /foo/quz", "allow: /"), []urlCase{{"/foo/bar", true}, {"/foo/quz", false}}},
+		{"star then anchor", group("disallow: /a*$"), []urlCase{{"/a", false}, {"/abc", false}, {"/b", true}}},
+		{"only star", group("disallow: *"), []urlCase{{"/", false}, {"/x?y", false}}},
+		{"only anchor", group("disallow: $"), []urlCase{{"/", true}}},
+		{"query rule", group("disallow: /*?*sessionid="), []urlCase{{"/a?b=1&sessionid=2", false}, {"/a?sessionid=2", false}, {"/sessionid=2", true}}},
+		{"wildcard across query", group("disallow: /*&p="), []urlCase{{"/list?a=1&p=2", false}, {"/list?a=1%26p=2", true}}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -174,6 +174,28 @@ func BenchmarkDecidePathological(b *testing.B) {
 	}
 }
 
+// BenchmarkDecideManyRules: big groups, as some real files have them.
+func BenchmarkDecideManyRules(b *testing.B) {
+	targets := realisticTargets(1000)
+	for _, n := range []int{1000, 10000} {
+		var prefixes, wild []string
+		for i := 0; i < n; i++ {
+			prefixes = append(prefixes, fmt.Sprintf("Disallow: /%s/item-%d/", []string{"news", "shop", "blog", "docs"}[i%4], i))
+			wild = append(wild, fmt.Sprintf("Disallow: /*?filter%d=", i))
+		}
+		b.Run(fmt.Sprintf("prefixes-%d", n), func(b *testing.B) {
+			benchDecide(b, CompileRules(group(prefixes...), RFC9309), targets)
+		})
+		b.Run(fmt.Sprintf("wildcards-%d", n), func(b *testing.B) {
+			benchDecide(b, CompileRules(group(wild...), RFC9309), targets)
+		})
+	}
+	b.Run("realistic-100KB-target", func(b *testing.B) {
+		long := []byte("/search?q=" + strings.Repeat("caf%C3%A9+&x=/?.", 100<<10/16))
+		benchDecide(b, CompileRules(realisticGroup(), RFC9309), [][]byte{long})
+	})
+}
+
 // BenchmarkCompileRules: compiling the realistic group.
 func BenchmarkCompileRules(b *testing.B) {
 	rules := realisticGroup()
