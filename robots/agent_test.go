@@ -50,6 +50,19 @@ Disallow: /star/
 			t.Errorf("%q: group %q, want %q", c.agent, g.Name(), c.group)
 		}
 	}
+	// Tokens with digits and dots (a deviation from RFC 9309's letters-only
+	// grammar) name their crawler whole.
+	r2 := Compile(Parse([]byte("User-agent: archive.org_bot\nDisallow: /a\n\nUser-agent: MJ12bot\nDisallow: /m\n\nUser-agent: archive\nDisallow: /x\n")), RFC9309)
+	for _, c := range []struct{ agent, group string }{
+		{"Mozilla/5.0 (compatible; archive.org_bot +http://archive.org/details/archive.org_bot)", "archive.org_bot"},
+		{"archive.org_bot", "archive.org_bot"},
+		{"Mozilla/5.0 (compatible; MJ12bot/v1.4.8; http://mj12bot.com/)", "mj12bot"},
+		{"ia_archiver archive/1.0", "archive"},
+	} {
+		if g := r2.Resolve(c.agent); g.Name() != c.group {
+			t.Errorf("%q: group %q, want %q", c.agent, g.Name(), c.group)
+		}
+	}
 	// Without a "*" group, an unknown crawler gets no group: allowed.
 	r = Compile(Parse([]byte("User-agent: GPTBot\nDisallow: /\n")), RFC9309)
 	g := r.Resolve("Mozilla/5.0 (compatible; bingbot/2.0)")

@@ -27,8 +27,10 @@
 // A User-agent value is cut to its leading product token (contract §3:
 // "User-agent: FOO BAR" names FOO; "Googlebot/2.1" names Googlebot). RFC
 // 9309 §2.2.1 allows only "a-zA-Z_-" in a token; crawlaudit also accepts
-// digits, because real crawler names carry them (MJ12bot, 360Spider) and a
-// file naming "MJ12bot" plainly means that crawler. A value starting with
+// digits and '.', because real crawler names carry them (MJ12bot,
+// 360Spider, archive.org_bot) as HTTP product tokens may, and a file naming
+// "MJ12bot" or "archive.org_bot" plainly means that crawler, not "MJ" or
+// "archive". A value starting with
 // "*" followed by a non-token character is the default group; "*bot" names
 // nothing (an invalid-user-agent error).
 //

@@ -208,11 +208,14 @@ func (g *Group) add(kind Kind, value string, l *line, p *parser) {
 }
 
 // isTokenChar reports whether c may appear in a product token as crawlaudit
-// reads it under rfc9309: RFC 9309 §2.2.1 allows "a-zA-Z_-"; digits are
-// accepted too (deviation, documented in the package comment), since real
-// crawlers carry them in their names (MJ12bot, 360Spider, Seekport2).
+// reads it under rfc9309. RFC 9309 §2.2.1 allows "a-zA-Z_-"; crawlaudit
+// also accepts digits and '.' (deviation, documented in the package
+// comment): real crawlers carry them in their names (MJ12bot, 360Spider,
+// archive.org_bot, Microsoft.URL.Control), as HTTP product tokens may (RFC
+// 9110 §5.6.2), and cutting them off would give the group to another name
+// ("archive", "Microsoft") or to none.
 func isTokenChar(c byte) bool {
-	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_'
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_' || c == '.'
 }
 
 // rfcToken returns the product token a User-agent value names under

@@ -253,7 +253,7 @@ func (p *parser) checkValue(num int, k Kind, v string) {
 	case KindUserAgent:
 		switch tok := rfcToken(v); {
 		case tok == "":
-			p.diag(num, Error, CodeInvalidAgent, "User-agent %s names no product token (letters, digits, '-', '_') or '*': the group applies to no crawler", quote(v))
+			p.diag(num, Error, CodeInvalidAgent, "User-agent %s names no product token (letters, digits, '-', '_', '.') or '*': the group applies to no crawler", quote(v))
 		case tok != v:
 			p.diag(num, Warning, CodeAgentNotToken, "User-agent %s is read as the product token %q", quote(v), tok)
 		}
