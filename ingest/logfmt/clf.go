@@ -111,6 +111,11 @@ type layout struct {
 type layoutParser struct {
 	l       *layout
 	scratch []byte
+	// The last CLF time parsed and its value: consecutive lines of a busy
+	// log often share the second.
+	lastTime    [32]byte
+	lastTimeLen int
+	lastTimeVal int64
 }
 
 func (l *layout) newParser() Parser { return &layoutParser{l: l, scratch: make([]byte, 0, 1024)} }
@@ -379,11 +384,19 @@ func (p *layoutParser) assign(k kind, v []byte, r *Row) error {
 	case kHostPort:
 		r.Host = p.str(stripPort(v))
 	case kTimeCLF:
+		if p.lastTimeLen > 0 && len(v) == p.lastTimeLen && string(v) == string(p.lastTime[:p.lastTimeLen]) {
+			r.Time = p.lastTimeVal
+			break
+		}
 		t, ok := ParseCLFTime(v)
 		if !ok {
 			return ErrBadTimestamp
 		}
 		r.Time = t
+		if len(v) <= len(p.lastTime) {
+			p.lastTimeLen = copy(p.lastTime[:], v)
+			p.lastTimeVal = t
+		}
 	case kTimeISO:
 		t, ok := ParseISO8601(v)
 		if !ok {

@@ -162,6 +162,34 @@ func TestCombined(t *testing.T) {
 	runCases(t, mustNew(t, "combined"), cases)
 }
 
+// TestTimeCache checks that the parser's cache of the last time string never
+// answers for a different or empty one.
+func TestTimeCache(t *testing.T) {
+	p := mustNew(t, "common")
+	var r Row
+	for _, tc := range []struct {
+		line string
+		want string
+		err  error
+	}{
+		{`1.2.3.4 - - [] "GET / HTTP/1.0" 200 1`, "", ErrNotThisFormat}, // no CLF date anywhere
+		{`1.2.3.4 - - [05/Mar/2021:09:01:38 +0100] "GET / HTTP/1.0" 200 1`, "2021-03-05T08:01:38Z", nil},
+		{`1.2.3.4 - - [05/Mar/2021:09:01:38 +0100] "GET / HTTP/1.0" 200 1`, "2021-03-05T08:01:38Z", nil},
+		{`1.2.3.4 - - [05/Mar/2021:09:01:38 +0000] "GET / HTTP/1.0" 200 1`, "2021-03-05T09:01:38Z", nil},
+		{`1.2.3.4 - - [] "GET / HTTP/1.0" 200 1`, "", ErrNotThisFormat}, // no CLF date anywhere
+		{`1.2.3.4 - - [05/Mar/2021:09:01:38 +000x] "GET / HTTP/1.0" 200 1`, "", ErrBadTimestamp},
+		{`1.2.3.4 - - [05/Mar/2021:09:01:38 +0000] "GET / HTTP/1.0" 200 1`, "2021-03-05T09:01:38Z", nil},
+	} {
+		err := p.Parse([]byte(tc.line), &r)
+		if err != tc.err {
+			t.Fatalf("Parse(%q) = %v, want %v", tc.line, err, tc.err)
+		}
+		if err == nil && viewOf(&r).Time != tc.want {
+			t.Errorf("Parse(%q) time %s, want %s", tc.line, viewOf(&r).Time, tc.want)
+		}
+	}
+}
+
 func TestCommon(t *testing.T) {
 	base := view{Time: "2021-03-05T08:01:38Z", Client: "116.203.1.1", Method: "GET", Target: "/test/lists/sip_30d.txt", Proto: "HTTP/1.0", Status: 200, Bytes: 1513}
 	cases := []parseCase{
