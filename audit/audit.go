@@ -30,6 +30,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"sort"
 	"time"
 
@@ -62,6 +63,9 @@ type Config struct {
 	Ingest ingest.Options
 	// Allocator for the judged batches; nil: the Go allocator.
 	Allocator memory.Allocator
+	// Timings, when not nil, receives the duration of each phase (for
+	// benchmarks: the hidden --timings flag).
+	Timings io.Writer
 }
 
 // flushRows is how many judged rows are collected before they go to DuckDB.
@@ -122,12 +126,22 @@ func Run(ctx context.Context, cfg Config, logs []string) (*Result, error) {
 		j.toUS = cfg.To.UnixMicro()
 	}
 
+	var insertTime time.Duration
+	start := time.Now()
+	phase := func(name string) {
+		if cfg.Timings != nil {
+			fmt.Fprintf(cfg.Timings, "%-28s %v\n", name, time.Since(start).Round(time.Millisecond))
+		}
+		start = time.Now()
+	}
 	flush := func() error {
 		if j.pending() == 0 {
 			return nil
 		}
 		rec := j.flush()
 		defer rec.Release()
+		t := time.Now()
+		defer func() { insertTime += time.Since(t) }()
 		return store.Insert(ctx, "requests", rec)
 	}
 	acc, inputErr := ingest.Run(ctx, logs, cfg.Ingest, func(rec arrow.RecordBatch) error {
@@ -148,15 +162,22 @@ func Run(ctx context.Context, cfg Config, logs []string) (*Result, error) {
 	if err := flush(); err != nil {
 		return nil, err
 	}
+	if cfg.Timings != nil {
+		fmt.Fprintf(cfg.Timings, "%-28s %v (of which DuckDB inserts %v, %d bot rows)\n", "ingest+judge+insert", time.Since(start).Round(time.Millisecond), insertTime.Round(time.Millisecond), j.botRows)
+		start = time.Now()
+	}
 	if err := j.storeTables(ctx, store); err != nil {
 		return nil, err
 	}
+	phase("bots and traffic tables")
 	if err := store.Exec(ctx, queries.SQL("judge.sql")); err != nil {
 		return nil, err
 	}
+	phase("judge.sql (windows)")
 	if err := res.summarize(ctx, cfg, hist, j, acc); err != nil {
 		return nil, err
 	}
+	phase("summary.sql")
 	if inputErr != nil {
 		res.Summary.Input.Errors = append(res.Summary.Input.Errors, inputErr.Error())
 	}
@@ -175,7 +196,7 @@ func removeOldAudit(ctx context.Context, path string) error {
 		return err
 	}
 	defer s.Close()
-	return s.Exec(ctx, "DROP TABLE IF EXISTS judged; DROP TABLE IF EXISTS requests; DROP TABLE IF EXISTS bots; DROP TABLE IF EXISTS traffic;")
+	return s.Exec(ctx, "DROP VIEW IF EXISTS judged; DROP TABLE IF EXISTS measures; DROP TABLE IF EXISTS requests; DROP TABLE IF EXISTS bots; DROP TABLE IF EXISTS traffic;")
 }
 
 // storeTables writes the bots and traffic tables.

@@ -66,6 +66,7 @@ type judge struct {
 	outside          int64
 	wholeSeconds     bool
 	rows             int64
+	botRows          int64
 }
 
 // version is one compiled robots.txt version.
@@ -358,6 +359,7 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 			continue
 		}
 		j.botsSeen[hs.name]++
+		j.botRows++
 		if us%1_000_000 != 0 {
 			j.wholeSeconds = false
 		}

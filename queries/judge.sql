@@ -1,22 +1,29 @@
--- judged: every audited request with what the window functions measure.
---   gap_us          µs since the same bot's previous request to the same host
---   rate_count      the bot's requests to the host in (ts - rate_seconds, ts], itself included
---   crawl_delay_breach, request_rate_breach: contract §6
-CREATE OR REPLACE TABLE judged AS
+-- measures: what the window functions measure for every audited request,
+-- keyed by the rowid of "requests" (a narrow table: copying every column of
+-- requests would cost several times the windows themselves).
+--   gap_us               µs since the same bot's previous request to the same host
+--   rate_count           the bot's requests to the host in (ts - rate_seconds, ts], itself included
+--   crawl_delay_breach   gap_us < Crawl-delay in force (contract §6)
+--   request_rate_breach  rate_count > n of the Request-rate n/t in force (contract §6)
+CREATE OR REPLACE TABLE measures AS
 SELECT
-    r.*,
-    epoch_us(ts) - lag(epoch_us(ts)) OVER w_order AS gap_us,
-    CASE WHEN rate_seconds IS NULL THEN NULL ELSE
-        count(*) OVER (
-            PARTITION BY bot, host ORDER BY epoch_us(ts)
-            RANGE BETWEEN (coalesce(rate_seconds, 1)::BIGINT * 1000000 - 1) PRECEDING AND CURRENT ROW)
-    END AS rate_count
-FROM requests r
-WINDOW w_order AS (PARTITION BY bot, host ORDER BY ts, file, line);
+    rid, gap_us, rate_count,
+    coalesce(crawl_delay IS NOT NULL AND gap_us IS NOT NULL AND gap_us < crawl_delay * 1000000, false) AS crawl_delay_breach,
+    coalesce(rate_requests IS NOT NULL AND rate_count > rate_requests, false)                      AS request_rate_breach
+FROM (
+    SELECT
+        rowid AS rid, crawl_delay, rate_requests,
+        epoch_us(ts) - lag(epoch_us(ts)) OVER (PARTITION BY bot, host ORDER BY ts, file, line) AS gap_us,
+        CASE WHEN rate_seconds IS NULL THEN NULL ELSE
+            count(*) OVER (
+                PARTITION BY bot, host ORDER BY epoch_us(ts)
+                RANGE BETWEEN (coalesce(rate_seconds, 1)::BIGINT * 1000000 - 1) PRECEDING AND CURRENT ROW)
+        END AS rate_count
+    FROM requests
+);
 
-ALTER TABLE judged ADD COLUMN crawl_delay_breach BOOLEAN;
-UPDATE judged SET crawl_delay_breach =
-    coalesce(crawl_delay IS NOT NULL AND gap_us IS NOT NULL AND gap_us < crawl_delay * 1000000, false);
-ALTER TABLE judged ADD COLUMN request_rate_breach BOOLEAN;
-UPDATE judged SET request_rate_breach =
-    coalesce(rate_requests IS NOT NULL AND rate_count > rate_requests, false);
+-- judged: every audited request with its measures, for the reports and for
+-- `crawlaudit query`.
+CREATE OR REPLACE VIEW judged AS
+SELECT r.*, m.gap_us, m.rate_count, m.crawl_delay_breach, m.request_rate_breach
+FROM requests r JOIN measures m ON r.rowid = m.rid;

@@ -6,7 +6,7 @@
 // Files, in the order the audit runs them:
 //
 //	schema.sql      tables: requests, bots, traffic
-//	judge.sql       the table "judged": requests plus the gap to the bot's
+//	judge.sql       the table "measures" and the view "judged": requests plus the gap to the bot's
 //	                previous request and the count in its Request-rate window
 //	summary.sql     one row per bot and host (contract §6, §7)
 //	violations.sql  one row per disallowed request (violations.csv)

@@ -29,6 +29,7 @@ type auditOptions struct {
 	maxLineBytes       int
 	keepGoing, quiet   bool
 	limit              int
+	timings            bool
 }
 
 func init() {
@@ -92,6 +93,8 @@ Exit status: 0 success; 2 usage or input error (after the report, unless
 		f.BoolVar(&opt.keepGoing, "keep-going", false, "exit 0 despite input errors (unreadable or truncated files)")
 		f.BoolVarP(&opt.quiet, "quiet", "q", false, "no progress bar")
 		f.IntVar(&opt.limit, "limit", 40, "bots shown in the terminal table (0: all)")
+		f.BoolVar(&opt.timings, "timings", false, "print the duration of each phase on stderr")
+		_ = f.MarkHidden("timings")
 		return cmd
 	})
 }
@@ -137,6 +140,9 @@ func runAudit(ctx context.Context, e *env, opt *auditOptions, logs []string) err
 	}
 	if e.stderrTTY && !opt.quiet {
 		cfg.Ingest.Progress = e.stderr
+	}
+	if opt.timings {
+		cfg.Timings = e.stderr
 	}
 	res, err := audit.Run(ctx, cfg, logs)
 	if res == nil {

@@ -68,6 +68,22 @@ lint: errors); 2 usage or input error.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	var cpuProfile, memProfile string
+	var stopProfile func()
+	root.PersistentFlags().StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile to `FILE`")
+	root.PersistentFlags().StringVar(&memProfile, "memprofile", "", "write a heap profile to `FILE` at exit")
+	_ = root.PersistentFlags().MarkHidden("cpuprofile")
+	_ = root.PersistentFlags().MarkHidden("memprofile")
+	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
+		var err error
+		stopProfile, err = startProfiles(cpuProfile, memProfile)
+		return err
+	}
+	root.PersistentPostRun = func(cmd *cobra.Command, args []string) {
+		if stopProfile != nil {
+			stopProfile()
+		}
+	}
 	root.SetIn(e.stdin)
 	root.SetOut(e.stdout)
 	root.SetErr(e.stderr)
