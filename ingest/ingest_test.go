@@ -737,3 +737,18 @@ func TestSampleText(t *testing.T) {
 		}
 	}
 }
+
+func TestProgress(t *testing.T) {
+	dir := t.TempDir()
+	p := writeFile(t, dir, "a.log.gz", gzipBytes(t, tsvLog(20000)))
+	var out bytes.Buffer
+	_, _, acc, err := collect(t, []string{p}, Options{Progress: &out})
+	if err != nil || acc.Parsed != 20000 {
+		t.Fatalf("%v %+v", err, acc)
+	}
+	// The bar ends at the compressed size of the file.
+	st, _ := os.Stat(p)
+	if s := out.String(); !strings.Contains(s, "100%") || !strings.Contains(s, "ingest") {
+		t.Errorf("progress output %q (file of %d bytes)", s, st.Size())
+	}
+}
