@@ -191,3 +191,45 @@ func TestDecideSameUnderReencoding(t *testing.T) {
 		}
 	}
 }
+
+// FuzzNormalizeTarget: never panics; the normal form is a fixed point and
+// is decided exactly like the target it came from.
+func FuzzNormalizeTarget(f *testing.F) {
+	for _, s := range []string{
+		"/foo/bar?baz=http://foo.bar", "/foo/bar/ツ", "/%62%61%7a", "/a%2fb?c%2Fd", "*", "", "http://h?q#f",
+		"/100%", "/%zz%4", "/\x00\xff", "/s?a=1&b=2;c+d", "/p%3F?q%3F", "HTTP://x.y:80", "/a#b",
+	} {
+		f.Add(s)
+	}
+	rs := CompileRules(append(realisticGroup(), group("disallow: /*%2F", "allow: /*?*/", "disallow: /*%3F")...), RFC9309)
+	f.Fuzz(func(t *testing.T, target string) {
+		n := NormalizeTarget(nil, []byte(target))
+		if n2 := NormalizeTarget(nil, n); string(n2) != string(n) {
+			t.Fatalf("not a fixed point: %q -> %q -> %q", target, n, n2)
+		}
+		for i := 0; i < len(n); i++ {
+			if n[i] >= 0x80 || n[i] <= ' ' || n[i] == 0x7f {
+				t.Fatalf("normal form of %q has raw byte %#x: %q", target, n[i], n)
+			}
+		}
+		a, _ := rs.Decide([]byte(target), nil)
+		b, _ := rs.Decide(n, nil)
+		if a != b {
+			t.Fatalf("Decide(%q) = %d but Decide(NormalizeTarget) = Decide(%q) = %d", target, a, n, b)
+		}
+	})
+}
+
+func ExampleNormalizeTarget() {
+	for _, target := range []string{
+		"/foo/bar?baz=http://foo.bar",
+		"/%7ejoe/ツ",
+		"https://example.com/a%2fb?q=1#top",
+	} {
+		fmt.Println(string(NormalizeTarget(nil, []byte(target))))
+	}
+	// Output:
+	// /foo/bar?baz=http%3A%2F%2Ffoo.bar
+	// /~joe/%E3%83%84
+	// /a%2Fb?q=1
+}
