@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -173,7 +172,7 @@ func runAudit(ctx context.Context, e *env, opt *auditOptions, logs []string) err
 			fmt.Fprintf(e.stderr, "crawlaudit: warning: %v\n", inputErr)
 			return nil
 		}
-		return &exitError{code: exitUsage, err: fmt.Errorf("audit: %w (the report above covers what could be read; --keep-going exits 0)", firstErrLine(inputErr))}
+		return &exitError{code: exitUsage, err: fmt.Errorf("audit: %s (the report above covers what could be read; --keep-going exits 0)", firstLineOf(inputErr))}
 	}
 	return nil
 }
@@ -199,13 +198,4 @@ func parseInstant(s string, end bool) (time.Time, error) {
 		return t, nil
 	}
 	return time.Time{}, fmt.Errorf("cannot parse %q: use RFC 3339 (2026-10-01T00:00:00Z) or a date (2026-10-01)", s)
-}
-
-func firstErrLine(err error) error {
-	msg := err.Error()
-	if i := strings.IndexByte(msg, '\n'); i >= 0 {
-		n := strings.Count(msg, "\n")
-		return errors.New(msg[:i] + fmt.Sprintf(" (and %d more input errors)", n))
-	}
-	return err
 }

@@ -1,6 +1,11 @@
 package main
 
-import "github.com/crawlaudit/crawlaudit/ingest/logfmt"
+import (
+	"fmt"
+	"strings"
+
+	"github.com/crawlaudit/crawlaudit/ingest/logfmt"
+)
 
 // formatNames lists the built-in log formats for --format's help.
 func formatNames() []string {
@@ -9,4 +14,15 @@ func formatNames() []string {
 		names = append(names, f.Name)
 	}
 	return names
+}
+
+// firstLineOf returns the first of the joined input errors in err, with a
+// count of the others, for a one-line message.
+func firstLineOf(err error) string {
+	msg := err.Error()
+	i := strings.IndexByte(msg, '\n')
+	if i < 0 {
+		return msg
+	}
+	return fmt.Sprintf("%s (and %d more input errors)", msg[:i], strings.Count(msg, "\n"))
 }

@@ -19,7 +19,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/crawlaudit/crawlaudit/ingest"
-	"github.com/crawlaudit/crawlaudit/ingest/logfmt"
 	"github.com/crawlaudit/crawlaudit/report"
 )
 
@@ -74,7 +73,7 @@ truncated compressed file: reported after the account, unless --keep-going).`,
 			},
 		}
 		f := cmd.Flags()
-		f.StringVar(&opt.format, "format", "auto", "log format: auto, or one of "+strings.Join(builtinFormats(), ", "))
+		f.StringVar(&opt.format, "format", "auto", "log format: auto, or one of "+strings.Join(formatNames(), ", "))
 		f.StringVar(&opt.logFormat, "log-format", "", "an Apache LogFormat or nginx log_format `LAYOUT` the logs follow")
 		f.StringVar(&opt.jsonFields, "json-fields", "", "explicit JSON key `MAPPING` (time=ts,client_ip=request.remote_ip,...)")
 		f.BoolVar(&opt.json, "json", false, "print the account as JSON")
@@ -167,26 +166,6 @@ func runIngest(ctx context.Context, e *env, opt *ingestOptions, logs []string) e
 		return &exitError{code: exitUsage, err: fmt.Errorf("ingest: %s (the account above covers what could be read; --keep-going exits 0)", firstLineOf(inputErr))}
 	}
 	return nil
-}
-
-// builtinFormats lists the names of the built-in log formats.
-func builtinFormats() []string {
-	var names []string
-	for _, f := range logfmt.Formats() {
-		names = append(names, f.Name)
-	}
-	return names
-}
-
-// firstLineOf returns the first of the joined errors in err, with a count of
-// the others.
-func firstLineOf(err error) string {
-	msg := err.Error()
-	i := strings.IndexByte(msg, '\n')
-	if i < 0 {
-		return msg
-	}
-	return fmt.Sprintf("%s (and %d more input errors)", msg[:i], strings.Count(msg, "\n"))
 }
 
 // safe makes a string from a log (a file name, a rejected line) harmless on
