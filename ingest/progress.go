@@ -13,9 +13,12 @@ import (
 // compressed files) of the total, and the lines per second, refreshed from
 // counters that the readers and workers update atomically.
 type progress struct {
-	bar  *progressbar.ProgressBar
-	done chan struct{}
-	exit chan struct{}
+	bar              *progressbar.ProgressBar
+	w                io.Writer
+	bytesRead, lines *atomic.Int64
+	start            time.Time
+	done             chan struct{}
+	exit             chan struct{}
 }
 
 // startProgress draws on w until stop is called. total is -1 when unknown
@@ -30,34 +33,41 @@ func startProgress(w io.Writer, total int64, bytesRead, lines *atomic.Int64) *pr
 		progressbar.OptionThrottle(100*time.Millisecond),
 		progressbar.OptionShowElapsedTimeOnFinish(),
 		progressbar.OptionSetRenderBlankState(true),
-		progressbar.OptionOnCompletion(func() { fmt.Fprintln(w) }),
 	)
-	p := &progress{bar: bar, done: make(chan struct{}), exit: make(chan struct{})}
+	p := &progress{bar: bar, w: w, bytesRead: bytesRead, lines: lines, start: time.Now(),
+		done: make(chan struct{}), exit: make(chan struct{})}
 	go func() {
 		defer close(p.exit)
 		t := time.NewTicker(200 * time.Millisecond)
 		defer t.Stop()
-		start := time.Now()
 		for {
 			select {
 			case <-p.done:
 				return
 			case now := <-t.C:
-				n := lines.Load()
-				secs := now.Sub(start).Seconds()
-				p.bar.Describe(fmt.Sprintf("ingest %s lines, %s lines/s", human(float64(n)), human(float64(n)/secs)))
-				_ = p.bar.Set64(bytesRead.Load())
+				p.update(now)
 			}
 		}
 	}()
 	return p
 }
 
-// stop draws the final state and ends the bar.
+// update redraws the bar with the counters as of now.
+func (p *progress) update(now time.Time) {
+	n := p.lines.Load()
+	secs := max(now.Sub(p.start).Seconds(), 1e-3)
+	p.bar.Describe(fmt.Sprintf("ingest %s lines, %s lines/s", human(float64(n)), human(float64(n)/secs)))
+	_ = p.bar.Set64(p.bytesRead.Load())
+}
+
+// stop draws the final state, ends the bar and its line, so that what is
+// written next starts on a line of its own.
 func (p *progress) stop() {
 	close(p.done)
 	<-p.exit
+	p.update(time.Now())
 	_ = p.bar.Finish()
+	fmt.Fprintln(p.w)
 }
 
 // human formats n with a k/M/G suffix.
