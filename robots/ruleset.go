@@ -57,6 +57,8 @@ type RuleSet struct {
 	memoPiece [][]byte
 	memoOff   []int
 	anchors   []anchorGroup
+	anchorOf  [256]int8 // group anchored on each byte, -1 for none
+	allMemo   uint64    // every memo slot in use
 }
 
 // trieNode is a node of the compressed trie of the patterns' first pieces.
@@ -253,6 +255,13 @@ func (rs *RuleSet) assignMemo() {
 		}
 		rs.anchors[g].mask |= 1 << i
 		rs.anchors[g].addNeighbours(i, k, off)
+		rs.allMemo |= 1 << i
+	}
+	for c := range rs.anchorOf {
+		rs.anchorOf[c] = -1
+	}
+	for g := range rs.anchors {
+		rs.anchorOf[rs.anchors[g].c] = int8(g)
 	}
 	for pi := range rs.pats {
 		p := &rs.pats[pi]
@@ -323,6 +332,51 @@ func anchorOffset(piece string) int {
 	return best
 }
 
+// shortKey is the key length up to which scanPieces walks the key once,
+// byte by byte, rather than calling bytes.IndexByte per anchor and hit:
+// most logged targets are this short, and there the calls cost more than
+// the bytes.
+const shortKey = 128
+
+// scanShort is scanPieces for a short key: one pass, every anchor at once.
+// Its work is at most len(key) * 64 pieces * 32 bytes, a constant factor.
+func (rs *RuleSet) scanShort(key []byte, m *memo, work *int) (maybe uint64) {
+	rem := rs.allMemo
+	for at := 0; at < len(key) && rem != 0; at++ {
+		g := rs.anchorOf[key[at]]
+		if g < 0 {
+			continue
+		}
+		grp := &rs.anchors[g]
+		nb, pb := 256, 256
+		if at+1 < len(key) {
+			nb = int(key[at+1])
+		}
+		if at > 0 {
+			pb = int(key[at-1])
+		}
+		for r := rem & grp.mask & grp.next[nb] & grp.prev[pb]; r != 0; r &= r - 1 {
+			id := bits.TrailingZeros64(r)
+			pc := rs.memoPiece[id]
+			start := at - rs.memoOff[id]
+			end := start + len(pc)
+			if work != nil {
+				*work += len(pc)
+			}
+			if start >= 0 && end <= len(key) && key[start] == pc[0] && key[end-1] == pc[len(pc)-1] &&
+				string(key[start:end]) == string(pc) {
+				m[id] = int32(start) + 2
+				maybe |= 1 << id
+				rem &^= 1 << id
+			}
+		}
+	}
+	if work != nil {
+		*work += len(key)
+	}
+	return maybe
+}
+
 // scanPieces fills m with the first occurrence in key of every memo'd
 // piece, looking for each anchor byte with bytes.IndexByte and comparing
 // the pieces anchored on it at each hit. It returns the set of slots whose
@@ -330,6 +384,9 @@ func anchorOffset(piece string) int {
 // is bounded by len(anchors) scans of key plus maxAnchorHits*64*32 byte
 // comparisons per anchor.
 func (rs *RuleSet) scanPieces(key []byte, m *memo, work *int) (maybe uint64) {
+	if len(key) <= shortKey {
+		return rs.scanShort(key, m, work)
+	}
 	for _, g := range rs.anchors {
 		rem := g.mask
 		i, hits := 0, 0
@@ -454,8 +511,11 @@ func (rs *RuleSet) decideKey(key []byte, work *int) int {
 		if pos == len(key) {
 			return rule
 		}
-		k := bytes.IndexByte(nd.first, key[pos])
-		if k < 0 {
+		k, b := 0, key[pos]
+		for k < len(nd.first) && nd.first[k] != b {
+			k++
+		}
+		if k == len(nd.first) {
 			return rule
 		}
 		c := nd.kids[k]
