@@ -166,10 +166,16 @@ func Run(ctx context.Context, cfg Config, logs []string) (*Result, error) {
 		fmt.Fprintf(cfg.Timings, "%-28s %v (of which DuckDB inserts %v, %d bot rows)\n", "ingest+judge+insert", time.Since(start).Round(time.Millisecond), insertTime.Round(time.Millisecond), j.botRows)
 		start = time.Now()
 	}
+	dict := j.dictBatch(mem, 0)
+	err = store.Insert(ctx, "dict", dict)
+	dict.Release()
+	if err != nil {
+		return nil, err
+	}
 	if err := j.storeTables(ctx, store); err != nil {
 		return nil, err
 	}
-	phase("bots and traffic tables")
+	phase("dict, bots, traffic tables")
 	if err := store.Exec(ctx, queries.SQL("judge.sql")); err != nil {
 		return nil, err
 	}
@@ -196,7 +202,7 @@ func removeOldAudit(ctx context.Context, path string) error {
 		return err
 	}
 	defer s.Close()
-	return s.Exec(ctx, "DROP VIEW IF EXISTS judged; DROP TABLE IF EXISTS measures; DROP TABLE IF EXISTS requests; DROP TABLE IF EXISTS bots; DROP TABLE IF EXISTS traffic;")
+	return s.Exec(ctx, "DROP VIEW IF EXISTS judged; DROP TABLE IF EXISTS measures; DROP TABLE IF EXISTS requests; DROP TABLE IF EXISTS dict; DROP TABLE IF EXISTS bots; DROP TABLE IF EXISTS traffic;")
 }
 
 // storeTables writes the bots and traffic tables.

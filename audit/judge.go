@@ -3,7 +3,6 @@ package audit
 import (
 	"fmt"
 	"strings"
-	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -37,7 +36,8 @@ const maxDecisionCache = 1 << 18
 // (batches carry it dictionary-encoded) and version; a path is matched once
 // per (version, group) and remembered; the host's history is looked up once
 // per distinct host. What remains per row is a few slice lookups and a map
-// probe keyed by the path's bytes, which does not allocate.
+// probe keyed by the path's bytes, which does not allocate. Repeated strings
+// leave as ids into one dictionary (see RequestsSchema).
 //
 // A judge is not safe for concurrent use.
 type judge struct {
@@ -56,6 +56,11 @@ type judge struct {
 
 	groupStates map[groupKey]*groupState
 
+	// dict interns the strings of the *_id columns.
+	dictIDs map[string]int32
+	dict    []string
+	verdict [4]int32 // dict ids of the verdicts
+
 	out     *array.RecordBuilder
 	outCols outColumns
 	scratch []byte
@@ -69,60 +74,72 @@ type judge struct {
 	botRows          int64
 }
 
+// Indices of judge.verdict.
+const (
+	vAllowed = iota
+	vDisallowed
+	vInGrace
+	vUnaudited
+)
+
 // version is one compiled robots.txt version.
 type version struct {
-	name   string
+	name   int32 // dict id of its name
 	robots *robots.Robots
 }
 
 // uaState is what the judge knows of one distinct User-Agent.
 type uaState struct {
 	ua     string
+	id     int32 // dict id of ua; -1 for an absent header
 	bot    bots.Bot
+	botID  int32               // dict id of bot.Name
 	groups map[int]*groupState // by version ID, filled lazily
 }
 
 // groupState is one (version, group) pair with its path decisions.
 type groupState struct {
 	group     *robots.Resolved
-	name      string // "googlebot", "*"; "" when no group applies
+	name      int32 // dict id of "googlebot", "*"; -1 when no group applies
 	decisions map[string]decision
 	// Extension values in force for the group (the request rate may depend
 	// on the time of day and is asked per row).
 	crawlDelay   float64
 	hasDelay     bool
 	hasVisit     bool
-	visitWindow  string
-	rateWindowed bool // the Request-rate depends on the time of day
-	rateN, rateS int  // the rate when it does not
+	visitWindow  int32 // dict id of "HHMM-HHMM"
+	rateWindowed bool  // the Request-rate depends on the time of day
+	rateN, rateS int   // the rate when it does not
 	hasRate      bool
 }
 
 // decision is the verdict on one path.
 type decision struct {
 	allowed bool
-	rule    string // "Disallow: /private/"; "" when no rule matched
+	rule    int32 // dict id of the deciding rule ("Disallow: /private/"); -1 when none
 	line    int32
 }
 
 // hostState is one distinct host value of the logs.
 type hostState struct {
 	name   string // the judged host: the history's name, or the logged one
+	id     int32  // dict id of name
 	hi     int    // history host index; -1: no history applies
 	cursor history.Cursor
 }
 
 // outColumns are the typed builders of RequestsSchema.
 type outColumns struct {
-	ts                             *array.TimestampBuilder
-	host, method, ua, bot, file    *array.BinaryDictionaryBuilder
-	version, group, verdict, rule  *array.BinaryDictionaryBuilder
-	visitWindow                    *array.BinaryDictionaryBuilder
-	clientIP, target               *array.StringBuilder
-	status, ruleLine, rateN, rateS *array.Int32Builder
-	bytes, line                    *array.Int64Builder
-	crawlDelay                     *array.Float64Builder
-	visitBreach, robotsFetch       *array.BooleanBuilder
+	ts                       *array.TimestampBuilder
+	clientIP, target         *array.StringBuilder
+	host, method, ua, bot    *array.Int32Builder
+	file, version, group     *array.Int32Builder
+	verdict, rule, visit     *array.Int32Builder
+	status, ruleLine         *array.Int32Builder
+	rateN, rateS             *array.Int32Builder
+	bytes, line              *array.Int64Builder
+	crawlDelay               *array.Float64Builder
+	visitBreach, robotsFetch *array.BooleanBuilder
 }
 
 func newJudge(mem memory.Allocator, hist *history.History, profile robots.Profile, ident *bots.Identifier) *judge {
@@ -132,41 +149,46 @@ func newJudge(mem memory.Allocator, hist *history.History, profile robots.Profil
 		uaIDs:        make(map[string]int32),
 		hostIDs:      make(map[string]int32),
 		groupStates:  make(map[groupKey]*groupState),
+		dictIDs:      make(map[string]int32),
 		humans:       make(map[string]int64),
 		botsSeen:     make(map[string]int64),
 		wholeSeconds: true,
 		fromUS:       -1 << 63,
 		toUS:         1<<63 - 1,
 	}
+	for i, v := range []string{VerdictAllowed, VerdictDisallowed, VerdictInGrace, VerdictUnaudited} {
+		j.verdict[i] = j.intern(v)
+	}
 	for _, v := range hist.All() {
 		j.versions = append(j.versions, version{
-			name:   v.Name,
+			name:   j.intern(v.Name),
 			robots: robots.Compile(robots.Parse(v.Data), profile),
 		})
 	}
 	j.out = array.NewRecordBuilder(mem, RequestsSchema)
 	f := j.out.Field
+	i32 := func(c int) *array.Int32Builder { return f(c).(*array.Int32Builder) }
 	j.outCols = outColumns{
 		ts:          f(rcTS).(*array.TimestampBuilder),
-		host:        f(rcHost).(*array.BinaryDictionaryBuilder),
+		host:        i32(rcHostID),
 		clientIP:    f(rcClientIP).(*array.StringBuilder),
-		method:      f(rcMethod).(*array.BinaryDictionaryBuilder),
+		method:      i32(rcMethodID),
 		target:      f(rcTarget).(*array.StringBuilder),
-		status:      f(rcStatus).(*array.Int32Builder),
+		status:      i32(rcStatus),
 		bytes:       f(rcBytes).(*array.Int64Builder),
-		ua:          f(rcUserAgent).(*array.BinaryDictionaryBuilder),
-		bot:         f(rcBot).(*array.BinaryDictionaryBuilder),
-		file:        f(rcFile).(*array.BinaryDictionaryBuilder),
+		ua:          i32(rcUserAgentID),
+		bot:         i32(rcBotID),
+		file:        i32(rcFileID),
 		line:        f(rcLine).(*array.Int64Builder),
-		version:     f(rcRobotsVersion).(*array.BinaryDictionaryBuilder),
-		group:       f(rcRobotsGroup).(*array.BinaryDictionaryBuilder),
-		verdict:     f(rcVerdict).(*array.BinaryDictionaryBuilder),
-		rule:        f(rcRule).(*array.BinaryDictionaryBuilder),
-		ruleLine:    f(rcRuleLine).(*array.Int32Builder),
+		version:     i32(rcVersionID),
+		group:       i32(rcGroupID),
+		verdict:     i32(rcVerdictID),
+		rule:        i32(rcRuleID),
+		ruleLine:    i32(rcRuleLine),
 		crawlDelay:  f(rcCrawlDelay).(*array.Float64Builder),
-		rateN:       f(rcRateRequests).(*array.Int32Builder),
-		rateS:       f(rcRateSeconds).(*array.Int32Builder),
-		visitWindow: f(rcVisitWindow).(*array.BinaryDictionaryBuilder),
+		rateN:       i32(rcRateRequests),
+		rateS:       i32(rcRateSeconds),
+		visit:       i32(rcVisitWindowID),
 		visitBreach: f(rcVisitBreach).(*array.BooleanBuilder),
 		robotsFetch: f(rcRobotsFetch).(*array.BooleanBuilder),
 	}
@@ -175,6 +197,32 @@ func newJudge(mem memory.Allocator, hist *history.History, profile robots.Profil
 
 func (j *judge) release() { j.out.Release() }
 
+// intern returns the dict id of s, which may alias a batch's memory.
+func (j *judge) intern(s string) int32 {
+	if id, ok := j.dictIDs[s]; ok {
+		return id
+	}
+	s = strings.Clone(s)
+	id := int32(len(j.dict))
+	j.dict = append(j.dict, s)
+	j.dictIDs[s] = id
+	return id
+}
+
+// dictBatch returns the dict entries from id from on as a record batch of
+// DictSchema (the caller releases it).
+func (j *judge) dictBatch(mem memory.Allocator, from int) arrow.RecordBatch {
+	b := array.NewRecordBuilder(mem, DictSchema)
+	defer b.Release()
+	ids := b.Field(0).(*array.Int32Builder)
+	vals := b.Field(1).(*array.StringBuilder)
+	for i := from; i < len(j.dict); i++ {
+		ids.Append(int32(i))
+		vals.Append(j.dict[i])
+	}
+	return b.NewRecordBatch()
+}
+
 // pending returns the number of judged rows not yet taken by flush.
 func (j *judge) pending() int { return j.outCols.ts.Len() }
 
@@ -182,16 +230,28 @@ func (j *judge) pending() int { return j.outCols.ts.Len() }
 // releases it) and starts a new one.
 func (j *judge) flush() arrow.RecordBatch { return j.out.NewRecordBatch() }
 
-// uaState returns the index of the state of the User-Agent ua, identifying
-// its bot the first time it is seen. ua may alias a batch's memory.
-func (j *judge) uaState(ua string) int32 {
-	if id, ok := j.uaIDs[ua]; ok {
+// uaState returns the index of the state of the User-Agent ua ("" with
+// absent for no header), identifying its bot the first time it is seen. ua
+// may alias a batch's memory.
+func (j *judge) uaState(ua string, absent bool) int32 {
+	key := ua
+	if absent {
+		key = "\x00absent"
+	}
+	if id, ok := j.uaIDs[key]; ok {
 		return id
 	}
-	s := strings.Clone(ua)
+	st := &uaState{ua: strings.Clone(ua), id: -1, groups: make(map[int]*groupState)}
+	if !absent {
+		st.id = j.intern(ua)
+	}
+	st.bot = j.ident.Identify(st.ua)
+	if st.bot.IsBot {
+		st.botID = j.intern(st.bot.Name)
+	}
 	id := int32(len(j.uas))
-	j.uas = append(j.uas, &uaState{ua: s, bot: j.ident.Identify(s), groups: make(map[int]*groupState)})
-	j.uaIDs[s] = id
+	j.uas = append(j.uas, st)
+	j.uaIDs[strings.Clone(key)] = id
 	return id
 }
 
@@ -210,6 +270,7 @@ func (j *judge) hostState(host string) int32 {
 			hs.name = name
 		}
 	}
+	hs.id = j.intern(hs.name)
 	id := int32(len(j.hosts))
 	j.hosts = append(j.hosts, hs)
 	j.hostIDs[s] = id
@@ -222,8 +283,7 @@ func (j *judge) group(ua *uaState, id int) *groupState {
 		return g
 	}
 	// Several User-Agents share a group; their decisions are shared too.
-	grp := j.versions[id].robots.Resolve(ua.ua)
-	g := j.shared(id, grp)
+	g := j.shared(id, j.versions[id].robots.Resolve(ua.ua))
 	ua.groups[id] = g
 	return g
 }
@@ -234,13 +294,16 @@ func (j *judge) shared(id int, grp *robots.Resolved) *groupState {
 	if g, ok := j.groupStates[key]; ok {
 		return g
 	}
-	g := &groupState{group: grp, name: grp.Name(), decisions: make(map[string]decision)}
+	g := &groupState{group: grp, name: -1, decisions: make(map[string]decision)}
+	if grp.Matched() {
+		g.name = j.intern(grp.Name())
+	}
 	if d, ok := grp.CrawlDelay(); ok {
 		g.crawlDelay, g.hasDelay = d, true
 	}
 	if s, e, ok := grp.VisitTime(); ok {
 		g.hasVisit = true
-		g.visitWindow = fmt.Sprintf("%02d%02d-%02d%02d", s/60, s%60, e/60, e%60)
+		g.visitWindow = j.intern(fmt.Sprintf("%02d%02d-%02d%02d", s/60, s%60, e/60, e%60))
 	}
 	for _, r := range grp.RequestRates() {
 		g.rateWindowed = g.rateWindowed || r.HasWindow
@@ -265,9 +328,9 @@ func (j *judge) decide(g *groupState, target string) decision {
 	}
 	var dec robots.Decision
 	dec, j.scratch = g.group.DecideString(target, j.scratch)
-	d := decision{allowed: dec.Allowed}
+	d := decision{allowed: dec.Allowed, rule: -1}
 	if dec.Line > 0 {
-		d.rule, d.line = dec.Rule, int32(dec.Line)
+		d.rule, d.line = j.intern(dec.Rule), int32(dec.Line)
 	}
 	if len(g.decisions) >= maxDecisionCache {
 		clear(g.decisions)
@@ -285,9 +348,17 @@ func isRobotsFetch(target string) bool {
 	return target == "/robots.txt"
 }
 
-// bytesOf returns the bytes of s without copying them. The result must not
-// be modified.
-func bytesOf(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
+// dictIndex maps the entries of one batch's dictionary column to judge
+// state, computing each the first time a row uses it.
+type dictIndex []int32
+
+func newDictIndex(n int) dictIndex {
+	d := make(dictIndex, n)
+	for i := range d {
+		d[i] = -1
+	}
+	return d
+}
 
 // add judges one ingest batch.
 func (j *judge) add(rec arrow.RecordBatch) error {
@@ -312,15 +383,12 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 	methodDict := methodCol.Dictionary().(*array.String)
 	fileDict := fileCol.Dictionary().(*array.String)
 
-	// Per dictionary entry of this batch: the global UA and host states.
-	uaOf := make([]int32, uaDict.Len())
-	for i := range uaOf {
-		uaOf[i] = -1
-	}
-	hostOf := make([]int32, hostDict.Len())
-	for i := range hostOf {
-		hostOf[i] = -1
-	}
+	// Per dictionary entry of this batch: the judge's UA and host states,
+	// and the dict ids of methods and files.
+	uaOf := newDictIndex(uaDict.Len())
+	hostOf := newDictIndex(hostDict.Len())
+	methodOf := newDictIndex(methodDict.Len())
+	fileOf := newDictIndex(fileDict.Len())
 	noHost := j.hostState("")
 	noUA := int32(-1)
 
@@ -334,13 +402,13 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 		var ua int32
 		if uaCol.IsNull(i) {
 			if noUA < 0 {
-				noUA = j.uaState("")
+				noUA = j.uaState("", true)
 			}
 			ua = noUA
 		} else {
 			k := uaCol.GetValueIndex(i)
 			if uaOf[k] < 0 {
-				uaOf[k] = j.uaState(uaDict.Value(k))
+				uaOf[k] = j.uaState(uaDict.Value(k), false)
 			}
 			ua = uaOf[k]
 		}
@@ -353,8 +421,8 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 			host = hostOf[k]
 		}
 		hs := &j.hosts[host]
-		us2 := j.uas[ua]
-		if !us2.bot.IsBot {
+		uas := j.uas[ua]
+		if !uas.bot.IsBot {
 			j.humans[hs.name]++
 			continue
 		}
@@ -365,7 +433,7 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 		}
 		target := targetCol.Value(i)
 
-		verdict := VerdictUnaudited
+		verdict := vUnaudited
 		var (
 			g   *groupState
 			dec decision
@@ -377,14 +445,14 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 			}
 		}
 		if id >= 0 {
-			g = j.group(us2, id)
+			g = j.group(uas, id)
 			dec = j.decide(g, target)
-			verdict = VerdictAllowed
+			verdict = vAllowed
 			if !dec.allowed {
-				verdict = VerdictDisallowed
+				verdict = vDisallowed
 				if j.graceUS > 0 {
-					if old, ok := j.hist.AtMicros(hs.hi, us-j.graceUS); ok && old != id && j.decide(j.group(us2, old), target).allowed {
-						verdict = VerdictInGrace
+					if old, ok := j.hist.AtMicros(hs.hi, us-j.graceUS); ok && old != id && j.decide(j.group(uas, old), target).allowed {
+						verdict = vInGrace
 					}
 				}
 			}
@@ -393,7 +461,7 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 		}
 
 		c.ts.Append(arrow.Timestamp(us))
-		appendDict(c.host, hs.name)
+		c.host.Append(hs.id)
 		if ipCol.IsNull(i) {
 			c.clientIP.AppendNull()
 		} else {
@@ -402,7 +470,11 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 		if methodCol.IsNull(i) {
 			c.method.AppendNull()
 		} else {
-			appendDict(c.method, methodDict.Value(methodCol.GetValueIndex(i)))
+			k := methodCol.GetValueIndex(i)
+			if methodOf[k] < 0 {
+				methodOf[k] = j.intern(methodDict.Value(k))
+			}
+			c.method.Append(methodOf[k])
 		}
 		if targetCol.IsNull(i) {
 			c.target.AppendNull()
@@ -419,15 +491,19 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 		} else {
 			c.bytes.Append(bytesCol.Value(i))
 		}
-		if uaCol.IsNull(i) {
+		if uas.id < 0 {
 			c.ua.AppendNull()
 		} else {
-			appendDict(c.ua, uaDict.Value(uaCol.GetValueIndex(i)))
+			c.ua.Append(uas.id)
 		}
-		appendDict(c.bot, us2.bot.Name)
-		appendDict(c.file, fileDict.Value(fileCol.GetValueIndex(i)))
+		c.bot.Append(uas.botID)
+		k := fileCol.GetValueIndex(i)
+		if fileOf[k] < 0 {
+			fileOf[k] = j.intern(fileDict.Value(k))
+		}
+		c.file.Append(fileOf[k])
 		c.line.Append(lineCol.Value(i))
-		appendDict(c.verdict, verdict)
+		c.verdict.Append(j.verdict[verdict])
 		c.robotsFetch.Append(isRobotsFetch(target))
 		if g == nil {
 			c.version.AppendNull()
@@ -437,21 +513,16 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 			c.crawlDelay.AppendNull()
 			c.rateN.AppendNull()
 			c.rateS.AppendNull()
-			c.visitWindow.AppendNull()
+			c.visit.AppendNull()
 			c.visitBreach.Append(false)
 			continue
 		}
-		appendDict(c.version, j.versions[id].name)
-		if g.name == "" {
-			c.group.AppendNull()
-		} else {
-			appendDict(c.group, g.name)
-		}
-		if dec.rule == "" {
-			c.rule.AppendNull()
+		c.version.Append(j.versions[id].name)
+		appendID(c.group, g.name)
+		appendID(c.rule, dec.rule)
+		if dec.rule < 0 {
 			c.ruleLine.AppendNull()
 		} else {
-			appendDict(c.rule, dec.rule)
 			c.ruleLine.Append(dec.line)
 		}
 		if g.hasDelay {
@@ -471,10 +542,10 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 			c.rateS.AppendNull()
 		}
 		if g.hasVisit {
-			appendDict(c.visitWindow, g.visitWindow)
+			c.visit.Append(g.visitWindow)
 			c.visitBreach.Append(!g.group.InVisitTime(floorDiv(us, 1_000_000)))
 		} else {
-			c.visitWindow.AppendNull()
+			c.visit.AppendNull()
 			c.visitBreach.Append(false)
 		}
 	}
@@ -482,12 +553,13 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 	return nil
 }
 
-// appendDict appends s to a dictionary column without copying it first.
-func appendDict(b *array.BinaryDictionaryBuilder, s string) {
-	if err := b.Append(bytesOf(s)); err != nil {
-		// Only an index overflow (over 2^31 distinct values) can fail.
-		panic("audit: " + err.Error())
+// appendID appends a dict id, or null for -1.
+func appendID(b *array.Int32Builder, id int32) {
+	if id < 0 {
+		b.AppendNull()
+		return
 	}
+	b.Append(id)
 }
 
 // floorDiv divides rounding toward negative infinity, so that instants

@@ -23,7 +23,7 @@ func BenchmarkStoreInsert(b *testing.B) {
 	defer bld.Release()
 	const rows = 1 << 16
 	for i := 0; i < rows; i++ {
-		appendTestRow(bld, i)
+		appendCanaryRow(bld, RequestsSchema, i)
 	}
 	rec := bld.NewRecordBatch()
 	defer rec.Release()

@@ -13,17 +13,54 @@ SELECT
 FROM (
     SELECT
         rowid AS rid, crawl_delay, rate_requests,
-        epoch_us(ts) - lag(epoch_us(ts)) OVER (PARTITION BY bot, host ORDER BY ts, file, line) AS gap_us,
+        epoch_us(ts) - lag(epoch_us(ts)) OVER (PARTITION BY bot_id, host_id ORDER BY ts, file_id, line) AS gap_us,
         CASE WHEN rate_seconds IS NULL THEN NULL ELSE
             count(*) OVER (
-                PARTITION BY bot, host ORDER BY epoch_us(ts)
+                PARTITION BY bot_id, host_id ORDER BY epoch_us(ts)
                 RANGE BETWEEN (coalesce(rate_seconds, 1)::BIGINT * 1000000 - 1) PRECEDING AND CURRENT ROW)
         END AS rate_count
     FROM requests
 );
 
--- judged: every audited request with its measures, for the reports and for
--- `crawlaudit query`.
+-- judged: every audited request with its names and measures, for the
+-- reports and for `crawlaudit query`.
 CREATE OR REPLACE VIEW judged AS
-SELECT r.*, m.gap_us, m.rate_count, m.crawl_delay_breach, m.request_rate_breach
-FROM requests r JOIN measures m ON r.rowid = m.rid;
+SELECT
+    r.ts,
+    coalesce(host.value, '')  AS host,
+    r.client_ip,
+    method.value              AS method,
+    r.target,
+    r.status,
+    r.bytes,
+    ua.value                  AS user_agent,
+    bot.value                 AS bot,
+    file.value                AS file,
+    r.line,
+    version.value             AS robots_version,
+    grp.value                 AS robots_group,
+    verdict.value             AS verdict,
+    rule.value                AS rule,
+    r.rule_line,
+    r.crawl_delay,
+    r.rate_requests,
+    r.rate_seconds,
+    visit.value               AS visit_window,
+    r.visit_breach,
+    r.robots_fetch,
+    m.gap_us,
+    m.rate_count,
+    m.crawl_delay_breach,
+    m.request_rate_breach
+FROM requests r
+JOIN measures m ON r.rowid = m.rid
+LEFT JOIN dict host    ON host.id    = r.host_id
+LEFT JOIN dict method  ON method.id  = r.method_id
+LEFT JOIN dict ua      ON ua.id      = r.user_agent_id
+LEFT JOIN dict bot     ON bot.id     = r.bot_id
+LEFT JOIN dict file    ON file.id    = r.file_id
+LEFT JOIN dict version ON version.id = r.robots_version_id
+LEFT JOIN dict grp     ON grp.id     = r.robots_group_id
+LEFT JOIN dict verdict ON verdict.id = r.verdict_id
+LEFT JOIN dict rule    ON rule.id    = r.rule_id
+LEFT JOIN dict visit   ON visit.id   = r.visit_window_id;
