@@ -99,10 +99,14 @@ func CompileRules(rules []Rule, p Profile) *RuleSet {
 		if p == Google && v[0] != '/' && v[0] != '*' {
 			// Google profile, crawlaudit's lenient reading: a value
 			// that does not start with "/" or "*" ("Disallow: private/")
-			// is read as if it began with "/". The other profiles
-			// compare values as written, from the first octet of the
-			// path, so such a value matches no target that starts with
-			// "/" (RFC 9309's grammar requires path-pattern = "/" ...).
+			// is read as if it began with "/", as its author plainly
+			// meant. This is a crawlaudit choice in the spirit of the
+			// profile, not a copy of Google's code: google/robotstxt's
+			// matcher compares from the first octet and so never
+			// matches such a value. The other profiles do the same:
+			// RFC 9309's grammar requires path-pattern = "/" ..., and
+			// a value that breaks it matches no target starting with
+			// "/" (lint reports it).
 			v = "/" + v
 		}
 		rs.addPattern(v, i, r.Allow)
