@@ -134,33 +134,47 @@ func Run(ctx context.Context, cfg Config, logs []string) (*Result, error) {
 		}
 		start = time.Now()
 	}
-	flush := func() error {
-		if j.pending() == 0 {
-			return nil
+	// Judged batches go to DuckDB from their own goroutine, so that parsing
+	// and judging go on while DuckDB copies the previous batch. The channel
+	// bounds the batches in flight.
+	toStore := make(chan arrow.RecordBatch, 2)
+	stored := make(chan error, 1)
+	go func() {
+		var err error
+		for rec := range toStore {
+			if err == nil {
+				t := time.Now()
+				err = store.Insert(ctx, "requests", rec)
+				insertTime += time.Since(t)
+			}
+			rec.Release()
 		}
-		rec := j.flush()
-		defer rec.Release()
-		t := time.Now()
-		defer func() { insertTime += time.Since(t) }()
-		return store.Insert(ctx, "requests", rec)
+		stored <- err
+	}()
+	flush := func() {
+		if j.pending() > 0 {
+			toStore <- j.flush()
+		}
 	}
 	acc, inputErr := ingest.Run(ctx, logs, cfg.Ingest, func(rec arrow.RecordBatch) error {
 		if err := j.add(rec); err != nil {
 			return err
 		}
 		if j.pending() >= flushRows {
-			return flush()
+			flush()
 		}
 		return nil
 	})
+	flush()
+	close(toStore)
+	if err := <-stored; err != nil {
+		return nil, err
+	}
 	if acc == nil {
 		if inputErr == nil {
 			inputErr = errors.New("ingest returned no accounting")
 		}
 		return nil, inputErr
-	}
-	if err := flush(); err != nil {
-		return nil, err
 	}
 	if cfg.Timings != nil {
 		fmt.Fprintf(cfg.Timings, "%-28s %v (of which DuckDB inserts %v, %d bot rows)\n", "ingest+judge+insert", time.Since(start).Round(time.Millisecond), insertTime.Round(time.Millisecond), j.botRows)
