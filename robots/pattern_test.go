@@ -39,9 +39,6 @@ func refCompile(p Profile, v string) (refPattern, bool) {
 	if v == "" {
 		return rp, false
 	}
-	if p == Google && v[0] != '/' && v[0] != '*' {
-		v = "/" + v
-	}
 	if p == Orig1994 {
 		n, _ := refNorm(p, v, false)
 		for i := 0; i < len(n); i++ {

@@ -96,19 +96,11 @@ func CompileRules(rules []Rule, p Profile) *RuleSet {
 			// that such a robot does not fetch what Allow re-permits.
 			continue
 		}
-		if p == Google && v[0] != '/' && v[0] != '*' {
-			// Google profile, crawlaudit's lenient reading: a value
-			// that does not start with "/" or "*" ("Disallow: private/")
-			// is read as if it began with "/", as its author plainly
-			// meant. This is a crawlaudit choice in the spirit of the
-			// profile, not a copy of Google's code: google/robotstxt's
-			// matcher compares from the first octet and so never
-			// matches such a value. The other profiles do the same:
-			// RFC 9309's grammar requires path-pattern = "/" ..., and
-			// a value that breaks it matches no target starting with
-			// "/" (lint reports it).
-			v = "/" + v
-		}
+		// A value that starts with neither "/" nor "*" ("Disallow:
+		// private/") matches no target under any profile: targets start
+		// with "/". RFC 9309's grammar requires path-pattern = "/" ...,
+		// and google/robotstxt's matcher compares from the first octet,
+		// so Google never matches it either. lint reports such values.
 		rs.addPattern(v, i, r.Allow)
 		if p == Google && r.Allow {
 			// Google's matcher (robots.cc, HandleAllow) also allows the

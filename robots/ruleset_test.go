@@ -252,8 +252,9 @@ func TestGoogle_Encoding(t *testing.T) {
 	})
 }
 
-// google/robotstxt GoogleOnly_IndexHTMLisDirectory, and the Google
-// profile's leniency for values not starting with "/".
+// google/robotstxt GoogleOnly_IndexHTMLisDirectory; and a value not
+// starting with "/", which Google's matcher (comparing from the first
+// octet) never matches.
 func TestGoogle_Only(t *testing.T) {
 	rules := group("disallow: /", "allow: /allowed-slash/index.html")
 	checkCases(t, Google, rules, []urlCase{
@@ -261,7 +262,7 @@ func TestGoogle_Only(t *testing.T) {
 		{"/allowed-slash/x", false}, {"/anyother-url", false},
 	})
 	checkCases(t, RFC9309, rules, []urlCase{{"/allowed-slash/", false}})
-	checkCases(t, Google, group("disallow: fish"), []urlCase{{"/fish", false}, {"/cat", true}})
+	checkCases(t, Google, group("disallow: fish"), []urlCase{{"/fish", true}, {"/cat", true}})
 }
 
 // The 1996 draft, §3.2.2: the %xx table (Record Path, URL path, Matches),
