@@ -61,7 +61,7 @@ type Config struct {
 	DB string
 	// Ingest configures reading the logs.
 	Ingest ingest.Options
-	// Allocator for the judged batches; nil: the Go allocator.
+	// Allocator for the judged batches; nil: an ingest.PoolAllocator.
 	Allocator memory.Allocator
 	// Timings, when not nil, receives the duration of each phase (for
 	// benchmarks: the hidden --timings flag).
@@ -113,7 +113,9 @@ func Run(ctx context.Context, cfg Config, logs []string) (*Result, error) {
 
 	mem := cfg.Allocator
 	if mem == nil {
-		mem = memory.NewGoAllocator()
+		// Judged batches are released once DuckDB has copied them; the
+		// pool hands their buffers to the next ones.
+		mem = ingest.NewPoolAllocator()
 	}
 	ident := bots.NewIdentifier()
 	j := newJudge(mem, hist, cfg.Profile, ident)

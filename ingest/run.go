@@ -62,7 +62,8 @@ type Options struct {
 	// (default 5).
 	SamplesPerReason int
 
-	// Allocator allocates the record batches (default memory.DefaultAllocator).
+	// Allocator allocates the record batches (default: a PoolAllocator
+	// shared by all runs).
 	Allocator memory.Allocator
 	// Progress receives a progress bar (bytes read of the total, lines per
 	// second) when not nil; the caller passes a terminal only.
@@ -70,6 +71,9 @@ type Options struct {
 	// Stdin is read for the input "-" (default os.Stdin).
 	Stdin io.Reader
 }
+
+// sharedPool is the default allocator of Run.
+var sharedPool = NewPoolAllocator()
 
 func (o *Options) setDefaults() {
 	if o.BatchRows <= 0 {
@@ -93,7 +97,7 @@ func (o *Options) setDefaults() {
 		o.SamplesPerReason = DefaultSamplesPerReason
 	}
 	if o.Allocator == nil {
-		o.Allocator = memory.DefaultAllocator
+		o.Allocator = sharedPool
 	}
 	if o.Stdin == nil {
 		o.Stdin = os.Stdin
