@@ -328,3 +328,37 @@ func readCSV(t *testing.T, path string) [][]string {
 	}
 	return rows
 }
+
+// TestAuditOutEmpty: with nothing to report, the CSV files still have
+// their header and the block list only its comment.
+func TestAuditOutEmpty(t *testing.T) {
+	_, logFile := writeScenario(t)
+	allowAll := filepath.Join(t.TempDir(), "robots.txt")
+	if err := os.WriteFile(allowAll, []byte("User-agent: *\nDisallow:\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(context.Background(), Config{Robots: allowAll}, []string{logFile})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Close()
+	out := t.TempDir()
+	if err := res.WriteOut(context.Background(), out, 1); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"violations.csv", "breaches.csv"} {
+		rows := readCSV(t, filepath.Join(out, f))
+		if len(rows) != 1 || rows[0][0] != "ts" {
+			t.Errorf("%s = %v, want the header only", f, rows)
+		}
+	}
+	bl, err := os.ReadFile(filepath.Join(out, "blocklist.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.Split(strings.TrimSpace(string(bl)), "\n") {
+		if !strings.HasPrefix(l, "#") {
+			t.Errorf("blocklist has an address %q with nothing disallowed", l)
+		}
+	}
+}

@@ -36,7 +36,7 @@ func (r *Result) WriteOut(ctx context.Context, dir string, blockMin int) error {
 		{"breaches.csv", "breaches.sql"},
 	} {
 		if err := report.WriteFileAtomic(filepath.Join(dir, f.file), func(w io.Writer) error {
-			return r.queryCSV(ctx, w, queries.SQL(f.query))
+			return r.store.WriteCSV(ctx, w, queries.SQL(f.query))
 		}); err != nil {
 			return fmt.Errorf("%s: %w", f.file, err)
 		}
@@ -86,39 +86,18 @@ func (r *Result) WriteBlocklist(ctx context.Context, w io.Writer, blockMin int) 
 	return err
 }
 
-// queryCSV writes the result of query as CSV: strings as neutralised text
-// cells, numbers, booleans and times as themselves, NULL as an empty cell.
-func (r *Result) queryCSV(ctx context.Context, w io.Writer, query string) error {
-	rows, err := r.store.Query(ctx, query)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	cols, err := rows.Columns()
-	if err != nil {
-		return err
-	}
+// WriteCSV writes the result of query as CSV: strings as neutralised text
+// cells (report.CSVWriter), numbers, booleans and times as themselves, NULL
+// as an empty cell.
+func (s *Store) WriteCSV(ctx context.Context, w io.Writer, query string, args ...any) error {
 	cw := report.NewCSVWriter(w)
-	if err := cw.Header(cols...); err != nil {
-		return err
-	}
-	vals := make([]any, len(cols))
-	ptrs := make([]any, len(cols))
-	for i := range vals {
-		ptrs[i] = &vals[i]
-	}
-	for rows.Next() {
-		if err := rows.Scan(ptrs...); err != nil {
-			return err
-		}
+	err := s.Each(ctx, query, func(cols []string) error { return cw.Header(cols...) }, func(vals []any) error {
 		for _, v := range vals {
 			writeCell(cw, v)
 		}
-		if err := cw.EndRow(); err != nil {
-			return err
-		}
-	}
-	if err := rows.Err(); err != nil {
+		return cw.EndRow()
+	}, args...)
+	if err != nil {
 		return err
 	}
 	return cw.Flush()

@@ -86,6 +86,40 @@ func (s *Store) Query(ctx context.Context, query string, args ...any) (*sql.Rows
 	return rows, nil
 }
 
+// Each runs query, calls head with the column names (when head is not nil),
+// then row with the values of each row, scanned as database/sql gives them
+// (nil for NULL). vals is reused for the next row.
+func (s *Store) Each(ctx context.Context, query string, head func(cols []string) error, row func(vals []any) error, args ...any) error {
+	rows, err := s.Query(ctx, query, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	cols, err := rows.Columns()
+	if err != nil {
+		return err
+	}
+	if head != nil {
+		if err := head(cols); err != nil {
+			return err
+		}
+	}
+	vals := make([]any, len(cols))
+	ptrs := make([]any, len(cols))
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
+	for rows.Next() {
+		if err := rows.Scan(ptrs...); err != nil {
+			return err
+		}
+		if err := row(vals); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
 // Insert appends the rows of rec to table, whose columns must have the
 // names, order and compatible types of rec's schema. rec is not released.
 func (s *Store) Insert(ctx context.Context, table string, rec arrow.RecordBatch) error {

@@ -61,48 +61,24 @@ func runQuery(ctx context.Context, e *env, opt *queryOptions, query string) erro
 		return usageErr("query: %v", err)
 	}
 	defer s.Close()
-	rows, err := s.Query(ctx, query)
-	if err != nil {
-		return usageErr("query: %v", err)
-	}
-	defer rows.Close()
-	cols, err := rows.Columns()
-	if err != nil {
-		return usageErr("query: %v", err)
-	}
-	var out [][]string
-	vals := make([]any, len(cols))
-	ptrs := make([]any, len(cols))
-	for i := range vals {
-		ptrs[i] = &vals[i]
-	}
-	for rows.Next() {
-		if err := rows.Scan(ptrs...); err != nil {
+	if opt.csv {
+		if err := s.WriteCSV(ctx, e.stdout, query); err != nil {
 			return usageErr("query: %v", err)
 		}
-		row := make([]string, len(cols))
+		return nil
+	}
+	var cols []string
+	var out [][]string
+	err = s.Each(ctx, query, func(c []string) error { cols = c; return nil }, func(vals []any) error {
+		row := make([]string, len(vals))
 		for i, v := range vals {
 			row[i] = formatValue(v)
 		}
 		out = append(out, row)
-	}
-	if err := rows.Err(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return usageErr("query: %v", err)
-	}
-	if opt.csv {
-		w := report.NewCSVWriter(e.stdout)
-		if err := w.Header(cols...); err != nil {
-			return err
-		}
-		for _, r := range out {
-			for _, c := range r {
-				w.Text(c)
-			}
-			if err := w.EndRow(); err != nil {
-				return err
-			}
-		}
-		return w.Flush()
 	}
 	return writeGrid(e, cols, out)
 }

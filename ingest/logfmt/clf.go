@@ -701,17 +701,7 @@ func parseStatus(v []byte) (int32, bool) {
 	if isDash(v) {
 		return -1, true
 	}
-	if len(v) == 0 || len(v) > 3 {
-		return 0, false
-	}
-	var s int32
-	for _, c := range v {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		s = s*10 + int32(c-'0')
-	}
-	return s, true
+	return fieldStatus(v)
 }
 
 // parseBytes parses a byte count; "-" is absent (-1), or zero when dashZero
@@ -726,17 +716,7 @@ func parseBytes(v []byte, dashZero bool) (int64, bool) {
 	if len(v) > 0 && v[0] == '+' {
 		v = v[1:]
 	}
-	if len(v) == 0 || len(v) > 18 {
-		return 0, false
-	}
-	var n int64
-	for _, c := range v {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		n = n*10 + int64(c-'0')
-	}
-	return n, true
+	return fieldBytes(v)
 }
 
 // The built-in layouts, as Apache LogFormat strings (Apache's own definitions
