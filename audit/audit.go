@@ -136,6 +136,18 @@ func Run(ctx context.Context, cfg Config, logs []string) (*Result, error) {
 		}
 		start = time.Now()
 	}
+	// After the ingest progress bar, the SQL phases say what they do on the
+	// same terminal line, erased when the audit is done.
+	status := func(msg string) {
+		if cfg.Ingest.Progress != nil {
+			fmt.Fprintf(cfg.Ingest.Progress, "\r\033[Kaudit: %s…", msg)
+		}
+	}
+	defer func() {
+		if cfg.Ingest.Progress != nil {
+			fmt.Fprint(cfg.Ingest.Progress, "\r\033[K")
+		}
+	}()
 	// Judged batches go to DuckDB from their own goroutine, so that parsing
 	// and judging go on while DuckDB copies the previous batch. The channel
 	// bounds the batches in flight.
@@ -182,6 +194,7 @@ func Run(ctx context.Context, cfg Config, logs []string) (*Result, error) {
 		fmt.Fprintf(cfg.Timings, "%-28s %v (of which DuckDB inserts %v, %d bot rows)\n", "ingest+judge+insert", time.Since(start).Round(time.Millisecond), insertTime.Round(time.Millisecond), j.botRows)
 		start = time.Now()
 	}
+	status(fmt.Sprintf("storing %d bot requests", j.botRows))
 	dict := j.dictBatch(mem, 0)
 	err = store.Insert(ctx, "dict", dict)
 	dict.Release()
@@ -192,10 +205,12 @@ func Run(ctx context.Context, cfg Config, logs []string) (*Result, error) {
 		return nil, err
 	}
 	phase("dict, bots, traffic tables")
+	status("measuring crawl-delay and request-rate windows")
 	if err := store.Exec(ctx, queries.SQL("judge.sql")); err != nil {
 		return nil, err
 	}
 	phase("judge.sql (windows)")
+	status("summarizing")
 	if err := res.summarize(ctx, cfg, hist, j, acc); err != nil {
 		return nil, err
 	}
