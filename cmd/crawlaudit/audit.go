@@ -56,7 +56,8 @@ Metrics (per bot and host):
   in grace        disallowed, but allowed by the version in effect --grace
                   earlier (a crawler may cache robots.txt for 24 h)
   delay           requests less than Crawl-delay after the bot's previous one
-  rate            requests beyond Request-rate n/t in the window (t-T, t]
+  rate            requests with more than n of the bot's requests in
+                  (time-t, time] under Request-rate n/t
   visit           requests outside the Visit-time window (UTC)
 
 Exit status: 0 success; 2 usage or input error (after the report, unless
