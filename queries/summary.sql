@@ -1,23 +1,38 @@
 -- One row per bot and host (contract §6, §7), worst offenders first.
+-- Aggregates on the ids of requests and joins the names afterwards: the
+-- judged view would join every row.
+WITH per AS (
+    SELECT
+        r.bot_id,
+        r.host_id,
+        count(*)                                          AS requests,
+        count(*) FILTER (WHERE r.robots_fetch)            AS robots_fetches,
+        count(*) FILTER (WHERE v.value = 'disallowed')          AS disallowed,
+        count(*) FILTER (WHERE v.value = 'disallowed_in_grace') AS disallowed_in_grace,
+        count(*) FILTER (WHERE m.crawl_delay_breach)      AS crawl_delay_breaches,
+        count(*) FILTER (WHERE m.request_rate_breach)     AS request_rate_breaches,
+        count(*) FILTER (WHERE r.visit_breach)            AS visit_time_breaches,
+        count(*) FILTER (WHERE v.value = 'unaudited')     AS unaudited,
+        count(DISTINCT r.client_ip)                       AS ips,
+        min(r.ts)                                         AS first_seen,
+        max(r.ts)                                         AS last_seen
+    FROM requests r
+    JOIN measures m ON r.rowid = m.rid
+    JOIN dict v ON v.id = r.verdict_id
+    GROUP BY r.bot_id, r.host_id
+)
 SELECT
-    j.bot,
-    coalesce(j.host, '') AS host,
-    any_value(b.operator)                                    AS operator,
-    any_value(b.purpose)                                     AS purpose,
-    count(*)                                                 AS requests,
-    count(*) FILTER (WHERE robots_fetch)                     AS robots_fetches,
-    count(*) FILTER (WHERE verdict = 'disallowed')           AS disallowed,
-    count(*) FILTER (WHERE verdict = 'disallowed_in_grace')  AS disallowed_in_grace,
-    count(*) FILTER (WHERE crawl_delay_breach)               AS crawl_delay_breaches,
-    count(*) FILTER (WHERE request_rate_breach)              AS request_rate_breaches,
-    count(*) FILTER (WHERE visit_breach)                     AS visit_time_breaches,
-    count(*) FILTER (WHERE verdict = 'unaudited')            AS unaudited,
-    count(DISTINCT client_ip)                                AS ips,
-    min(ts)                                                  AS first_seen,
-    max(ts)                                                  AS last_seen
-FROM judged j
-LEFT JOIN bots b USING (bot)
-GROUP BY j.bot, j.host
+    bot.value                  AS bot,
+    coalesce(host.value, '')   AS host,
+    b.operator,
+    b.purpose,
+    requests, robots_fetches, disallowed, disallowed_in_grace,
+    crawl_delay_breaches, request_rate_breaches, visit_time_breaches,
+    unaudited, ips, first_seen, last_seen
+FROM per
+JOIN dict bot ON bot.id = per.bot_id
+LEFT JOIN dict host ON host.id = per.host_id
+LEFT JOIN bots b ON b.bot = bot.value
 ORDER BY disallowed DESC, disallowed_in_grace DESC,
          crawl_delay_breaches + request_rate_breaches + visit_time_breaches DESC,
-         requests DESC, j.bot, j.host;
+         requests DESC, bot, host;
