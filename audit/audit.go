@@ -218,8 +218,8 @@ func Run(ctx context.Context, cfg Config, logs []string) (*Result, error) {
 	if inputErr != nil {
 		res.Summary.Input.Errors = append(res.Summary.Input.Errors, inputErr.Error())
 	}
-	if hist.AnyHost() && len(j.botsSeen) > 1 {
-		res.Warnings = append(res.Warnings, fmt.Sprintf("the robots.txt history %s names no host, so it judged the requests of all %d hosts in the logs; use a per-host directory or --host", cfg.Robots, len(j.botsSeen)))
+	if n := len(j.traffic()); hist.AnyHost() && n > 1 {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("the robots.txt history %s names no host, so it judged the requests of all %d hosts in the logs; use a per-host directory or --host", cfg.Robots, n))
 	}
 	ok = true
 	return res, inputErr
@@ -249,15 +249,8 @@ func (j *judge) storeTables(ctx context.Context, s *Store) error {
 			return err
 		}
 	}
-	hosts := make(map[string]bool)
-	for h := range j.humans {
-		hosts[h] = true
-	}
-	for h := range j.botsSeen {
-		hosts[h] = true
-	}
-	for h := range hosts {
-		if err := s.Exec(ctx, "INSERT INTO traffic VALUES (?, ?, ?)", h, j.humans[h], j.botsSeen[h]); err != nil {
+	for h, t := range j.traffic() {
+		if err := s.Exec(ctx, "INSERT INTO traffic VALUES (?, ?, ?)", h, t.humans, t.bots); err != nil {
 			return err
 		}
 	}
@@ -294,11 +287,9 @@ func (res *Result) summarize(ctx context.Context, cfg Config, hist *history.Hist
 		}
 		s.Input.From, s.Input.To = &from, &to
 	}
-	for _, n := range j.humans {
-		s.Input.HumanRequests += n
-	}
-	for _, n := range j.botsSeen {
-		s.Input.BotRequests += n
+	for _, t := range j.traffic() {
+		s.Input.HumanRequests += t.humans
+		s.Input.BotRequests += t.bots
 	}
 	for _, h := range hist.Hosts() {
 		vs := hist.Versions(h)

@@ -66,12 +66,11 @@ type judge struct {
 	scratch []byte
 
 	// Counts for the summary.
-	humans, botsSeen map[string]int64 // per judged host name
-	unaudited        int64
-	outside          int64
-	wholeSeconds     bool
-	rows             int64
-	botRows          int64
+	unaudited    int64
+	outside      int64
+	wholeSeconds bool
+	rows         int64
+	botRows      int64
 }
 
 // Indices of judge.verdict.
@@ -126,6 +125,27 @@ type hostState struct {
 	id     int32  // dict id of name
 	hi     int    // history host index; -1: no history applies
 	cursor history.Cursor
+	// Requests counted for the host value, by humans and by bots.
+	humans, bots int64
+}
+
+// hostTraffic is the request count of one judged host name.
+type hostTraffic struct{ humans, bots int64 }
+
+// traffic returns the request counts per judged host name (several logged
+// values, "Example.com" and "example.com:443", can share a name).
+func (j *judge) traffic() map[string]hostTraffic {
+	m := make(map[string]hostTraffic)
+	for _, hs := range j.hosts {
+		if hs.humans == 0 && hs.bots == 0 {
+			continue
+		}
+		t := m[hs.name]
+		t.humans += hs.humans
+		t.bots += hs.bots
+		m[hs.name] = t
+	}
+	return m
 }
 
 // outColumns are the typed builders of RequestsSchema.
@@ -150,8 +170,6 @@ func newJudge(mem memory.Allocator, hist *history.History, profile robots.Profil
 		hostIDs:      make(map[string]int32),
 		groupStates:  make(map[groupKey]*groupState),
 		dictIDs:      make(map[string]int32),
-		humans:       make(map[string]int64),
-		botsSeen:     make(map[string]int64),
 		wholeSeconds: true,
 		fromUS:       -1 << 63,
 		toUS:         1<<63 - 1,
@@ -423,10 +441,10 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 		hs := &j.hosts[host]
 		uas := j.uas[ua]
 		if !uas.bot.IsBot {
-			j.humans[hs.name]++
+			hs.humans++
 			continue
 		}
-		j.botsSeen[hs.name]++
+		hs.bots++
 		j.botRows++
 		if us%1_000_000 != 0 {
 			j.wholeSeconds = false
