@@ -241,15 +241,28 @@ func inHeader(ua, family string) string {
 	return ""
 }
 
-// indexFold is strings.Index ignoring ASCII case.
+// indexFold is strings.Index ignoring ASCII case. Only ASCII letters are
+// folded, so a match is exactly len(sub) bytes long: strings.ToLower would
+// change the length of some runes (the Kelvin sign U+212A becomes 'k'), and
+// the caller slices s by len(sub).
 func indexFold(s, sub string) int {
-	sub = strings.ToLower(sub)
+	var buf [64]byte
+	sub = string(lowerASCII(buf[:0], sub))
 	for i := 0; i+len(sub) <= len(s); i++ {
 		if hasPrefixFold(s[i:], sub) {
 			return i
 		}
 	}
 	return -1
+}
+
+// lowerASCII appends s to dst with ASCII letters lowercased, every other
+// byte as it is.
+func lowerASCII(dst []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		dst = append(dst, lowerByte(s[i]))
+	}
+	return dst
 }
 
 func firstWord(ua string) string {

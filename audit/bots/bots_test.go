@@ -3,6 +3,7 @@ package bots
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
 	"unsafe"
 )
 
@@ -222,6 +223,21 @@ func TestIdentifyUnlisted(t *testing.T) {
 		want := Bot{Name: tc.want, Operator: tc.operator, Purpose: tc.purpose, IsBot: true}
 		if got != want {
 			t.Errorf("Identify(%q)\n got %+v\nwant %+v", tc.ua, got, want)
+		}
+	}
+}
+
+// A uap-go family whose lowercase form has another length than itself (the
+// Kelvin sign U+212A lowercases to the one-byte 'k') must not make the name
+// lookup in the header slice past its end: Identify panicked on this header.
+func TestIdentifyFamilyWithNonASCIIFold(t *testing.T) {
+	for _, ua := range []string{
+		"\u212Aa/1 CFNetwork/1 yahoo ka",
+		"x\u212A\u212A/1 CFNetwork/1 yahoo kk",
+	} {
+		got := NewIdentifier().Identify(ua)
+		if !got.IsBot || !utf8.ValidString(got.Name) || !strings.Contains(ua, got.Name) {
+			t.Errorf("Identify(%q) = %+v, want a bot named by a valid substring of the header", ua, got)
 		}
 	}
 }
