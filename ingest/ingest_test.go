@@ -576,6 +576,24 @@ func TestStatefulDirectives(t *testing.T) {
 	}
 }
 
+// A stateful format's state is the file's own: a "#Fields:" line of one file
+// must not set the layout of the next file read by the same reader (with
+// several readers, which file follows which would be a matter of
+// scheduling).
+func TestStatefulStateIsPerFile(t *testing.T) {
+	dir := t.TempDir()
+	p1 := writeFile(t, dir, "a.log", []byte("#Fields: time ip\n2026-10-01T00:00:00Z 10.0.0.1\n"))
+	p2 := writeFile(t, dir, "b.log", []byte("2026-10-01T00:00:01Z 10.0.0.2\n"))
+	rows, _, acc, err := collect(t, []string{p1, p2}, Options{Format: "hdr", Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkInvariant(t, acc)
+	if len(rows) != 1 || acc.PerFile[1].Parsed != 0 || acc.PerFile[1].RejectedReasons[string(logfmt.ErrFieldCount)] != 1 {
+		t.Errorf("b.log, without a #Fields: line, was parsed with a.log's: %d rows, %+v", len(rows), acc.PerFile[1])
+	}
+}
+
 func TestSamples(t *testing.T) {
 	var b strings.Builder
 	for i := range 30 {

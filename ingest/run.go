@@ -301,7 +301,7 @@ func (r *runner) readFile(f *fileState, inline **worker) error {
 	}
 	defer o.close()
 	f.acc.Compression = o.compression
-	resolved := false
+	resolved, firstBlock := false, true
 	var detectErr error
 	sp := &splitter{
 		r:       o.r,
@@ -320,6 +320,12 @@ func (r *runner) readFile(f *fileState, inline **worker) error {
 				if *inline == nil {
 					*inline = r.newWorker()
 				}
+				if firstBlock {
+					// The state of a stateful parser ("#Fields:") is the
+					// file's own: start each file with a fresh parser.
+					delete((*inline).parsers, f.fmt)
+				}
+				firstBlock = false
 				err := (*inline).parse(b)
 				r.pool.put(buf)
 				if err != nil {
