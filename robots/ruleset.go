@@ -32,8 +32,8 @@ import (
 //
 // "*" matches any run of octets; "$" anchors only as the last character of
 // a value (see pattern). Google additionally allows the directory of an
-// allowed ".../index.htm*" page and reads a value not starting with "/" or
-// "*" as if it did (see CompileRules).
+// allowed ".../index.htm*" page (see CompileRules). In every profile a value
+// starting with neither "/" nor "*" matches no path that starts with "/".
 //
 // In every profile "/robots.txt" is allowed whatever the rules say (RFC
 // 9309 §2.2.2, 1996 draft §3.2.2; the 1994 document is silent, but a robot
