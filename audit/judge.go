@@ -2,6 +2,7 @@ package audit
 
 import (
 	"fmt"
+	"net/netip"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -483,7 +484,7 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 		if ipCol.IsNull(i) {
 			c.clientIP.AppendNull()
 		} else {
-			c.clientIP.Append(ipCol.Value(i))
+			c.clientIP.Append(canonicalIP(ipCol.Value(i)))
 		}
 		if methodCol.IsNull(i) {
 			c.method.AppendNull()
@@ -569,6 +570,48 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 	}
 	j.rows += int64(n)
 	return nil
+}
+
+// canonicalIP returns an IP address in its canonical form, so that one
+// address logged in two spellings ("2001:DB8:0:0:0:0:0:2", "2001:db8::2",
+// "::ffff:192.0.2.7") counts once in ips and in the block list. Anything
+// that is not an address (a host name logged by HostnameLookups) is kept as
+// logged. Dotted IPv4 without leading zeros, the common case, is returned
+// without parsing.
+func canonicalIP(s string) string {
+	if plainIPv4(s) {
+		return s
+	}
+	a, err := netip.ParseAddr(s)
+	if err != nil {
+		return s
+	}
+	a = a.Unmap()
+	if c := a.String(); c != s {
+		return c
+	}
+	return s
+}
+
+// plainIPv4 reports whether s is four dotted decimal octets without leading
+// zeros, which is already canonical (or, above 255, not an address at all).
+func plainIPv4(s string) bool {
+	dots, digits := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= '0' && c <= '9':
+			if digits == 1 && s[i-1] == '0' {
+				return false
+			}
+			digits++
+		case c == '.' && digits > 0:
+			dots++
+			digits = 0
+		default:
+			return false
+		}
+	}
+	return dots == 3 && digits > 0
 }
 
 // appendID appends a dict id, or null for -1.
