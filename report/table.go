@@ -58,9 +58,9 @@ func WriteTable(w io.Writer, s *Summary, opt TableOptions) error {
 	}
 	fmt.Fprintln(w, ".")
 	if in.From != nil && in.To != nil {
-		fmt.Fprintf(w, "Period: %s to %s (UTC).", in.From.UTC().Format("2006-01-02 15:04:05"), in.To.UTC().Format("2006-01-02 15:04:05"))
+		fmt.Fprintf(w, "Period: %s to %s (UTC). ", in.From.UTC().Format("2006-01-02 15:04:05"), in.To.UTC().Format("2006-01-02 15:04:05"))
 	}
-	fmt.Fprintf(w, " robots.txt: %s, profile %s, cache grace %gs.\n", s.Audit.Robots, s.Audit.Spec, s.Audit.GraceSeconds)
+	fmt.Fprintf(w, "robots.txt: %s, profile %s, cache grace %gs.\n", Printable(s.Audit.Robots, 0), s.Audit.Spec, s.Audit.GraceSeconds)
 	if s.Audit.TimeResolution == "1s" {
 		fmt.Fprintln(w, "DELAY: the log's timestamps have a resolution of one second, so delays are measured to the second.")
 	}
