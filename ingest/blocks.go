@@ -109,7 +109,9 @@ func (s *splitter) run() error {
 		lines := int64(bytes.Count(b[:i+1], []byte{'\n'}))
 		tail := b[i+1:]
 		next := s.pool.get()
-		long := len(tail) > s.maxLine
+		// maxLine+1: the line may still end in the '\r' of a CRLF end, which
+		// the workers strip before they apply the exact limit.
+		long := len(tail) > s.maxLine+1
 		var prefix []byte
 		if long {
 			// The last line is already over-long: report it and skip the rest

@@ -407,6 +407,10 @@ func TestOverLongLines(t *testing.T) {
 			add(long(maxLine+1), true) // just over
 		case 4:
 			add(long(maxLine), false) // exactly the limit: a garbage line, not too long
+		case 5:
+			add(long(maxLine)+"\r", false) // the limit with a CRLF end: the '\r' does not count
+		case 6:
+			add(long(maxLine+1)+"\r", true) // just over, with a CRLF end
 		case 11:
 			add(long(3000+i), true) // longer than the buffer
 		default:

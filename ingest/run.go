@@ -445,12 +445,12 @@ func (w *worker) parse(b *block) error {
 		} else {
 			l, data, last = data, nil, true
 		}
+		if n := len(l); n > 0 && l[n-1] == '\r' {
+			l = l[:n-1] // the limit is on the line without its CRLF end
+		}
 		if len(l) > maxLine {
 			st.reject(string(ErrLineTooLong), f.in.name, line, l, maxSamples)
 			continue
-		}
-		if n := len(l); n > 0 && l[n-1] == '\r' {
-			l = l[:n-1]
 		}
 		if len(l) == 0 {
 			continue

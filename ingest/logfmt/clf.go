@@ -547,21 +547,8 @@ func hexByte(v []byte, i int) (byte, bool) {
 	if i+2 > len(v) {
 		return 0, false
 	}
-	h, ok1 := unhex(v[i])
-	l, ok2 := unhex(v[i+1])
-	return h<<4 | l, ok1 && ok2
-}
-
-func unhex(c byte) (byte, bool) {
-	switch {
-	case '0' <= c && c <= '9':
-		return c - '0', true
-	case 'a' <= c && c <= 'f':
-		return c - 'a' + 10, true
-	case 'A' <= c && c <= 'F':
-		return c - 'A' + 10, true
-	}
-	return 0, false
+	h, l := hexDigitValue(v[i]), hexDigitValue(v[i+1])
+	return byte(h<<4 | l), h >= 0 && l >= 0
 }
 
 // request splits a request line into method, target and protocol.
