@@ -54,6 +54,7 @@ type judge struct {
 	uas     []*uaState
 	hostIDs map[string]int32 // host as logged → index in hosts
 	hosts   []hostState
+	ipIDs   map[string]int32 // client address as logged → dict id of its canonical form
 
 	groupStates map[groupKey]*groupState
 
@@ -118,6 +119,7 @@ type decision struct {
 	allowed bool
 	rule    int32 // dict id of the deciding rule ("Disallow: /private/"); -1 when none
 	line    int32
+	target  int32 // dict id of the path itself
 }
 
 // hostState is one distinct host value of the logs.
@@ -152,7 +154,7 @@ func (j *judge) traffic() map[string]hostTraffic {
 // outColumns are the typed builders of RequestsSchema.
 type outColumns struct {
 	ts                       *array.TimestampBuilder
-	clientIP, target         *array.StringBuilder
+	clientIP, target         *array.Int32Builder
 	host, method, ua, bot    *array.Int32Builder
 	file, version, group     *array.Int32Builder
 	verdict, rule, visit     *array.Int32Builder
@@ -169,6 +171,7 @@ func newJudge(mem memory.Allocator, hist *history.History, profile robots.Profil
 		ident:        ident,
 		uaIDs:        make(map[string]int32),
 		hostIDs:      make(map[string]int32),
+		ipIDs:        make(map[string]int32),
 		groupStates:  make(map[groupKey]*groupState),
 		dictIDs:      make(map[string]int32),
 		wholeSeconds: true,
@@ -190,9 +193,9 @@ func newJudge(mem memory.Allocator, hist *history.History, profile robots.Profil
 	j.outCols = outColumns{
 		ts:          f(rcTS).(*array.TimestampBuilder),
 		host:        i32(rcHostID),
-		clientIP:    f(rcClientIP).(*array.StringBuilder),
+		clientIP:    i32(rcClientIPID),
 		method:      i32(rcMethodID),
-		target:      f(rcTarget).(*array.StringBuilder),
+		target:      i32(rcTargetID),
 		status:      i32(rcStatus),
 		bytes:       f(rcBytes).(*array.Int64Builder),
 		ua:          i32(rcUserAgentID),
@@ -347,7 +350,7 @@ func (j *judge) decide(g *groupState, target string) decision {
 	}
 	var dec robots.Decision
 	dec, j.scratch = g.group.DecideString(target, j.scratch)
-	d := decision{allowed: dec.Allowed, rule: -1}
+	d := decision{allowed: dec.Allowed, rule: -1, target: j.intern(target)}
 	if dec.Line > 0 {
 		d.rule, d.line = j.intern(dec.Rule), int32(dec.Line)
 	}
@@ -484,7 +487,7 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 		if ipCol.IsNull(i) {
 			c.clientIP.AppendNull()
 		} else {
-			c.clientIP.Append(canonicalIP(ipCol.Value(i)))
+			c.clientIP.Append(j.ipID(ipCol.Value(i)))
 		}
 		if methodCol.IsNull(i) {
 			c.method.AppendNull()
@@ -495,10 +498,13 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 			}
 			c.method.Append(methodOf[k])
 		}
-		if targetCol.IsNull(i) {
+		switch {
+		case targetCol.IsNull(i):
 			c.target.AppendNull()
-		} else {
-			c.target.Append(target)
+		case g != nil:
+			c.target.Append(dec.target)
+		default:
+			c.target.Append(j.intern(target))
 		}
 		if statusCol.IsNull(i) {
 			c.status.AppendNull()
@@ -570,6 +576,17 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 	}
 	j.rows += int64(n)
 	return nil
+}
+
+// ipID returns the dict id of the canonical form of a client address as
+// logged; ip may alias a batch's memory.
+func (j *judge) ipID(ip string) int32 {
+	if id, ok := j.ipIDs[ip]; ok {
+		return id
+	}
+	id := j.intern(canonicalIP(ip))
+	j.ipIDs[strings.Clone(ip)] = id
+	return id
 }
 
 // canonicalIP returns an IP address in its canonical form, so that one

@@ -8,9 +8,9 @@ import "github.com/apache/arrow-go/v18/arrow"
 const (
 	rcTS = iota
 	rcHostID
-	rcClientIP
+	rcClientIPID
 	rcMethodID
-	rcTarget
+	rcTargetID
 	rcStatus
 	rcBytes
 	rcUserAgentID
@@ -32,17 +32,18 @@ const (
 )
 
 // RequestsSchema is the Arrow schema of the judged bot requests the audit
-// hands to DuckDB. Strings that repeat (host, method, User-Agent, bot, file,
-// robots.txt version, group, verdict, rule, Visit-time window) are ids into
-// the table "dict" (DictSchema): DuckDB reads integers from Arrow about three
-// times as fast as strings, and the view "judged" joins the names back.
-// Only the client address and the target, nearly unique per row, are strings.
+// hands to DuckDB. Every string (host, client address, method, target,
+// User-Agent, bot, file, robots.txt version, group, verdict, rule, Visit-time
+// window) is an id into the table "dict" (DictSchema): DuckDB reads integers
+// from Arrow several times as fast as strings, bots request the same paths
+// from the same few addresses again and again, and the view "judged" joins
+// the names back.
 var RequestsSchema = arrow.NewSchema([]arrow.Field{
 	rcTS:            {Name: "ts", Type: &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}},
 	rcHostID:        {Name: "host_id", Type: arrow.PrimitiveTypes.Int32},
-	rcClientIP:      {Name: "client_ip", Type: arrow.BinaryTypes.String, Nullable: true},
+	rcClientIPID:    {Name: "client_ip_id", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
 	rcMethodID:      {Name: "method_id", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
-	rcTarget:        {Name: "target", Type: arrow.BinaryTypes.String, Nullable: true},
+	rcTargetID:      {Name: "target_id", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
 	rcStatus:        {Name: "status", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
 	rcBytes:         {Name: "bytes", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
 	rcUserAgentID:   {Name: "user_agent_id", Type: arrow.PrimitiveTypes.Int32, Nullable: true},

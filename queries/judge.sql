@@ -28,9 +28,9 @@ CREATE OR REPLACE VIEW judged AS
 SELECT
     r.ts,
     coalesce(host.value, '')  AS host,
-    r.client_ip,
+    ip.value                  AS client_ip,
     method.value              AS method,
-    r.target,
+    target.value              AS target,
     r.status,
     r.bytes,
     ua.value                  AS user_agent,
@@ -55,6 +55,8 @@ SELECT
 FROM requests r
 JOIN measures m ON r.rowid = m.rid
 LEFT JOIN dict host    ON host.id    = r.host_id
+LEFT JOIN dict ip      ON ip.id      = r.client_ip_id
+LEFT JOIN dict target  ON target.id  = r.target_id
 LEFT JOIN dict method  ON method.id  = r.method_id
 LEFT JOIN dict ua      ON ua.id      = r.user_agent_id
 LEFT JOIN dict bot     ON bot.id     = r.bot_id

@@ -6,9 +6,9 @@
 CREATE TABLE IF NOT EXISTS requests (
     ts                TIMESTAMPTZ,  -- request time, UTC, µs
     host_id           INTEGER,      -- host the request was judged for ('' when unknown)
-    client_ip         VARCHAR,
+    client_ip_id      INTEGER,      -- client address, canonical form
     method_id         INTEGER,
-    target            VARCHAR,      -- path and query exactly as logged
+    target_id         INTEGER,      -- path and query exactly as logged
     status            INTEGER,
     bytes             BIGINT,
     user_agent_id     INTEGER,

@@ -13,7 +13,7 @@ WITH per AS (
         count(*) FILTER (WHERE m.request_rate_breach)     AS request_rate_breaches,
         count(*) FILTER (WHERE r.visit_breach)            AS visit_time_breaches,
         count(*) FILTER (WHERE v.value = 'unaudited')     AS unaudited,
-        count(DISTINCT r.client_ip)                       AS ips,
+        count(DISTINCT r.client_ip_id)                    AS ips,
         min(r.ts)                                         AS first_seen,
         max(r.ts)                                         AS last_seen
     FROM requests r
