@@ -400,6 +400,12 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 		fileCol   = rec.Column(ingest.ColFile).(*array.Dictionary)
 		lineCol   = rec.Column(ingest.ColLine).(*array.Int64)
 	)
+	// The index arrays of the dictionary columns, read directly: ingest
+	// writes them as int32 (ingest.Schema).
+	uaIdx := indices(uaCol)
+	hostIdx := indices(hostCol)
+	methodIdx := indices(methodCol)
+	fileIdx := indices(fileCol)
 	hostDict := hostCol.Dictionary().(*array.String)
 	uaDict := uaCol.Dictionary().(*array.String)
 	methodDict := methodCol.Dictionary().(*array.String)
@@ -428,7 +434,7 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 			}
 			ua = noUA
 		} else {
-			k := uaCol.GetValueIndex(i)
+			k := int(uaIdx[i])
 			if uaOf[k] < 0 {
 				uaOf[k] = j.uaState(uaDict.Value(k), false)
 			}
@@ -436,7 +442,7 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 		}
 		host := noHost
 		if !hostCol.IsNull(i) {
-			k := hostCol.GetValueIndex(i)
+			k := int(hostIdx[i])
 			if hostOf[k] < 0 {
 				hostOf[k] = j.hostState(hostDict.Value(k))
 			}
@@ -492,7 +498,7 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 		if methodCol.IsNull(i) {
 			c.method.AppendNull()
 		} else {
-			k := methodCol.GetValueIndex(i)
+			k := int(methodIdx[i])
 			if methodOf[k] < 0 {
 				methodOf[k] = j.intern(methodDict.Value(k))
 			}
@@ -522,7 +528,7 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 			c.ua.Append(uas.id)
 		}
 		c.bot.Append(uas.botID)
-		k := fileCol.GetValueIndex(i)
+		k := int(fileIdx[i])
 		if fileOf[k] < 0 {
 			fileOf[k] = j.intern(fileDict.Value(k))
 		}
@@ -629,6 +635,11 @@ func plainIPv4(s string) bool {
 		}
 	}
 	return dots == 3 && digits > 0
+}
+
+// indices returns the int32 indices of a dictionary column, one per row.
+func indices(d *array.Dictionary) []int32 {
+	return d.Indices().(*array.Int32).Int32Values()
 }
 
 // appendID appends a dict id, or null for -1.
