@@ -50,11 +50,12 @@ type judge struct {
 
 	ident *bots.Identifier
 
-	uaIDs   map[string]int32 // User-Agent → index in uas
-	uas     []*uaState
-	hostIDs map[string]int32 // host as logged → index in hosts
-	hosts   []hostState
-	ipIDs   map[string]int32 // client address as logged → dict id of its canonical form
+	uaIDs    map[string]int32 // User-Agent → index in uas
+	uas      []*uaState
+	absentUA int32            // index in uas of the state of rows without a User-Agent; -1 until seen
+	hostIDs  map[string]int32 // host as logged → index in hosts
+	hosts    []hostState
+	ipIDs    map[string]int32 // client address as logged → dict id of its canonical form
 
 	groupStates map[groupKey]*groupState
 
@@ -170,6 +171,7 @@ func newJudge(mem memory.Allocator, hist *history.History, profile robots.Profil
 		hist:         hist,
 		ident:        ident,
 		uaIDs:        make(map[string]int32),
+		absentUA:     -1,
 		hostIDs:      make(map[string]int32),
 		ipIDs:        make(map[string]int32),
 		groupStates:  make(map[groupKey]*groupState),
@@ -256,25 +258,33 @@ func (j *judge) flush() arrow.RecordBatch { return j.out.NewRecordBatch() }
 // absent for no header), identifying its bot the first time it is seen. ua
 // may alias a batch's memory.
 func (j *judge) uaState(ua string, absent bool) int32 {
-	key := ua
 	if absent {
-		key = "\x00absent"
+		if j.absentUA < 0 {
+			j.absentUA = j.newUAState("", false)
+		}
+		return j.absentUA
 	}
-	if id, ok := j.uaIDs[key]; ok {
+	if id, ok := j.uaIDs[ua]; ok {
 		return id
 	}
+	id := j.newUAState(ua, true)
+	j.uaIDs[j.uas[id].ua] = id
+	return id
+}
+
+// newUAState identifies the bot behind ua and returns the index of its new
+// state; logged tells a header from an absent one.
+func (j *judge) newUAState(ua string, logged bool) int32 {
 	st := &uaState{ua: strings.Clone(ua), id: -1, groups: make(map[int]*groupState)}
-	if !absent {
+	if logged {
 		st.id = j.intern(ua)
 	}
 	st.bot = j.ident.Identify(st.ua)
 	if st.bot.IsBot {
 		st.botID = j.intern(st.bot.Name)
 	}
-	id := int32(len(j.uas))
 	j.uas = append(j.uas, st)
-	j.uaIDs[strings.Clone(key)] = id
-	return id
+	return int32(len(j.uas) - 1)
 }
 
 // hostState returns the index of the state of a logged host value ("" when
