@@ -218,6 +218,9 @@ func Run(ctx context.Context, cfg Config, logs []string) (*Result, error) {
 	if inputErr != nil {
 		res.Summary.Input.Errors = append(res.Summary.Input.Errors, inputErr.Error())
 	}
+	if n := ident.UAPSkipped(); n > 0 {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("%d distinct User-Agents were judged without uap-go, past its budget of %d (see audit/bots.MaxUAPCalls): they count as bots only if the crawler table or a crawler word names them", n, bots.MaxUAPCalls))
+	}
 	if n := len(j.traffic()); hist.AnyHost() && n > 1 {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("the robots.txt history %s names no host, so it judged the requests of all %d hosts in the logs; use a per-host directory or --host", cfg.Robots, n))
 	}

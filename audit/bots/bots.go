@@ -109,7 +109,8 @@ type Identifier struct {
 
 	cache      sync.Map // string -> Bot
 	cacheCount atomic.Int64
-	uapCalls   atomic.Int64 // headers that went to uap-go, for tests and benchmarks
+	uapCalls   atomic.Int64 // headers that went to uap-go
+	uapSkipped atomic.Int64 // headers that would have gone to uap-go past MaxUAPCalls
 }
 
 // Cache bounds: beyond maxCacheEntries distinct headers, or for a header
@@ -213,7 +214,22 @@ func unknown(name string) Bot {
 
 // uapParse returns uap-go's user-agent and device families of ua, which the
 // caller has cut to maxUAPBytes.
+// MaxUAPCalls bounds the headers one Identifier hands to uap-go, its slowest
+// step (about 1–3 ms a header): a log of a million random User-Agents must
+// not take an hour. Past the bound, a header the table and the generic signals
+// say nothing about is not a bot. Real logs stay far below it (a busy month
+// has a few thousand distinct headers, a tenth of them reaching uap-go).
+const MaxUAPCalls = 10000
+
+// UAPSkipped returns how many headers were decided without uap-go because
+// MaxUAPCalls was reached.
+func (id *Identifier) UAPSkipped() int64 { return id.uapSkipped.Load() }
+
 func (id *Identifier) uapParse(ua string) (family, device string) {
+	if id.uapCalls.Load() >= MaxUAPCalls {
+		id.uapSkipped.Add(1)
+		return "", ""
+	}
 	id.uapOnce.Do(func() {
 		// The Identifier caches answers; uap's own cache would only hold
 		// copies (1 is its smallest size).

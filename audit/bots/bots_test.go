@@ -376,3 +376,28 @@ func TestIdentifyConcurrent(t *testing.T) {
 		<-done
 	}
 }
+
+// TestUAPBudget: past MaxUAPCalls, headers that only uap-go could decide are
+// not bots, and are counted.
+func TestUAPBudget(t *testing.T) {
+	const ua = "Mozilla/5.0 (Linux; U; Zq 9.1) Qwzx/77"
+	// A header with no table token and no generic signal goes to uap-go.
+	fresh := NewIdentifier()
+	fresh.Identify(ua)
+	if fresh.uapCalls.Load() != 1 {
+		t.Fatalf("the test header did not reach uap-go (%d calls)", fresh.uapCalls.Load())
+	}
+	id := NewIdentifier()
+	id.uapCalls.Store(MaxUAPCalls)
+	b := id.Identify(ua)
+	if b.IsBot {
+		t.Errorf("past the budget: %+v", b)
+	}
+	if id.UAPSkipped() != 1 {
+		t.Errorf("UAPSkipped = %d, want 1", id.UAPSkipped())
+	}
+	// The table still answers.
+	if b := id.Identify("Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"); b.Name != "Googlebot" {
+		t.Errorf("table past the budget: %+v", b)
+	}
+}
