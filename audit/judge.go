@@ -276,12 +276,12 @@ func (j *judge) uaState(ua string, absent bool) int32 {
 // state; logged tells a header from an absent one.
 func (j *judge) newUAState(ua string, logged bool) int32 {
 	st := &uaState{ua: strings.Clone(ua), id: -1, groups: make(map[int]*groupState)}
-	if logged {
-		st.id = j.intern(ua)
-	}
 	st.bot = j.ident.Identify(st.ua)
-	if st.bot.IsBot {
+	if st.bot.IsBot { // only bot rows are stored, with their header
 		st.botID = j.intern(st.bot.Name)
+		if logged {
+			st.id = j.intern(ua)
+		}
 	}
 	j.uas = append(j.uas, st)
 	return int32(len(j.uas) - 1)
