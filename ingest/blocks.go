@@ -10,9 +10,12 @@ import (
 // file to a parsing worker. The buffer comes from a pool and goes back to it
 // once the block has been parsed.
 type block struct {
-	buf       *[]byte
-	data      []byte // whole lines; the last one may lack its '\n' at the end of the file
-	file      *fileState
+	buf  *[]byte
+	data []byte // whole lines; the last one may lack its '\n' at the end of the file
+	file *fileState
+	// fmt is the file's format when the block was cut, nil while it is not
+	// known (the blocks before the first non-empty line).
+	fmt       *formatEntry
 	firstLine int64 // 1-based line number of the first line of data
 	// truncated: the stream ended with an error, so the last line of data
 	// (when it lacks its '\n') was cut short.

@@ -275,6 +275,25 @@ func (specificParser) Parse(line []byte, r *logfmt.Row) error {
 	return kvParser{}.Parse(line, r)
 }
 
+// TestDetectionAfterBlankBlocks: a file that begins with more blank lines
+// than fit in a block is detected from its first non-empty lines.
+func TestDetectionAfterBlankBlocks(t *testing.T) {
+	dir := t.TempDir()
+	text := strings.Repeat("\n", 5000) + tsvLog(40)
+	p := writeFile(t, dir, "blank-start.log", []byte(text))
+	for _, workers := range []int{1, 3} {
+		_, _, acc, err := collect(t, []string{p}, Options{BlockBytes: 1024, Workers: workers})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkInvariant(t, acc)
+		f := acc.PerFile[0]
+		if f.Format != "tsv" || f.Lines != 40 || f.Parsed != 40 || f.Rejected != 0 {
+			t.Errorf("workers=%d: file %+v", workers, f)
+		}
+	}
+}
+
 func TestDetectionInRun(t *testing.T) {
 	dir := t.TempDir()
 	// A rotated file whose first line is cut, then a JSON line, then tsv.

@@ -312,10 +312,12 @@ func (r *runner) readFile(f *fileState, inline **worker) error {
 				data = bytes.TrimPrefix(data, utf8BOM)
 			}
 			if !resolved {
-				resolved = true
+				// Detect on the first block that holds a non-empty line:
+				// a file may begin with any number of blank lines.
 				detectErr = r.resolveFile(f, data)
+				resolved = f.fmt != nil || detectErr != nil
 			}
-			b := &block{buf: buf, data: data, file: f, firstLine: firstLine, truncated: truncated}
+			b := &block{buf: buf, data: data, file: f, fmt: f.fmt, firstLine: firstLine, truncated: truncated}
 			if f.fmt != nil && f.fmt.Stateful {
 				if *inline == nil {
 					*inline = r.newWorker()
@@ -378,8 +380,8 @@ func (r *runner) resolveFile(f *fileState, first []byte) error {
 	}
 	lines := sniffLines(first, r.opts.SniffLines, r.opts.MaxLineBytes)
 	if len(lines) == 0 {
-		// Only empty lines in the first block: nothing to detect from. Any
-		// later line is rejected as ErrUnknownFormat.
+		// Only empty lines in this block: nothing to detect from yet; the
+		// caller tries again with the next block.
 		return nil
 	}
 	v := DetectFormat(lines, r.sniffable)
@@ -425,11 +427,11 @@ func (w *worker) parse(b *block) error {
 	st := &w.stats
 	st.reset()
 	var p logfmt.Parser
-	if f.fmt != nil {
-		p = w.parsers[f.fmt]
+	if b.fmt != nil {
+		p = w.parsers[b.fmt]
 		if p == nil {
-			p = f.fmt.New()
-			w.parsers[f.fmt] = p
+			p = b.fmt.New()
+			w.parsers[b.fmt] = p
 		}
 	}
 	maxLine := w.r.opts.MaxLineBytes
