@@ -282,7 +282,7 @@ func TestDetectionAfterBlankBlocks(t *testing.T) {
 	text := strings.Repeat("\n", 5000) + tsvLog(40)
 	p := writeFile(t, dir, "blank-start.log", []byte(text))
 	for _, workers := range []int{1, 3} {
-		_, _, acc, err := collect(t, []string{p}, Options{BlockBytes: 1024, Workers: workers})
+		_, _, acc, err := collect(t, []string{p}, Options{BlockBytes: 1024, MaxLineBytes: 256, Workers: workers})
 		if err != nil {
 			t.Fatal(err)
 		}
