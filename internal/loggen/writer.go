@@ -318,25 +318,18 @@ func appendCLFTime(b []byte, unix int64, off int32) []byte {
 
 // appendISOTime writes "2026-10-25T02:59:59+02:00".
 func appendISOTime(b []byte, unix int64, off int32) []byte {
-	t := time.Unix(unix+int64(off), 0).UTC()
-	y, m, d := t.Date()
-	hh, mm, ss := t.Clock()
-	b = strconv.AppendInt(b, int64(y), 10)
-	b = append(b, '-')
-	b = append2(b, int(m))
-	b = append(b, '-')
-	b = append2(b, d)
-	b = append(b, 'T')
-	b = append2(b, hh)
-	b = append(b, ':')
-	b = append2(b, mm)
-	b = append(b, ':')
-	b = append2(b, ss)
+	b = appendDateTime(b, unix+int64(off), 'T')
 	return appendOffset(b, off, true)
 }
 
 // appendW3CTime writes "2026-10-25 00:59:59" (UTC).
 func appendW3CTime(b []byte, unix int64) []byte {
+	return appendDateTime(b, unix, ' ')
+}
+
+// appendDateTime writes the UTC date and time of unix as
+// "2026-10-25<sep>00:59:59".
+func appendDateTime(b []byte, unix int64, sep byte) []byte {
 	t := time.Unix(unix, 0).UTC()
 	y, m, d := t.Date()
 	hh, mm, ss := t.Clock()
@@ -345,7 +338,7 @@ func appendW3CTime(b []byte, unix int64) []byte {
 	b = append2(b, int(m))
 	b = append(b, '-')
 	b = append2(b, d)
-	b = append(b, ' ')
+	b = append(b, sep)
 	b = append2(b, hh)
 	b = append(b, ':')
 	b = append2(b, mm)
