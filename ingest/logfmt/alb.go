@@ -136,19 +136,15 @@ func (p *albParser) Parse(line []byte, r *Row) error {
 	}
 	r.ClientIP = client
 
-	if s := f[8]; !(len(s) == 1 && s[0] == '-') {
-		v, ok := fieldStatus(s)
-		if !ok {
-			return ErrBadStatus
-		}
-		r.Status = v
+	status, size := f[8], f[11] // "-" when the load balancer sent no response
+	if isDash(status) {
+		status = nil
 	}
-	if b := f[11]; !(len(b) == 1 && b[0] == '-') {
-		v, ok := fieldBytes(b)
-		if !ok {
-			return ErrBadBytes
-		}
-		r.Bytes = v
+	if isDash(size) {
+		size = nil
+	}
+	if err := setStatusBytes(r, status, size); err != nil {
+		return err
 	}
 
 	// "GET https://www.example.com:443/path?q HTTP/1.1"

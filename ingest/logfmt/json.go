@@ -729,19 +729,8 @@ func (p *jsonParser) fill(r *Row) error {
 	}
 	r.ClientIP = ip
 
-	if s := p.str(jfStatus); s != nil {
-		n, ok := fieldStatus(s)
-		if !ok {
-			return ErrBadStatus
-		}
-		r.Status = n
-	}
-	if b := p.str(jfBytes); b != nil {
-		n, ok := fieldBytes(b)
-		if !ok {
-			return ErrBadBytes
-		}
-		r.Bytes = n
+	if err := setStatusBytes(r, p.str(jfStatus), p.str(jfBytes)); err != nil {
+		return err
 	}
 	r.Host = p.str(jfHost)
 	r.Referer = p.str(jfReferer)

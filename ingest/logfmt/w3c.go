@@ -402,19 +402,8 @@ func (p *extParser) fill(r *Row) error {
 		r.Host = h
 	}
 
-	if s := p.val(extStatus); s != nil {
-		v, ok := fieldStatus(s)
-		if !ok {
-			return ErrBadStatus
-		}
-		r.Status = v
-	}
-	if b := p.val(extBytes); b != nil {
-		v, ok := fieldBytes(b)
-		if !ok {
-			return ErrBadBytes
-		}
-		r.Bytes = v
+	if err := setStatusBytes(r, p.val(extStatus), p.val(extBytes)); err != nil {
+		return err
 	}
 
 	r.Referer = p.val(extReferer)

@@ -19,6 +19,26 @@ func fieldStatus(b []byte) (int32, bool) {
 	return v, true
 }
 
+// setStatusBytes sets r.Status and r.Bytes from the logged fields; a nil
+// field leaves the value absent.
+func setStatusBytes(r *Row, status, bytes []byte) error {
+	if status != nil {
+		n, ok := fieldStatus(status)
+		if !ok {
+			return ErrBadStatus
+		}
+		r.Status = n
+	}
+	if bytes != nil {
+		n, ok := fieldBytes(bytes)
+		if !ok {
+			return ErrBadBytes
+		}
+		r.Bytes = n
+	}
+	return nil
+}
+
 // fieldBytes parses a non-negative decimal byte count of at most 18 digits.
 func fieldBytes(b []byte) (int64, bool) {
 	if len(b) == 0 || len(b) > 18 {
