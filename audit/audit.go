@@ -128,7 +128,6 @@ func Run(ctx context.Context, cfg Config, logs []string) (*Result, error) {
 		j.toUS = cfg.To.UnixMicro()
 	}
 
-	var insertTime time.Duration
 	start := time.Now()
 	phase := func(name string) {
 		if cfg.Timings != nil {
@@ -148,40 +147,8 @@ func Run(ctx context.Context, cfg Config, logs []string) (*Result, error) {
 			fmt.Fprint(cfg.Ingest.Progress, "\r\033[K")
 		}
 	}()
-	// Judged batches go to DuckDB from their own goroutine, so that parsing
-	// and judging go on while DuckDB copies the previous batch. The channel
-	// bounds the batches in flight.
-	toStore := make(chan arrow.RecordBatch, 2)
-	stored := make(chan error, 1)
-	go func() {
-		var err error
-		for rec := range toStore {
-			if err == nil {
-				t := time.Now()
-				err = store.Insert(ctx, "requests", rec)
-				insertTime += time.Since(t)
-			}
-			rec.Release()
-		}
-		stored <- err
-	}()
-	flush := func() {
-		if j.pending() > 0 {
-			toStore <- j.flush()
-		}
-	}
-	acc, inputErr := ingest.Run(ctx, logs, cfg.Ingest, func(rec arrow.RecordBatch) error {
-		if err := j.add(rec); err != nil {
-			return err
-		}
-		if j.pending() >= flushRows {
-			flush()
-		}
-		return nil
-	})
-	flush()
-	close(toStore)
-	if err := <-stored; err != nil {
+	acc, insertTime, inputErr, err := j.judgeInto(ctx, store, cfg.Ingest, logs)
+	if err != nil {
 		return nil, err
 	}
 	if acc == nil {
@@ -226,6 +193,47 @@ func Run(ctx context.Context, cfg Config, logs []string) (*Result, error) {
 	}
 	ok = true
 	return res, inputErr
+}
+
+// judgeInto reads logs through the ingest layer, judges every batch and
+// inserts the judged bot requests into the store's table "requests". Inserts
+// run in their own goroutine, so that parsing and judging go on while DuckDB
+// copies the previous batch; the channel bounds the batches in flight. It
+// returns the accounting of ingest.Run, the time spent in inserts, the input
+// error of ingest.Run, and a store error.
+func (j *judge) judgeInto(ctx context.Context, store *Store, opts ingest.Options, logs []string) (acc *ingest.Accounting, insertTime time.Duration, inputErr, err error) {
+	toStore := make(chan arrow.RecordBatch, 2)
+	stored := make(chan error, 1)
+	go func() {
+		var err error
+		for rec := range toStore {
+			if err == nil {
+				t := time.Now()
+				err = store.Insert(ctx, "requests", rec)
+				insertTime += time.Since(t)
+			}
+			rec.Release()
+		}
+		stored <- err
+	}()
+	flush := func() {
+		if j.pending() > 0 {
+			toStore <- j.flush()
+		}
+	}
+	acc, inputErr = ingest.Run(ctx, logs, opts, func(rec arrow.RecordBatch) error {
+		if err := j.add(rec); err != nil {
+			return err
+		}
+		if j.pending() >= flushRows {
+			flush()
+		}
+		return nil
+	})
+	flush()
+	close(toStore)
+	err = <-stored
+	return acc, insertTime, inputErr, err
 }
 
 // removeOldAudit empties the tables of an audit kept earlier in path, so
