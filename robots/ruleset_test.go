@@ -296,36 +296,21 @@ func TestKoster1996_PercentTable(t *testing.T) {
 	}
 }
 
-// The 1996 draft, §4: the fict.org matrix, all 11 URLs and three columns.
+// The 1996 draft, §4: the fict.org matrix (fictOrgMatrix, in
+// conformance_test.go), all 11 URLs and three columns, at the matcher level.
 func TestKoster1996_FictOrgMatrix(t *testing.T) {
 	unhip := group("Disallow: /")
 	webcrawler := group("Disallow:")
 	other := group("Disallow: /org/plans.html", "Allow: /org/", "Allow: /serv", "Allow: /~mak", "Disallow: /")
-	matrix := []struct {
-		url                    string
-		unhip, webcrawler, oth bool
-	}{
-		{"http://www.fict.org/", false, true, false},
-		{"http://www.fict.org/index.html", false, true, false},
-		{"http://www.fict.org/robots.txt", true, true, true},
-		{"http://www.fict.org/server.html", false, true, true},
-		{"http://www.fict.org/services/fast.html", false, true, true},
-		{"http://www.fict.org/services/slow.html", false, true, true},
-		{"http://www.fict.org/orgo.gif", false, true, false},
-		{"http://www.fict.org/org/about.html", false, true, true},
-		{"http://www.fict.org/org/plans.html", false, true, false},
-		{"http://www.fict.org/%7Ejim/jim.html", false, true, false},
-		{"http://www.fict.org/%7Emak/mak.html", false, true, true},
-	}
-	for _, m := range matrix {
+	for _, m := range fictOrgMatrix {
 		checkCases(t, Koster1996, unhip, []urlCase{{m.url, m.unhip}})
 		checkCases(t, Koster1996, webcrawler, []urlCase{{m.url, m.webcrawler}})
-		checkCases(t, Koster1996, other, []urlCase{{m.url, m.oth}})
+		checkCases(t, Koster1996, other, []urlCase{{m.url, m.other}})
 	}
 	// Under RFC 9309 the longest match gives the same matrix for this file
 	// except where file order and length disagree: none here.
-	for _, m := range matrix {
-		checkCases(t, RFC9309, other, []urlCase{{m.url, m.oth}})
+	for _, m := range fictOrgMatrix {
+		checkCases(t, RFC9309, other, []urlCase{{m.url, m.other}})
 	}
 }
 
