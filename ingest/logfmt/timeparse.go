@@ -68,6 +68,24 @@ func civil(y, mo, d, h, mi, s int64) (int64, bool) {
 	return daysFromCivil(y, mo, d)*usPerDay + ((h*60+mi)*60+s)*usPerSecond, true
 }
 
+// dateClock converts a date "2026-10-25" and a clock "01:30:00" (exactly
+// 10 and 8 bytes) to µs since the epoch, UTC.
+func dateClock(date, clock []byte) (int64, bool) {
+	if date[4] != '-' || date[7] != '-' || clock[2] != ':' || clock[5] != ':' {
+		return 0, false
+	}
+	y, ok1 := digits(date, 0, 4)
+	mo, ok2 := digits(date, 5, 2)
+	d, ok3 := digits(date, 8, 2)
+	h, ok4 := digits(clock, 0, 2)
+	mi, ok5 := digits(clock, 3, 2)
+	s, ok6 := digits(clock, 6, 2)
+	if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6) {
+		return 0, false
+	}
+	return civil(y, mo, d, h, mi, s)
+}
+
 // monthFromAbbrev maps "Jan".."Dec" (any case) to 1..12, or 0.
 func monthFromAbbrev(b []byte) int64 {
 	if len(b) != 3 {
@@ -206,19 +224,10 @@ func ParseCLFTime(b []byte) (int64, bool) {
 // T). Without an offset the time is taken as UTC. It returns µs since the
 // epoch, UTC.
 func ParseISO8601(b []byte) (int64, bool) {
-	if len(b) < 19 || b[4] != '-' || b[7] != '-' || (b[10] != 'T' && b[10] != 't' && b[10] != ' ') || b[13] != ':' || b[16] != ':' {
+	if len(b) < 19 || (b[10] != 'T' && b[10] != 't' && b[10] != ' ') {
 		return 0, false
 	}
-	y, ok1 := digits(b, 0, 4)
-	mo, ok2 := digits(b, 5, 2)
-	d, ok3 := digits(b, 8, 2)
-	h, ok4 := digits(b, 11, 2)
-	mi, ok5 := digits(b, 14, 2)
-	s, ok6 := digits(b, 17, 2)
-	if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6) {
-		return 0, false
-	}
-	t, ok := civil(y, mo, d, h, mi, s)
+	t, ok := dateClock(b[:10], b[11:19])
 	if !ok {
 		return 0, false
 	}
@@ -299,19 +308,10 @@ func ParseEpoch(b []byte, unit int64) (int64, bool) {
 // ParseDateTime parses a W3C extended log date "2026-10-25" and time
 // "01:30:00" or "01:30:00.123" as UTC (W3C logs are in UTC by definition).
 func ParseDateTime(date, clock []byte) (int64, bool) {
-	if len(date) != 10 || date[4] != '-' || date[7] != '-' || len(clock) < 8 || clock[2] != ':' || clock[5] != ':' {
+	if len(date) != 10 || len(clock) < 8 {
 		return 0, false
 	}
-	y, ok1 := digits(date, 0, 4)
-	mo, ok2 := digits(date, 5, 2)
-	d, ok3 := digits(date, 8, 2)
-	h, ok4 := digits(clock, 0, 2)
-	mi, ok5 := digits(clock, 3, 2)
-	s, ok6 := digits(clock, 6, 2)
-	if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6) {
-		return 0, false
-	}
-	t, ok := civil(y, mo, d, h, mi, s)
+	t, ok := dateClock(date, clock[:8])
 	if !ok {
 		return 0, false
 	}
