@@ -32,6 +32,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -209,7 +210,7 @@ func (j *judge) judgeInto(ctx context.Context, store *Store, opts ingest.Options
 		for rec := range toStore {
 			if err == nil {
 				t := time.Now()
-				err = store.Insert(ctx, "requests", rec)
+				err = store.InsertRequests(ctx, rec)
 				insertTime += time.Since(t)
 			}
 			rec.Release()
@@ -221,6 +222,8 @@ func (j *judge) judgeInto(ctx context.Context, store *Store, opts ingest.Options
 			toStore <- j.flush()
 		}
 	}
+	filters := &humanFilters{ident: j.ident, fromUS: j.fromUS, toUS: j.toUS}
+	opts.RowFilter = filters.newFilter
 	acc, inputErr = ingest.Run(ctx, logs, opts, func(rec arrow.RecordBatch) error {
 		if err := j.add(rec); err != nil {
 			return err
@@ -231,6 +234,7 @@ func (j *judge) judgeInto(ctx context.Context, store *Store, opts ingest.Options
 		return nil
 	})
 	flush()
+	filters.addTo(j)
 	close(toStore)
 	err = <-stored
 	return acc, insertTime, inputErr, err
@@ -239,12 +243,30 @@ func (j *judge) judgeInto(ctx context.Context, store *Store, opts ingest.Options
 // removeOldAudit empties the tables of an audit kept earlier in path, so
 // that --db FILE always holds exactly one audit.
 func removeOldAudit(ctx context.Context, path string) error {
-	s, err := OpenStore(ctx, path)
+	s, err := openStore(ctx, path, false)
 	if err != nil {
 		return err
 	}
 	defer s.Close()
-	return s.Exec(ctx, "DROP VIEW IF EXISTS judged; DROP TABLE IF EXISTS measures; DROP TABLE IF EXISTS requests; DROP TABLE IF EXISTS dict; DROP TABLE IF EXISTS bots; DROP TABLE IF EXISTS traffic;")
+	// Whatever kind an earlier version of crawlaudit made each object.
+	var drops []string
+	err = s.Each(ctx, `SELECT table_name, table_type FROM information_schema.tables
+		WHERE table_schema = 'main' AND table_name IN ('judged', 'measures', 'requests', 'requests_store', 'dict', 'bots', 'traffic')
+		ORDER BY table_type = 'VIEW' DESC`, nil, func(vals []any) error {
+		kind := "TABLE"
+		if vals[1] == "VIEW" {
+			kind = "VIEW"
+		}
+		drops = append(drops, fmt.Sprintf("DROP %s IF EXISTS %s CASCADE;", kind, vals[0]))
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if len(drops) == 0 {
+		return nil
+	}
+	return s.Exec(ctx, strings.Join(drops, " "))
 }
 
 // storeTables writes the bots and traffic tables.

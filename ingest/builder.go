@@ -14,8 +14,18 @@ import (
 
 const hexDigits = "0123456789ABCDEF"
 
+// RepairUTF8 returns s as the columns of a batch hold it: s itself when it
+// is valid UTF-8, else a copy with every byte that is not part of a valid
+// sequence written as \xHH, as nginx escapes its logs.
+func RepairUTF8(s []byte) []byte {
+	if utf8.Valid(s) {
+		return s
+	}
+	return appendRepaired(nil, s)
+}
+
 // appendRepaired appends s to dst with every byte that is not part of a
-// valid UTF-8 sequence written as \xHH, as nginx escapes its logs.
+// valid UTF-8 sequence written as \xHH.
 func appendRepaired(dst, s []byte) []byte {
 	for len(s) > 0 {
 		c := s[0]

@@ -10,7 +10,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"testing/iotest"
 	"unicode/utf8"
@@ -791,5 +793,58 @@ func TestProgress(t *testing.T) {
 	st, _ := os.Stat(p)
 	if s := out.String(); !strings.Contains(s, "100%") || !strings.Contains(s, "ingest") {
 		t.Errorf("progress output %q (file of %d bytes)", s, st.Size())
+	}
+}
+
+// TestRowFilter: rows a RowFilter drops are counted like the others but are
+// in no batch; every worker gets a predicate of its own; what is kept is
+// exactly what a run without the filter gives for the same lines.
+func TestRowFilter(t *testing.T) {
+	dir := t.TempDir()
+	const n = 5000
+	path := writeFile(t, dir, "a.tsv", []byte(tsvLog(n)))
+	all, _, accAll, err := collect(t, []string{path}, Options{BlockBytes: 4096, BatchRows: 300})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	predicates := 0
+	seen := 0 // rows the predicates were asked about
+	opts := Options{BlockBytes: 4096, BatchRows: 300, Workers: 3, RowFilter: func() func(*logfmt.Row) bool {
+		mu.Lock()
+		predicates++
+		mu.Unlock()
+		return func(r *logfmt.Row) bool {
+			mu.Lock()
+			seen++
+			mu.Unlock()
+			return bytes.Contains(r.UserAgent, []byte("bot")) || bytes.Contains(r.UserAgent, []byte("Bot"))
+		}
+	}}
+	kept, _, acc, err := collect(t, []string{path}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkInvariant(t, acc)
+	if acc.Parsed != accAll.Parsed || acc.Lines != n {
+		t.Errorf("filtered run parsed %d of %d lines, unfiltered %d", acc.Parsed, acc.Lines, accAll.Parsed)
+	}
+	if seen != n {
+		t.Errorf("the predicates saw %d rows, want %d", seen, n)
+	}
+	if predicates < 1 || predicates > 3 {
+		t.Errorf("%d predicates made for 3 workers", predicates)
+	}
+	var want []row
+	for _, r := range all {
+		if strings.Contains(strings.ToLower(r.UA), "bot") {
+			want = append(want, r)
+		}
+	}
+	if len(want) != n/2 { // Googlebot and GPTBot: two of the four agents
+		t.Fatalf("%d bot rows in the unfiltered run, want %d", len(want), n/2)
+	}
+	if !slices.Equal(kept, want) {
+		t.Errorf("filtered run kept %d rows, want the %d bot rows of the unfiltered run", len(kept), len(want))
 	}
 }

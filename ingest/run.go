@@ -70,6 +70,14 @@ type Options struct {
 	Progress io.Writer
 	// Stdin is read for the input "-" (default os.Stdin).
 	Stdin io.Reader
+
+	// RowFilter, when not nil, is called once per parsing goroutine for a
+	// predicate of that goroutine's own (it need not be safe for concurrent
+	// use). A parsed row for which the predicate returns false is counted in
+	// the accounting like any other but left out of the batches: the audit
+	// drops human traffic this way before any column is built. The row's
+	// fields alias the line and are valid only during the call.
+	RowFilter func() func(r *logfmt.Row) bool
 }
 
 // sharedPool is the default allocator of Run.
@@ -399,6 +407,7 @@ func (r *runner) resolveFile(f *fileState, first []byte) error {
 // worker parses blocks into its own batch builder with its own parsers.
 type worker struct {
 	r       *runner
+	keep    func(*logfmt.Row) bool // Options.RowFilter's predicate; nil keeps every row
 	bb      *batchBuilder
 	parsers map[*formatEntry]logfmt.Parser
 	row     logfmt.Row
@@ -406,7 +415,11 @@ type worker struct {
 }
 
 func (r *runner) newWorker() *worker {
-	return &worker{r: r, bb: newBatchBuilder(r.opts.Allocator, r.opts.BatchRows), parsers: map[*formatEntry]logfmt.Parser{}}
+	w := &worker{r: r, bb: newBatchBuilder(r.opts.Allocator, r.opts.BatchRows), parsers: map[*formatEntry]logfmt.Parser{}}
+	if r.opts.RowFilter != nil {
+		w.keep = r.opts.RowFilter()
+	}
+	return w
 }
 
 func (w *worker) close() { w.bb.release() }
@@ -476,6 +489,9 @@ func (w *worker) parse(b *block) error {
 				st.minTime = t
 			} else if t > st.maxTime {
 				st.maxTime = t
+			}
+			if w.keep != nil && !w.keep(&w.row) {
+				continue
 			}
 			if w.bb.add(&w.row, l, f.name, line) {
 				if err := w.flush(); err != nil {

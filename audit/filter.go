@@ -1,0 +1,83 @@
+package audit
+
+import (
+	"sync"
+
+	"github.com/crawlaudit/crawlaudit/audit/bots"
+	"github.com/crawlaudit/crawlaudit/ingest"
+	"github.com/crawlaudit/crawlaudit/ingest/logfmt"
+)
+
+// maxFilterCache bounds the User-Agents a parsing goroutine remembers; past
+// it, answers come from the Identifier's own (bounded) cache.
+const maxFilterCache = 1 << 16
+
+// humanFilter keeps human traffic out of the batches: the ingest layer asks
+// it about every parsed row (ingest.Options.RowFilter) and builds columns
+// only for the rows it keeps, the requests of bots inside the audited
+// period. What it drops it counts: humans per host as logged, and requests
+// outside the period. Each parsing goroutine has a filter of its own; the
+// judge adds their counts up when the logs are read.
+type humanFilter struct {
+	ident        *bots.Identifier
+	fromUS, toUS int64
+
+	isBot   map[string]bool // User-Agent → bot, this goroutine's cache
+	humans  map[string]int64
+	outside int64
+}
+
+// humanFilters makes the filters of one run and remembers them for their
+// counts.
+type humanFilters struct {
+	ident        *bots.Identifier
+	fromUS, toUS int64
+
+	mu  sync.Mutex
+	all []*humanFilter
+}
+
+// newFilter returns the predicate of a new filter (ingest.Options.RowFilter).
+func (fs *humanFilters) newFilter() func(*logfmt.Row) bool {
+	f := &humanFilter{ident: fs.ident, fromUS: fs.fromUS, toUS: fs.toUS, isBot: map[string]bool{}, humans: map[string]int64{}}
+	fs.mu.Lock()
+	fs.all = append(fs.all, f)
+	fs.mu.Unlock()
+	return f.keep
+}
+
+// addTo adds the counts of every filter to j.
+func (fs *humanFilters) addTo(j *judge) {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	for _, f := range fs.all {
+		j.outside += f.outside
+		for host, n := range f.humans {
+			j.hosts[j.hostState(string(ingest.RepairUTF8([]byte(host))))].humans += n
+		}
+		f.outside, f.humans = 0, map[string]int64{}
+	}
+}
+
+// keep reports whether r is a bot request inside the period.
+func (f *humanFilter) keep(r *logfmt.Row) bool {
+	if r.Time < f.fromUS || r.Time > f.toUS {
+		f.outside++
+		return false
+	}
+	if r.UserAgent == nil { // no header: a script (bots.NoUserAgent)
+		return true
+	}
+	bot, ok := f.isBot[string(r.UserAgent)]
+	if !ok {
+		// The judge sees the header as the batch holds it, repaired.
+		bot = f.ident.Identify(string(ingest.RepairUTF8(r.UserAgent))).IsBot
+		if len(f.isBot) < maxFilterCache {
+			f.isBot[string(r.UserAgent)] = bot
+		}
+	}
+	if !bot {
+		f.humans[string(r.Host)]++
+	}
+	return bot
+}
