@@ -39,6 +39,12 @@ type Store struct {
 // OpenStore opens (or creates) the database at path, or an in-memory one
 // when path is empty, and creates the tables of queries/schema.sql.
 func OpenStore(ctx context.Context, path string) (*Store, error) {
+	return openStore(ctx, path, true)
+}
+
+// openStore opens the database at path, and creates the tables when schema
+// is true.
+func openStore(ctx context.Context, path string, schema bool) (*Store, error) {
 	connector, err := duckdb.NewConnector(path, nil)
 	if err != nil {
 		return nil, fmt.Errorf("cannot open DuckDB database %q: %w", path, err)
@@ -61,6 +67,9 @@ func OpenStore(ctx context.Context, path string) (*Store, error) {
 	if err != nil {
 		s.Close()
 		return nil, fmt.Errorf("cannot open the Arrow interface of DuckDB: %w", err)
+	}
+	if !schema {
+		return s, nil
 	}
 	if err := s.Exec(ctx, queries.SQL("schema.sql")); err != nil {
 		s.Close()
@@ -142,6 +151,18 @@ func (s *Store) Insert(ctx context.Context, table string, rec arrow.RecordBatch)
 		return err
 	}
 	return s.Exec(ctx, "DROP VIEW IF EXISTS "+view)
+}
+
+// InsertRequests appends rec, a batch of RequestsSchema, to the judged
+// requests (table requests_store, seen through the view requests). rec is
+// not released.
+func (s *Store) InsertRequests(ctx context.Context, rec arrow.RecordBatch) error {
+	packed, err := storeBatch(rec)
+	if err != nil {
+		return err
+	}
+	defer packed.Release()
+	return s.Insert(ctx, "requests_store", packed)
 }
 
 // Close closes the database.

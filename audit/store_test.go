@@ -91,7 +91,7 @@ func TestStoreInsertKeepsColumns(t *testing.T) {
 	rec := b.NewRecordBatch()
 	defer rec.Release()
 	for range 2 { // twice: views are registered and dropped per batch
-		if err := s.Insert(ctx, "requests", rec); err != nil {
+		if err := s.InsertRequests(ctx, rec); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -100,7 +100,7 @@ func TestStoreInsertKeepsColumns(t *testing.T) {
 	for _, f := range RequestsSchema.Fields() {
 		names = append(names, f.Name)
 	}
-	rows, err := s.Query(ctx, "SELECT "+strings.Join(names, ", ")+" FROM requests ORDER BY line, rowid")
+	rows, err := s.Query(ctx, "SELECT "+strings.Join(names, ", ")+" FROM requests ORDER BY line, rid")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -29,7 +29,7 @@ func BenchmarkStoreInsert(b *testing.B) {
 	defer rec.Release()
 	b.ResetTimer()
 	for b.Loop() {
-		if err := s.Insert(ctx, "requests", rec); err != nil {
+		if err := s.InsertRequests(ctx, rec); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -1,5 +1,5 @@
 -- measures: what the window functions measure for every audited request,
--- keyed by the rowid of "requests" (a narrow table: copying every column of
+-- keyed by the rid of "requests" (a narrow table: copying every column of
 -- requests would cost several times the windows themselves).
 --   gap_us               µs since the same bot's previous request to the same host
 --   rate_count           the bot's requests to the host in (ts - rate_seconds, ts], itself included
@@ -12,7 +12,7 @@ SELECT
     coalesce(rate_requests IS NOT NULL AND rate_count > rate_requests, false)                      AS request_rate_breach
 FROM (
     SELECT
-        rowid AS rid, crawl_delay, rate_requests,
+        rid, crawl_delay, rate_requests,
         epoch_us(ts) - lag(epoch_us(ts)) OVER (PARTITION BY bot_id, host_id ORDER BY ts, file_id, line) AS gap_us,
         CASE WHEN rate_seconds IS NULL THEN NULL ELSE
             count(*) OVER (
@@ -53,7 +53,7 @@ SELECT
     m.crawl_delay_breach,
     m.request_rate_breach
 FROM requests r
-JOIN measures m ON r.rowid = m.rid
+JOIN measures m ON r.rid = m.rid
 LEFT JOIN dict host    ON host.id    = r.host_id
 LEFT JOIN dict ip      ON ip.id      = r.client_ip_id
 LEFT JOIN dict target  ON target.id  = r.target_id

@@ -17,7 +17,7 @@ WITH per AS (
         min(r.ts)                                         AS first_seen,
         max(r.ts)                                         AS last_seen
     FROM requests r
-    JOIN measures m ON r.rowid = m.rid
+    JOIN measures m ON r.rid = m.rid
     JOIN dict v ON v.id = r.verdict_id
     GROUP BY r.bot_id, r.host_id
 )
