@@ -31,6 +31,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"sort"
 	"strings"
 	"time"
@@ -76,6 +77,8 @@ const flushRows = 1 << 16
 type Result struct {
 	Summary report.Summary
 	store   *Store
+	// judged: the table measures and the view judged exist (judged.sql).
+	judged bool
 	// Warnings are things the user should know that did not stop the audit
 	// (skipped history files, logs with hosts an unnamed history judges).
 	Warnings []string
@@ -86,6 +89,20 @@ func (r *Result) Close() error { return r.store.Close() }
 
 // Store returns the audit's database, for reports.
 func (r *Result) Store() *Store { return r.store }
+
+// materialize stores the window measures of every request (table measures)
+// and makes the view judged (queries/judged.sql), once: the summary does not
+// need them, the reports that list requests and `crawlaudit query` do.
+func (r *Result) materialize(ctx context.Context) error {
+	if r.judged {
+		return nil
+	}
+	if err := r.store.Exec(ctx, queries.SQL("judged.sql")); err != nil {
+		return err
+	}
+	r.judged = true
+	return nil
+}
 
 // Run performs an audit of logs. The input error of the ingest layer
 // (an unreadable file, a truncated stream) is returned together with a
@@ -148,8 +165,17 @@ func Run(ctx context.Context, cfg Config, logs []string) (*Result, error) {
 			fmt.Fprint(cfg.Ingest.Progress, "\r\033[K")
 		}
 	}()
+	// While the logs are read, the parsing goroutines keep every core busy:
+	// DuckDB copies batches on one thread, which costs half the CPU time of
+	// a copy spread over two. The SQL afterwards has all of them.
+	if err := store.Exec(ctx, "SET threads = 1"); err != nil {
+		return nil, err
+	}
 	acc, insertTime, inputErr, err := j.judgeInto(ctx, store, cfg.Ingest, logs)
 	if err != nil {
+		return nil, err
+	}
+	if err := store.Exec(ctx, fmt.Sprintf("SET threads = %d", runtime.GOMAXPROCS(0))); err != nil {
 		return nil, err
 	}
 	if acc == nil {
@@ -173,16 +199,22 @@ func Run(ctx context.Context, cfg Config, logs []string) (*Result, error) {
 		return nil, err
 	}
 	phase("dict, bots, traffic tables")
-	status("measuring crawl-delay and request-rate windows")
-	if err := store.Exec(ctx, queries.SQL("judge.sql")); err != nil {
+	if err := store.Exec(ctx, queries.SQL("measures.sql")); err != nil {
 		return nil, err
 	}
-	phase("judge.sql (windows)")
-	status("summarizing")
+	status("measuring crawl-delay and request-rate windows")
 	if err := res.summarize(ctx, cfg, hist, j, acc); err != nil {
 		return nil, err
 	}
-	phase("summary.sql")
+	phase("summary.sql (with windows)")
+	if cfg.DB != "" {
+		// A kept audit has everything `crawlaudit query` may ask for.
+		status("storing the measures of every request")
+		if err := res.materialize(ctx); err != nil {
+			return nil, err
+		}
+		phase("judged.sql")
+	}
 	if inputErr != nil {
 		res.Summary.Input.Errors = append(res.Summary.Input.Errors, inputErr.Error())
 	}

@@ -26,6 +26,9 @@ func (r *Result) WriteOut(ctx context.Context, dir string, blockMin int) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("cannot create output directory: %w", err)
 	}
+	if err := r.materialize(ctx); err != nil {
+		return err
+	}
 	if err := report.WriteFileAtomic(filepath.Join(dir, "summary.json"), func(w io.Writer) error {
 		return report.WriteJSON(w, &r.Summary)
 	}); err != nil {
@@ -50,6 +53,9 @@ func (r *Result) WriteOut(ctx context.Context, dir string, blockMin int) error {
 // disallowed requests (contract §8), as the database holds them; the
 // report writer validates them.
 func (r *Result) Blocklist(ctx context.Context, blockMin int) ([]string, error) {
+	if err := r.materialize(ctx); err != nil {
+		return nil, err
+	}
 	rows, err := r.store.Query(ctx, queries.SQL("blocklist.sql"), blockMin)
 	if err != nil {
 		return nil, err

@@ -5,10 +5,12 @@
 //
 // Files, in the order the audit runs them:
 //
-//	schema.sql      tables: requests, bots, traffic
-//	judge.sql       the table "measures" and the view "judged": requests plus the gap to the bot's
-//	                previous request and the count in its Request-rate window
-//	summary.sql     one row per bot and host (contract §6, §7)
+//	schema.sql      tables: requests_store (seen through the view requests), dict, bots, traffic
+//	measures.sql    the view "measured": requests plus the gap to the bot's previous request,
+//	                the count in its Request-rate window and the breaches they make
+//	summary.sql     one row per bot and host (contract §6, §7), from measured
+//	judged.sql      the table "measures" (measured, stored) and the view "judged": requests
+//	                with names and measures; made for the reports below and for --db
 //	violations.sql  one row per disallowed request (violations.csv)
 //	breaches.sql    one row per crawl-delay, request-rate or visit-time breach
 //	blocklist.sql   client addresses of bots with disallowed requests (§8)

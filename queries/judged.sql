@@ -1,26 +1,9 @@
--- measures: what the window functions measure for every audited request,
--- keyed by the rid of "requests" (a narrow table: copying every column of
--- requests would cost several times the windows themselves).
---   gap_us               µs since the same bot's previous request to the same host
---   rate_count           the bot's requests to the host in (ts - rate_seconds, ts], itself included
---   crawl_delay_breach   gap_us < Crawl-delay in force (contract §6)
---   request_rate_breach  rate_count > n of the Request-rate n/t in force (contract §6)
+-- measures: the window measures of every audited request (measured, in
+-- measures.sql), stored for the reports that list requests and for
+-- `crawlaudit query`, keyed by the rid of "requests" (a narrow table:
+-- copying every column of requests would cost several times the windows).
 CREATE OR REPLACE TABLE measures AS
-SELECT
-    rid, gap_us, rate_count,
-    coalesce(crawl_delay IS NOT NULL AND gap_us IS NOT NULL AND gap_us < crawl_delay * 1000000, false) AS crawl_delay_breach,
-    coalesce(rate_requests IS NOT NULL AND rate_count > rate_requests, false)                      AS request_rate_breach
-FROM (
-    SELECT
-        rid, crawl_delay, rate_requests,
-        epoch_us(ts) - lag(epoch_us(ts)) OVER (PARTITION BY bot_id, host_id ORDER BY ts, file_id, line) AS gap_us,
-        CASE WHEN rate_seconds IS NULL THEN NULL ELSE
-            count(*) OVER (
-                PARTITION BY bot_id, host_id ORDER BY epoch_us(ts)
-                RANGE BETWEEN (coalesce(rate_seconds, 1)::BIGINT * 1000000 - 1) PRECEDING AND CURRENT ROW)
-        END AS rate_count
-    FROM requests
-);
+SELECT rid, gap_us, rate_count, crawl_delay_breach, request_rate_breach FROM measured;
 
 -- judged: every audited request with its names and measures, for the
 -- reports and for `crawlaudit query`.
