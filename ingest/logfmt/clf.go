@@ -111,11 +111,8 @@ type layout struct {
 type layoutParser struct {
 	l       *layout
 	scratch []byte
-	// The last CLF time parsed and its value: consecutive lines of a busy
-	// log often share the second.
-	lastTime    [32]byte
-	lastTimeLen int
-	lastTimeVal int64
+	// CLF times share their date and zone from line to line.
+	times clfTimeCache
 }
 
 func (l *layout) newParser() Parser { return &layoutParser{l: l, scratch: make([]byte, 0, 1024)} }
@@ -318,16 +315,27 @@ func (p *layoutParser) fieldEnd(line []byte, pos int, next []byte, quoted, last 
 		return len(line), false
 	}
 	if !quoted {
-		var j int
 		if len(next) == 1 {
-			j = bytes.IndexByte(line[pos:], next[0])
-		} else {
-			j = bytes.Index(line[pos:], next)
+			j := bytes.IndexByte(line[pos:], next[0])
+			if j < 0 {
+				return -1, false
+			}
+			return pos + j, false
 		}
-		if j < 0 {
-			return -1, false
+		// The first byte of a literal, then the rest: literals are short
+		// ("] \"", "\" "), and their first byte rarely occurs in a field,
+		// so this costs less than bytes.Index.
+		for i := pos; ; {
+			j := bytes.IndexByte(line[i:], next[0])
+			if j < 0 {
+				return -1, false
+			}
+			j += i
+			if hasPrefix(line[j:], next) {
+				return j, false
+			}
+			i = j + 1
 		}
-		return pos + j, false
 	}
 	// A quoted field: find a closing quote that is not escaped and is
 	// followed by the rest of next (and, for the last one, by the end of
@@ -384,19 +392,11 @@ func (p *layoutParser) assign(k kind, v []byte, r *Row) error {
 	case kHostPort:
 		r.Host = p.str(stripPort(v))
 	case kTimeCLF:
-		if p.lastTimeLen > 0 && len(v) == p.lastTimeLen && string(v) == string(p.lastTime[:p.lastTimeLen]) {
-			r.Time = p.lastTimeVal
-			break
-		}
-		t, ok := ParseCLFTime(v)
+		t, ok := p.times.parse(v)
 		if !ok {
 			return ErrBadTimestamp
 		}
 		r.Time = t
-		if len(v) <= len(p.lastTime) {
-			p.lastTimeLen = copy(p.lastTime[:], v)
-			p.lastTimeVal = t
-		}
 	case kTimeISO:
 		t, ok := ParseISO8601(v)
 		if !ok {

@@ -171,3 +171,59 @@ func BenchmarkParseCLFTime(b *testing.B) {
 		ParseCLFTime(in)
 	}
 }
+
+// TestCLFTimeCache: the cached parser answers as ParseCLFTime for every line
+// of a sequence that shares dates and zones, changes them, and mixes in
+// invalid clocks, leap seconds, fractions and other lengths after a cached
+// date.
+func TestCLFTimeCache(t *testing.T) {
+	seq := []string{
+		"10/Oct/2026:13:55:36 +0200",
+		"10/Oct/2026:13:55:37 +0200",
+		"10/Oct/2026:23:59:60 +0200", // leap second
+		"10/Oct/2026:24:00:00 +0200", // invalid hour after a cached date
+		"10/Oct/2026:13:60:00 +0200",
+		"10/Oct/2026:13:5x:00 +0200",
+		"10/Oct/2026:13-55:36 +0200",
+		"10/Oct/2026:13:55:36 +0100", // zone changes (DST)
+		"10/Oct/2026:13:55:36 +0100",
+		"10/Oct/2026:13:55:36.250 +0100", // a fraction: never cached
+		"10/Oct/2026:13:55:37 +0100",
+		"10/Oct/2026:13:55:36",       // no zone
+		"10/Oct/2026:13:55:38",
+		"10/Oct/2026:13:55:38 +01000", // too long
+		"11/Oct/2026:00:00:00 +0100",  // date changes
+		"31/Feb/2026:00:00:00 +0100",  // invalid date
+		"31/Feb/2026:00:00:01 +0100",
+		"11/oct/2026:00:00:01 +0100", // case of the month
+		"11/Oct/2026:00:00:01 -0000",
+		"",
+	}
+	var c clfTimeCache
+	for round := 0; round < 2; round++ {
+		for _, s := range seq {
+			wt, wok := ParseCLFTime([]byte(s))
+			gt, gok := c.parse([]byte(s))
+			if gt != wt || gok != wok {
+				t.Errorf("%q: cached parse = %d, %v; ParseCLFTime = %d, %v", s, gt, gok, wt, wok)
+			}
+		}
+	}
+}
+
+// FuzzCLFTimeCache: for any two inputs, parsing the second after the first
+// gives ParseCLFTime's answer.
+func FuzzCLFTimeCache(f *testing.F) {
+	f.Add("10/Oct/2026:13:55:36 +0200", "10/Oct/2026:13:55:37 +0200")
+	f.Add("10/Oct/2026:13:55:36 +0200", "10/Oct/2026:99:55:37 +0200")
+	f.Add("10/Oct/2026:13:55:36", "10/Oct/2026:13:55:60")
+	f.Fuzz(func(t *testing.T, a, b string) {
+		var c clfTimeCache
+		c.parse([]byte(a))
+		wt, wok := ParseCLFTime([]byte(b))
+		gt, gok := c.parse([]byte(b))
+		if gt != wt || gok != wok {
+			t.Errorf("%q after %q: cached parse = %d, %v; ParseCLFTime = %d, %v", b, a, gt, gok, wt, wok)
+		}
+	})
+}
