@@ -189,7 +189,7 @@ func TestCLFTimeCache(t *testing.T) {
 		"10/Oct/2026:13:55:36 +0100",
 		"10/Oct/2026:13:55:36.250 +0100", // a fraction: never cached
 		"10/Oct/2026:13:55:37 +0100",
-		"10/Oct/2026:13:55:36",       // no zone
+		"10/Oct/2026:13:55:36", // no zone
 		"10/Oct/2026:13:55:38",
 		"10/Oct/2026:13:55:38 +01000", // too long
 		"11/Oct/2026:00:00:00 +0100",  // date changes
