@@ -431,6 +431,11 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 	noUA := int32(-1)
 
 	c := &j.outCols
+	// Room for every row of the batch, so that the appends below need no
+	// capacity checks.
+	for _, b := range j.out.Fields() {
+		b.Reserve(n)
+	}
 	for i := 0; i < n; i++ {
 		us := int64(tsCol.Value(i))
 		if us < j.fromUS || us > j.toUS {
@@ -498,96 +503,96 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 			j.unaudited++
 		}
 
-		c.ts.Append(arrow.Timestamp(us))
-		c.host.Append(hs.id)
+		c.ts.UnsafeAppend(arrow.Timestamp(us))
+		c.host.UnsafeAppend(hs.id)
 		if ipCol.IsNull(i) {
-			c.clientIP.AppendNull()
+			c.clientIP.UnsafeAppendBoolToBitmap(false)
 		} else {
-			c.clientIP.Append(j.ipID(ipCol.Value(i)))
+			c.clientIP.UnsafeAppend(j.ipID(ipCol.Value(i)))
 		}
 		if methodCol.IsNull(i) {
-			c.method.AppendNull()
+			c.method.UnsafeAppendBoolToBitmap(false)
 		} else {
 			k := int(methodIdx[i])
 			if methodOf[k] < 0 {
 				methodOf[k] = j.intern(methodDict.Value(k))
 			}
-			c.method.Append(methodOf[k])
+			c.method.UnsafeAppend(methodOf[k])
 		}
 		switch {
 		case targetCol.IsNull(i):
-			c.target.AppendNull()
+			c.target.UnsafeAppendBoolToBitmap(false)
 		case g != nil:
-			c.target.Append(dec.target)
+			c.target.UnsafeAppend(dec.target)
 		default:
-			c.target.Append(j.intern(target))
+			c.target.UnsafeAppend(j.intern(target))
 		}
 		if statusCol.IsNull(i) {
-			c.status.AppendNull()
+			c.status.UnsafeAppendBoolToBitmap(false)
 		} else {
-			c.status.Append(statusCol.Value(i))
+			c.status.UnsafeAppend(statusCol.Value(i))
 		}
 		if bytesCol.IsNull(i) {
-			c.bytes.AppendNull()
+			c.bytes.UnsafeAppendBoolToBitmap(false)
 		} else {
-			c.bytes.Append(bytesCol.Value(i))
+			c.bytes.UnsafeAppend(bytesCol.Value(i))
 		}
 		if uas.id < 0 {
-			c.ua.AppendNull()
+			c.ua.UnsafeAppendBoolToBitmap(false)
 		} else {
-			c.ua.Append(uas.id)
+			c.ua.UnsafeAppend(uas.id)
 		}
-		c.bot.Append(uas.botID)
+		c.bot.UnsafeAppend(uas.botID)
 		k := int(fileIdx[i])
 		if fileOf[k] < 0 {
 			fileOf[k] = j.intern(fileDict.Value(k))
 		}
-		c.file.Append(fileOf[k])
-		c.line.Append(lineCol.Value(i))
-		c.verdict.Append(j.verdict[verdict])
-		c.robotsFetch.Append(isRobotsFetch(target))
+		c.file.UnsafeAppend(fileOf[k])
+		c.line.UnsafeAppend(lineCol.Value(i))
+		c.verdict.UnsafeAppend(j.verdict[verdict])
+		c.robotsFetch.UnsafeAppend(isRobotsFetch(target))
 		if g == nil {
-			c.version.AppendNull()
-			c.group.AppendNull()
-			c.rule.AppendNull()
-			c.ruleLine.AppendNull()
-			c.crawlDelay.AppendNull()
-			c.rateN.AppendNull()
-			c.rateS.AppendNull()
-			c.visit.AppendNull()
-			c.visitBreach.Append(false)
+			c.version.UnsafeAppendBoolToBitmap(false)
+			c.group.UnsafeAppendBoolToBitmap(false)
+			c.rule.UnsafeAppendBoolToBitmap(false)
+			c.ruleLine.UnsafeAppendBoolToBitmap(false)
+			c.crawlDelay.UnsafeAppendBoolToBitmap(false)
+			c.rateN.UnsafeAppendBoolToBitmap(false)
+			c.rateS.UnsafeAppendBoolToBitmap(false)
+			c.visit.UnsafeAppendBoolToBitmap(false)
+			c.visitBreach.UnsafeAppend(false)
 			continue
 		}
-		c.version.Append(j.versions[id].name)
-		appendID(c.group, g.name)
-		appendID(c.rule, dec.rule)
+		c.version.UnsafeAppend(j.versions[id].name)
+		appendIDUnsafe(c.group, g.name)
+		appendIDUnsafe(c.rule, dec.rule)
 		if dec.rule < 0 {
-			c.ruleLine.AppendNull()
+			c.ruleLine.UnsafeAppendBoolToBitmap(false)
 		} else {
-			c.ruleLine.Append(dec.line)
+			c.ruleLine.UnsafeAppend(dec.line)
 		}
 		if g.hasDelay {
-			c.crawlDelay.Append(g.crawlDelay)
+			c.crawlDelay.UnsafeAppend(g.crawlDelay)
 		} else {
-			c.crawlDelay.AppendNull()
+			c.crawlDelay.UnsafeAppendBoolToBitmap(false)
 		}
 		rn, rs, hasRate := g.rateN, g.rateS, g.hasRate
 		if g.rateWindowed {
 			rn, rs, hasRate = g.group.RequestRate(floorDiv(us, 1_000_000))
 		}
 		if hasRate {
-			c.rateN.Append(int32(rn))
-			c.rateS.Append(int32(rs))
+			c.rateN.UnsafeAppend(int32(rn))
+			c.rateS.UnsafeAppend(int32(rs))
 		} else {
-			c.rateN.AppendNull()
-			c.rateS.AppendNull()
+			c.rateN.UnsafeAppendBoolToBitmap(false)
+			c.rateS.UnsafeAppendBoolToBitmap(false)
 		}
 		if g.hasVisit {
-			c.visit.Append(g.visitWindow)
-			c.visitBreach.Append(!g.group.InVisitTime(floorDiv(us, 1_000_000)))
+			c.visit.UnsafeAppend(g.visitWindow)
+			c.visitBreach.UnsafeAppend(!g.group.InVisitTime(floorDiv(us, 1_000_000)))
 		} else {
-			c.visit.AppendNull()
-			c.visitBreach.Append(false)
+			c.visit.UnsafeAppendBoolToBitmap(false)
+			c.visitBreach.UnsafeAppend(false)
 		}
 	}
 	j.rows += int64(n)
@@ -652,13 +657,14 @@ func indices(d *array.Dictionary) []int32 {
 	return d.Indices().(*array.Int32).Int32Values()
 }
 
-// appendID appends a dict id, or null for -1.
-func appendID(b *array.Int32Builder, id int32) {
+// appendIDUnsafe appends a dict id, or null for -1, to a builder with room
+// reserved.
+func appendIDUnsafe(b *array.Int32Builder, id int32) {
 	if id < 0 {
-		b.AppendNull()
+		b.UnsafeAppendBoolToBitmap(false)
 		return
 	}
-	b.Append(id)
+	b.UnsafeAppend(id)
 }
 
 // floorDiv divides rounding toward negative infinity, so that instants
