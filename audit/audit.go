@@ -301,8 +301,9 @@ func removeOldAudit(ctx context.Context, path string) error {
 	return s.Exec(ctx, strings.Join(drops, " "))
 }
 
-// storeTables writes the bots and traffic tables.
+// storeTables writes the bots and traffic tables, many rows per statement.
 func (j *judge) storeTables(ctx context.Context, s *Store) error {
+	var bots [][]any
 	seen := make(map[string]bool)
 	for _, u := range j.uas {
 		b := u.bot
@@ -310,16 +311,16 @@ func (j *judge) storeTables(ctx context.Context, s *Store) error {
 			continue
 		}
 		seen[b.Name] = true
-		if err := s.Exec(ctx, "INSERT INTO bots VALUES (?, ?, ?)", b.Name, b.Operator, b.Purpose); err != nil {
-			return err
-		}
+		bots = append(bots, []any{b.Name, b.Operator, b.Purpose})
 	}
+	var traffic [][]any
 	for h, t := range j.traffic() {
-		if err := s.Exec(ctx, "INSERT INTO traffic VALUES (?, ?, ?)", h, t.humans, t.bots); err != nil {
-			return err
-		}
+		traffic = append(traffic, []any{h, t.humans, t.bots})
 	}
-	return nil
+	if err := s.insertValues(ctx, "bots", bots); err != nil {
+		return err
+	}
+	return s.insertValues(ctx, "traffic", traffic)
 }
 
 // summarize fills res.Summary from the accounting, the history and the

@@ -165,6 +165,30 @@ func (s *Store) InsertRequests(ctx context.Context, rec arrow.RecordBatch) error
 	return s.Insert(ctx, "requests_store", packed)
 }
 
+// insertValues appends rows of parameters to table, up to 500 rows per
+// INSERT statement (a statement per row costs half a millisecond each).
+func (s *Store) insertValues(ctx context.Context, table string, rows [][]any) error {
+	const perStatement = 500
+	for len(rows) > 0 {
+		n := min(len(rows), perStatement)
+		var q strings.Builder
+		q.WriteString("INSERT INTO " + table + " VALUES ")
+		var args []any
+		for i, r := range rows[:n] {
+			if i > 0 {
+				q.WriteString(", ")
+			}
+			q.WriteString("(" + strings.Repeat("?, ", len(r)-1) + "?)")
+			args = append(args, r...)
+		}
+		if err := s.Exec(ctx, q.String(), args...); err != nil {
+			return err
+		}
+		rows = rows[n:]
+	}
+	return nil
+}
+
 // Close closes the database.
 func (s *Store) Close() error {
 	var errs []error

@@ -138,3 +138,35 @@ func TestStoreInsertKeepsColumns(t *testing.T) {
 		t.Fatalf("got %d rows, want %d", got, 2*n)
 	}
 }
+
+// TestStoreInsertValues: rows go in many per statement, across statement
+// boundaries, with their values in place.
+func TestStoreInsertValues(t *testing.T) {
+	ctx := context.Background()
+	s, err := OpenStore(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var rows [][]any
+	for i := range 1234 {
+		rows = append(rows, []any{fmt.Sprintf("h%d.example", i), int64(i), int64(2 * i)})
+	}
+	if err := s.insertValues(ctx, "traffic", rows); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.insertValues(ctx, "traffic", nil); err != nil {
+		t.Fatal(err)
+	}
+	var n, bad int64
+	err = s.Each(ctx, "SELECT count(*), count(*) FILTER (WHERE host <> 'h' || humans || '.example' OR bots <> 2 * humans) FROM traffic", nil, func(v []any) error {
+		n, bad = v[0].(int64), v[1].(int64)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n != 1234 || bad != 0 {
+		t.Errorf("%d rows, %d wrong; want 1234 rows, none wrong", n, bad)
+	}
+}
