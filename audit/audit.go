@@ -108,6 +108,7 @@ func (r *Result) materialize(ctx context.Context) error {
 // (an unreadable file, a truncated stream) is returned together with a
 // complete Result: the caller reports, then decides the exit status.
 func Run(ctx context.Context, cfg Config, logs []string) (*Result, error) {
+	begin := time.Now()
 	hist, err := history.Load(cfg.Robots, history.Options{Host: cfg.Host})
 	if err != nil {
 		return nil, err
@@ -146,7 +147,7 @@ func Run(ctx context.Context, cfg Config, logs []string) (*Result, error) {
 		j.toUS = cfg.To.UnixMicro()
 	}
 
-	start := time.Now()
+	start := begin
 	phase := func(name string) {
 		if cfg.Timings != nil {
 			fmt.Fprintf(cfg.Timings, "%-28s %v\n", name, time.Since(start).Round(time.Millisecond))
@@ -171,6 +172,7 @@ func Run(ctx context.Context, cfg Config, logs []string) (*Result, error) {
 	if err := store.Exec(ctx, "SET threads = 1"); err != nil {
 		return nil, err
 	}
+	phase("history, DuckDB, robots.txt")
 	acc, insertTime, inputErr, err := j.judgeInto(ctx, store, cfg.Ingest, logs)
 	if err != nil {
 		return nil, err

@@ -148,7 +148,16 @@ func runAudit(ctx context.Context, e *env, opt *auditOptions, logs []string) err
 	if res == nil {
 		return usageErr("audit: %v", err)
 	}
-	defer res.Close()
+	defer func() {
+		if cfg.DB == "" {
+			// An in-memory database keeps nothing: the process's exit frees
+			// it at once, where DuckDB takes tens of milliseconds to free it
+			// piece by piece, so the command does not wait for Close.
+			go res.Close()
+			return
+		}
+		res.Close() // a kept audit is complete on disk only once closed
+	}()
 	inputErr := err
 	for _, w := range res.Warnings {
 		fmt.Fprintf(e.stderr, "crawlaudit: warning: %s\n", w)
