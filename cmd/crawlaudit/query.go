@@ -28,11 +28,13 @@ func init() {
 			Long: `Runs one SQL statement over a DuckDB database written by 'crawlaudit audit --db FILE'
 and prints the result as an aligned table (or CSV with --csv).
 
-Tables: requests (one row per bot request with its verdict: bot, host, ts, client_ip,
-target, verdict, rule, rule_line, robots_version, robots_group, crawl_delay,
-rate_requests, rate_seconds, visit_window, visit_breach, robots_fetch, file, line),
-judged (requests plus gap_us, rate_count, crawl_delay_breach, request_rate_breach),
-bots (bot, operator, purpose), traffic (host, humans, bots).`,
+Query the view judged: one row per bot request with its verdict and measures (ts,
+host, client_ip, method, target, status, bytes, user_agent, bot, file, line,
+robots_version, robots_group, verdict, rule, rule_line, crawl_delay, rate_requests,
+rate_seconds, visit_window, visit_breach, robots_fetch, gap_us, rate_count,
+crawl_delay_breach, request_rate_breach). Also: bots (bot, operator, purpose),
+traffic (host, humans, bots); requests has the same rows with ids into dict
+(id, value) instead of names.`,
 			Example: `  crawlaudit audit --robots testdata/sample/robots --db /tmp/audit.duckdb testdata/sample/access-2026-10.log.gz
   crawlaudit query --db /tmp/audit.duckdb "SELECT bot, count(*) FROM judged WHERE verdict = 'disallowed' GROUP BY bot"`,
 			Args: cobra.ExactArgs(1),
