@@ -4,6 +4,7 @@ package audit
 
 import (
 	"context"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -53,7 +54,7 @@ func benchMonth(b *testing.B, dir string) (plain, gz, robotsDir string) {
 		b.Fatal(err)
 	}
 	zw, _ := gzip.NewWriterLevel(gf, gzip.DefaultCompression)
-	w, err := loggen.NewWriter(multiWriter{pf, zw}, "combined")
+	w, err := loggen.NewWriter(io.MultiWriter(pf, zw), "combined")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -66,17 +67,6 @@ func benchMonth(b *testing.B, dir string) (plain, gz, robotsDir string) {
 		}
 	}
 	return plain, gz, robotsDir
-}
-
-type multiWriter [2]interface{ Write([]byte) (int, error) }
-
-func (m multiWriter) Write(p []byte) (int, error) {
-	for _, w := range m {
-		if _, err := w.Write(p); err != nil {
-			return 0, err
-		}
-	}
-	return len(p), nil
 }
 
 // BenchmarkAuditMonth measures the whole audit (history, ingest, judge,

@@ -19,8 +19,7 @@ const maxFilterCache = 1 << 16
 // outside the period. Each parsing goroutine has a filter of its own; the
 // judge adds their counts up when the logs are read.
 type humanFilter struct {
-	ident        *bots.Identifier
-	fromUS, toUS int64
+	*humanFilters // identifier and period, shared
 
 	isBot   map[string]bool // User-Agent → bot, this goroutine's cache
 	humans  map[string]int64
@@ -39,7 +38,7 @@ type humanFilters struct {
 
 // newFilter returns the predicate of a new filter (ingest.Options.RowFilter).
 func (fs *humanFilters) newFilter() func(*logfmt.Row) bool {
-	f := &humanFilter{ident: fs.ident, fromUS: fs.fromUS, toUS: fs.toUS, isBot: map[string]bool{}, humans: map[string]int64{}}
+	f := &humanFilter{humanFilters: fs, isBot: map[string]bool{}, humans: map[string]int64{}}
 	fs.mu.Lock()
 	fs.all = append(fs.all, f)
 	fs.mu.Unlock()

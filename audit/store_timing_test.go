@@ -11,7 +11,7 @@ import (
 )
 
 // BenchmarkStoreInsert measures judged rows per second into DuckDB through
-// the Arrow bridge (INSERT INTO requests SELECT * FROM view).
+// the Arrow bridge (Store.InsertRequests: INSERT INTO requests_store SELECT * FROM view).
 func BenchmarkStoreInsert(b *testing.B) {
 	ctx := context.Background()
 	s, err := OpenStore(ctx, "")

@@ -1,7 +1,7 @@
 -- requests_store: one row per request of a bot (contract §5), with the verdict the Go matcher
 -- reached against the robots.txt version in effect at its timestamp.
 -- Human traffic is not stored row by row; it is counted in "traffic".
--- Repeated strings are ids into "dict"; the view "judged" (judge.sql) shows
+-- Repeated strings are ids into "dict"; the view "judged" (judged.sql) shows
 -- the names. Query the view; the ids are an encoding, not an interface.
 CREATE TABLE IF NOT EXISTS requests_store (r STRUCT(
     ts                TIMESTAMPTZ,  -- request time, UTC, µs
