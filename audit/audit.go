@@ -285,7 +285,7 @@ func removeOldAudit(ctx context.Context, path string) error {
 	// Whatever kind an earlier version of crawlaudit made each object.
 	var drops []string
 	err = s.Each(ctx, `SELECT table_name, table_type FROM information_schema.tables
-		WHERE table_schema = 'main' AND table_name IN ('judged', 'measures', 'requests', 'requests_store', 'dict', 'bots', 'traffic')
+		WHERE table_schema = 'main' AND table_name IN ('judged', 'measures', 'measured', 'requests', 'requests_store', 'dict', 'bots', 'traffic')
 		ORDER BY table_type = 'VIEW' DESC`, nil, func(vals []any) error {
 		kind := "TABLE"
 		if vals[1] == "VIEW" {

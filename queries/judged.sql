@@ -1,9 +1,9 @@
--- measures: the window measures of every audited request (measured, in
+-- measures: the window measures of every audited request (window_measures, in
 -- measures.sql), stored for the reports that list requests and for
 -- `crawlaudit query`, keyed by the rid of "requests" (a narrow table:
 -- copying every column of requests would cost several times the windows).
 CREATE OR REPLACE TABLE measures AS
-SELECT rid, gap_us, rate_count, crawl_delay_breach, request_rate_breach FROM measured;
+SELECT rid, gap_us, rate_count, crawl_delay_breach, request_rate_breach FROM window_measures(true);
 
 -- judged: every audited request with its names and measures, for the
 -- reports and for `crawlaudit query`.

@@ -1,5 +1,8 @@
--- measured: every audited request with what the window functions measure
--- (contract §6), computed when queried, not stored:
+-- window_measures(everything): what the window functions measure (contract §6) for the
+-- requests of the bots and hosts a Crawl-delay or Request-rate applies to, or, when
+-- everything is true, for every audited request. One row per request:
+--   rid                  the request (requests.rid)
+--   bot_id, host_id      its bot and host
 --   gap_us               µs since the same bot's previous request to the same host
 --                        (requests ordered by time, then file and line)
 --   rate_count           the bot's requests to the host in (ts - rate_seconds, ts], itself
@@ -7,18 +10,31 @@
 --   crawl_delay_breach   gap_us < Crawl-delay in force
 --   request_rate_breach  rate_count > n of the Request-rate n/t in force
 --
--- The sliding-window count runs only over the bots and hosts that some
--- Request-rate applies to: most have none, and the count costs as much as
--- the gaps. Those rows say NULL without being counted.
-CREATE OR REPLACE VIEW measured AS
-WITH rated AS (
-    SELECT DISTINCT bot_id, host_id FROM requests WHERE rate_seconds IS NOT NULL
+-- Only the bots and hosts with a limit can breach one, and the windows sort what they
+-- measure: the summary asks for those alone (everything = false), the stored measures
+-- (judged.sql) for all. The sliding-window count runs only over the bots and hosts that
+-- some Request-rate applies to; other rows say NULL without being counted.
+CREATE OR REPLACE MACRO window_measures(everything) AS TABLE
+WITH req AS (
+    SELECT rid, ts, bot_id, host_id, file_id, line, crawl_delay, rate_requests, rate_seconds
+    FROM requests
+),
+limited AS (
+    SELECT bot_id, host_id, bool_or(rate_seconds IS NOT NULL) AS rated
+    FROM req
+    WHERE crawl_delay IS NOT NULL OR rate_seconds IS NOT NULL
+    GROUP BY bot_id, host_id
+),
+parts AS (
+    SELECT req.*, coalesce(l.rated, false) AS rated
+    FROM req LEFT JOIN limited l USING (bot_id, host_id)
+    WHERE everything OR l.bot_id IS NOT NULL
 ),
 windowed AS (
     SELECT *,
         epoch_us(ts) - lag(epoch_us(ts)) OVER (PARTITION BY bot_id, host_id ORDER BY ts, file_id, line) AS gap_us,
         NULL::BIGINT AS rate_count
-    FROM requests ANTI JOIN rated USING (bot_id, host_id)
+    FROM parts WHERE NOT rated
     UNION ALL BY NAME
     SELECT *,
         epoch_us(ts) - lag(epoch_us(ts)) OVER (PARTITION BY bot_id, host_id ORDER BY ts, file_id, line) AS gap_us,
@@ -27,9 +43,9 @@ windowed AS (
                 PARTITION BY bot_id, host_id ORDER BY epoch_us(ts)
                 RANGE BETWEEN (coalesce(rate_seconds, 1)::BIGINT * 1000000 - 1) PRECEDING AND CURRENT ROW)
         END AS rate_count
-    FROM requests SEMI JOIN rated USING (bot_id, host_id)
+    FROM parts WHERE rated
 )
-SELECT *,
+SELECT rid, bot_id, host_id, gap_us, rate_count,
     coalesce(crawl_delay IS NOT NULL AND gap_us IS NOT NULL AND gap_us < crawl_delay * 1000000, false) AS crawl_delay_breach,
     coalesce(rate_requests IS NOT NULL AND rate_count > rate_requests, false)                      AS request_rate_breach
 FROM windowed;

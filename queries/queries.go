@@ -6,10 +6,10 @@
 // Files, in the order the audit runs them:
 //
 //	schema.sql      tables: requests_store (seen through the view requests), dict, bots, traffic
-//	measures.sql    the view "measured": requests plus the gap to the bot's previous request,
-//	                the count in its Request-rate window and the breaches they make
-//	summary.sql     one row per bot and host (contract §6, §7), from measured
-//	judged.sql      the table "measures" (measured, stored) and the view "judged": requests
+//	measures.sql    the table macro window_measures: per request, the gap to the bot's previous
+//	                request, the count in its Request-rate window and the breaches they make
+//	summary.sql     one row per bot and host (contract §6, §7), from requests and window_measures
+//	judged.sql      the table "measures" (window_measures, stored) and the view "judged": requests
 //	                with names and measures; made for the reports below and for --db
 //	violations.sql  one row per disallowed request (violations.csv)
 //	breaches.sql    one row per crawl-delay, request-rate or visit-time breach

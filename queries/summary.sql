@@ -1,6 +1,7 @@
 -- One row per bot and host (contract §6, §7), worst offenders first.
--- Aggregates on the ids of measured (measures.sql), the windows computed on
--- the way, and joins the names afterwards.
+-- Counts on the ids of requests; the window breaches come from window_measures
+-- (measures.sql) for the bots and hosts with a limit only; the names are joined
+-- afterwards.
 WITH verdicts AS (
     SELECT
         max(id) FILTER (WHERE value = 'disallowed')          AS disallowed,
@@ -16,15 +17,26 @@ per AS (
         count(*) FILTER (WHERE r.robots_fetch)                    AS robots_fetches,
         count(*) FILTER (WHERE r.verdict_id = v.disallowed)       AS disallowed,
         count(*) FILTER (WHERE r.verdict_id = v.in_grace)         AS disallowed_in_grace,
-        count(*) FILTER (WHERE r.crawl_delay_breach)              AS crawl_delay_breaches,
-        count(*) FILTER (WHERE r.request_rate_breach)             AS request_rate_breaches,
         count(*) FILTER (WHERE r.visit_breach)                    AS visit_time_breaches,
         count(*) FILTER (WHERE r.verdict_id = v.unaudited)        AS unaudited,
         count(DISTINCT r.client_ip_id)                            AS ips,
         min(r.ts)                                                 AS first_seen,
         max(r.ts)                                                 AS last_seen
-    FROM measured r, verdicts v
+    FROM requests r, verdicts v
     GROUP BY r.bot_id, r.host_id
+),
+breaches AS (
+    SELECT bot_id, host_id,
+        count(*) FILTER (WHERE crawl_delay_breach)  AS crawl_delay_breaches,
+        count(*) FILTER (WHERE request_rate_breach) AS request_rate_breaches
+    FROM window_measures(false)
+    GROUP BY bot_id, host_id
+),
+counted AS (
+    SELECT per.*,
+        coalesce(b.crawl_delay_breaches, 0)  AS crawl_delay_breaches,
+        coalesce(b.request_rate_breaches, 0) AS request_rate_breaches
+    FROM per LEFT JOIN breaches b USING (bot_id, host_id)
 )
 SELECT
     bot.value                  AS bot,
@@ -34,9 +46,9 @@ SELECT
     requests, robots_fetches, disallowed, disallowed_in_grace,
     crawl_delay_breaches, request_rate_breaches, visit_time_breaches,
     unaudited, ips, first_seen, last_seen
-FROM per
-JOIN dict bot ON bot.id = per.bot_id
-LEFT JOIN dict host ON host.id = per.host_id
+FROM counted c
+JOIN dict bot ON bot.id = c.bot_id
+LEFT JOIN dict host ON host.id = c.host_id
 LEFT JOIN bots b ON b.bot = bot.value
 ORDER BY disallowed DESC, disallowed_in_grace DESC,
          crawl_delay_breaches + request_rate_breaches + visit_time_breaches DESC,
