@@ -5,6 +5,7 @@ package audit
 import (
 	"context"
 	"encoding/csv"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -360,5 +361,68 @@ func TestAuditOutEmpty(t *testing.T) {
 		if !strings.HasPrefix(l, "#") {
 			t.Errorf("blocklist has an address %q with nothing disallowed", l)
 		}
+	}
+}
+
+// TestAuditLimitFromLaterVersion: a Crawl-delay that only a later version
+// sets is measured against the bot's previous request made under the earlier
+// version, and a bot no limit ever applies to breaches nothing, while its
+// gaps are still measured for the judged view.
+func TestAuditLimitFromLaterVersion(t *testing.T) {
+	dir := t.TempDir()
+	robotsDir := filepath.Join(dir, "robots")
+	if err := os.MkdirAll(robotsDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, body := range map[string]string{
+		"2026-10-01T00:00:00Z.txt": "User-agent: *\nDisallow: /x/\n",
+		"2026-10-10T00:00:00Z.txt": "User-agent: *\nDisallow: /x/\nCrawl-delay: 10\n\nUser-agent: bingbot\nDisallow: /y/\n",
+	} {
+		if err := os.WriteFile(filepath.Join(robotsDir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	log := filepath.Join(dir, "access.log")
+	lines := []string{
+		line("66.249.66.1", "09/Oct/2026:23:59:55 +0000", "/a", uaGooglebot), // v1: no delay in force
+		line("66.249.66.1", "10/Oct/2026:00:00:03 +0000", "/b", uaGooglebot), // v2: 8 s after the v1 request: breach
+		line("66.249.66.1", "10/Oct/2026:00:00:30 +0000", "/c", uaGooglebot), // 27 s: fine
+		line("157.55.39.1", "05/Oct/2026:10:00:00 +0000", "/a", uaBing),      // v1, no limit
+		line("157.55.39.1", "05/Oct/2026:10:00:01 +0000", "/b", uaBing),      // 1 s later, still no limit
+		line("157.55.39.1", "11/Oct/2026:10:00:00 +0000", "/c", uaBing),      // v2: bingbot's own group, no limit
+	}
+	if err := os.WriteFile(log, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	res, err := Run(ctx, Config{Robots: robotsDir, Host: "www.example.com"}, []string{log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Close()
+	delays := map[string]int64{}
+	for _, r := range res.Summary.Bots {
+		delays[r.Bot] = r.CrawlDelayBreaches
+	}
+	if delays["Googlebot"] != 1 || delays["bingbot"] != 0 || len(delays) != 2 {
+		t.Errorf("crawl-delay breaches = %v, want Googlebot 1, bingbot 0", delays)
+	}
+	if err := res.materialize(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var gaps []string
+	err = res.Store().Each(ctx, `SELECT bot, coalesce(gap_us::VARCHAR, 'NULL'), crawl_delay_breach FROM judged ORDER BY bot, ts`, nil, func(v []any) error {
+		gaps = append(gaps, fmt.Sprint(v...))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"GooglebotNULLfalse", "Googlebot8000000true", "Googlebot27000000false",
+		"bingbotNULLfalse", "bingbot1000000false", "bingbot518399000000false",
+	}
+	if strings.Join(gaps, " ") != strings.Join(want, " ") {
+		t.Errorf("judged gaps:\n got %v\nwant %v", gaps, want)
 	}
 }
