@@ -109,26 +109,30 @@ func (r *Result) materialize(ctx context.Context) error {
 // complete Result: the caller reports, then decides the exit status.
 func Run(ctx context.Context, cfg Config, logs []string) (*Result, error) {
 	begin := time.Now()
+	// DuckDB starts while the history is read and the logs begin to flow:
+	// the first batch waits for it, not the reading. A --db file is opened
+	// only once the history has loaded, since opening it empties the audit
+	// it keeps.
+	var pending *pendingStore
+	if cfg.DB == "" {
+		pending = openStoreAsync(ctx, "")
+	}
+	ok := false
+	defer func() {
+		if pending != nil && !ok {
+			if store, err := pending.wait(); err == nil {
+				store.Close()
+			}
+		}
+	}()
 	hist, err := history.Load(cfg.Robots, history.Options{Host: cfg.Host})
 	if err != nil {
 		return nil, err
 	}
-	if cfg.DB != "" {
-		if err := removeOldAudit(ctx, cfg.DB); err != nil {
-			return nil, err
-		}
+	if pending == nil {
+		pending = openStoreAsync(ctx, cfg.DB)
 	}
-	store, err := OpenStore(ctx, cfg.DB)
-	if err != nil {
-		return nil, err
-	}
-	res := &Result{store: store, Warnings: append([]string(nil), hist.Warnings()...)}
-	ok := false
-	defer func() {
-		if !ok {
-			store.Close()
-		}
-	}()
+	res := &Result{Warnings: append([]string(nil), hist.Warnings()...)}
 
 	mem := cfg.Allocator
 	if mem == nil {
@@ -166,17 +170,16 @@ func Run(ctx context.Context, cfg Config, logs []string) (*Result, error) {
 			fmt.Fprint(cfg.Ingest.Progress, "\r\033[K")
 		}
 	}()
-	// While the logs are read, the parsing goroutines keep every core busy:
-	// DuckDB copies batches on one thread, which costs half the CPU time of
-	// a copy spread over two. The SQL afterwards has all of them.
-	if err := store.Exec(ctx, "SET threads = 1"); err != nil {
-		return nil, err
-	}
-	phase("history, DuckDB, robots.txt")
-	acc, insertTime, inputErr, err := j.judgeInto(ctx, store, cfg.Ingest, logs)
+	phase("history, robots.txt")
+	acc, insertTime, inputErr, err := j.judgeInto(ctx, pending, cfg.Ingest, logs)
 	if err != nil {
 		return nil, err
 	}
+	store, err := pending.wait()
+	if err != nil {
+		return nil, err
+	}
+	res.store = store
 	if err := store.Exec(ctx, fmt.Sprintf("SET threads = %d", runtime.GOMAXPROCS(0))); err != nil {
 		return nil, err
 	}
@@ -231,21 +234,27 @@ func Run(ctx context.Context, cfg Config, logs []string) (*Result, error) {
 }
 
 // judgeInto reads logs through the ingest layer, judges every batch and
-// inserts the judged bot requests into the store's table "requests". Inserts
-// run in their own goroutine, so that parsing and judging go on while DuckDB
-// copies the previous batch; the channel bounds the batches in flight. It
-// returns the accounting of ingest.Run, the time spent in inserts, the input
-// error of ingest.Run, and a store error.
-func (j *judge) judgeInto(ctx context.Context, store *Store, opts ingest.Options, logs []string) (acc *ingest.Accounting, insertTime time.Duration, inputErr, err error) {
+// inserts the judged bot requests into the table "requests" of the pending
+// store. Inserts run in their own goroutine, which first waits for the store
+// to open, so that parsing and judging go on while DuckDB copies the previous
+// batch; the channel bounds the batches in flight. A store error stops the
+// reading. It returns the accounting of ingest.Run, the time spent in
+// inserts, the input error of ingest.Run, and a store error.
+func (j *judge) judgeInto(ctx context.Context, pending *pendingStore, opts ingest.Options, logs []string) (acc *ingest.Accounting, insertTime time.Duration, inputErr, err error) {
+	readCtx, stopReading := context.WithCancel(ctx)
+	defer stopReading()
 	toStore := make(chan arrow.RecordBatch, 2)
 	stored := make(chan error, 1)
 	go func() {
-		var err error
+		store, err := pending.wait()
 		for rec := range toStore {
 			if err == nil {
 				t := time.Now()
 				err = store.InsertRequests(ctx, rec)
 				insertTime += time.Since(t)
+				if err != nil {
+					stopReading()
+				}
 			}
 			rec.Release()
 		}
@@ -258,7 +267,7 @@ func (j *judge) judgeInto(ctx context.Context, store *Store, opts ingest.Options
 	}
 	filters := &humanFilters{ident: j.ident, fromUS: j.fromUS, toUS: j.toUS}
 	opts.RowFilter = filters.newFilter
-	acc, inputErr = ingest.Run(ctx, logs, opts, func(rec arrow.RecordBatch) error {
+	acc, inputErr = ingest.Run(readCtx, logs, opts, func(rec arrow.RecordBatch) error {
 		if err := j.add(rec); err != nil {
 			return err
 		}
@@ -270,8 +279,54 @@ func (j *judge) judgeInto(ctx context.Context, store *Store, opts ingest.Options
 	flush()
 	filters.addTo(j)
 	close(toStore)
-	err = <-stored
-	return acc, insertTime, inputErr, err
+	if err = <-stored; err != nil {
+		return acc, insertTime, inputErr, err
+	}
+	return acc, insertTime, inputErr, nil
+}
+
+// pendingStore is a Store being opened in the background.
+type pendingStore struct {
+	done  chan struct{}
+	store *Store
+	err   error
+}
+
+// openStoreAsync starts opening the audit's database: it empties an earlier
+// audit kept in path (see removeOldAudit), opens the store and has DuckDB
+// copy batches on one thread (see judgeInto), while the caller goes on.
+func openStoreAsync(ctx context.Context, path string) *pendingStore {
+	p := &pendingStore{done: make(chan struct{})}
+	go func() {
+		defer close(p.done)
+		if path != "" {
+			if p.err = removeOldAudit(ctx, path); p.err != nil {
+				return
+			}
+		}
+		s, err := OpenStore(ctx, path)
+		if err != nil {
+			p.err = err
+			return
+		}
+		// While the logs are read, the parsing goroutines keep every core
+		// busy: DuckDB copies batches on one thread, which costs half the
+		// CPU time of a copy spread over two. The SQL afterwards has all
+		// of them.
+		if err := s.Exec(ctx, "SET threads = 1"); err != nil {
+			s.Close()
+			p.err = err
+			return
+		}
+		p.store = s
+	}()
+	return p
+}
+
+// wait returns the store once it is open, or the error that stopped it.
+func (p *pendingStore) wait() (*Store, error) {
+	<-p.done
+	return p.store, p.err
 }
 
 // removeOldAudit empties the tables of an audit kept earlier in path, so
