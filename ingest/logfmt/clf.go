@@ -737,9 +737,11 @@ func init() {
 		Sniffable: true,
 	})
 	register(Format{
-		Name:      "combined",
-		Doc:       `Apache/nginx combined: "%h %l %u %t \"%r\" %>s %b \"%{Referer}i\" \"%{User-Agent}i\"" (extra trailing fields allowed)`,
-		New:       combined.newParser,
+		Name: "combined",
+		Doc:  `Apache/nginx combined: "%h %l %u %t \"%r\" %>s %b \"%{Referer}i\" \"%{User-Agent}i\"" (extra trailing fields allowed)`,
+		New: func() Parser {
+			return &combinedParser{layoutParser{l: combined, scratch: make([]byte, 0, 1024)}}
+		},
 		Sniffable: true,
 	})
 	register(Format{

@@ -1,0 +1,134 @@
+package logfmt
+
+import "bytes"
+
+// combinedParser parses the combined format with the layout engine, after a
+// fast path written for that one layout:
+//
+//	%h %l %u %t "%r" %>s %b "%{Referer}i" "%{User-Agent}i"
+//
+// The fast path takes the lines most logs are made of: no backslash
+// anywhere, each quoted field closed by the first '"' after it, each
+// separator where the layout puts it. It fills the Row exactly as the layout
+// engine would (the differential test and FuzzCombinedFastPath hold it to
+// that) and gives up on any other line, which the engine then parses — and
+// rejects with its reason when the line is bad. So the fast path decides
+// nothing on its own: it only skips the generic walk over the fields.
+type combinedParser struct {
+	layoutParser
+}
+
+// Parse implements Parser.
+func (p *combinedParser) Parse(line []byte, r *Row) error {
+	if p.fast(line, r) {
+		return nil
+	}
+	return p.layoutParser.Parse(line, r)
+}
+
+// fast parses line into r when it is a plain combined line and reports
+// whether it did; r is undefined when it did not.
+func (p *combinedParser) fast(line []byte, r *Row) bool {
+	if n := len(line); n > 0 && line[n-1] == '\r' {
+		line = line[:n-1]
+	}
+	if bytes.IndexByte(line, '\\') >= 0 {
+		return false // escapes: the engine undoes them
+	}
+	r.Reset()
+	// %h, up to the first space.
+	i := bytes.IndexByte(line, ' ')
+	if i <= 0 {
+		return false
+	}
+	ip, ok := clientIP(line[:i])
+	if !ok {
+		return false
+	}
+	r.ClientIP = ip
+	pos := i + 1
+	// %l, up to the next space, without a tab.
+	i = bytes.IndexByte(line[pos:], ' ')
+	if i < 0 || bytes.IndexByte(line[pos:pos+i], '\t') >= 0 {
+		return false
+	}
+	pos += i + 1
+	// %u, up to " [", without a tab (nor a space: it ends at the first).
+	i = bytes.IndexByte(line[pos:], ' ')
+	if i < 0 || bytes.IndexByte(line[pos:pos+i], '\t') >= 0 {
+		return false
+	}
+	pos += i + 1
+	if pos >= len(line) || line[pos] != '[' {
+		return false
+	}
+	pos++
+	// %t, up to `] "`.
+	i = bytes.IndexByte(line[pos:], ']')
+	if i < 0 || pos+i+2 >= len(line) || line[pos+i+1] != ' ' || line[pos+i+2] != '"' {
+		return false
+	}
+	t, ok := p.times.parse(line[pos : pos+i])
+	if !ok {
+		return false
+	}
+	r.Time = t
+	pos += i + 3
+	// "%r", up to `" `.
+	i = bytes.IndexByte(line[pos:], '"')
+	if i < 0 || pos+i+1 >= len(line) || line[pos+i+1] != ' ' {
+		return false
+	}
+	if !splitRequest(line[pos:pos+i], r) {
+		return false
+	}
+	pos += i + 2
+	// %>s, up to a space.
+	i = bytes.IndexByte(line[pos:], ' ')
+	if i < 0 {
+		return false
+	}
+	status, ok := parseStatus(line[pos : pos+i])
+	if !ok {
+		return false
+	}
+	r.Status = status
+	pos += i + 1
+	// %b, up to ` "`; "-" is zero bytes.
+	i = bytes.IndexByte(line[pos:], ' ')
+	if i < 0 || pos+i+1 >= len(line) || line[pos+i+1] != '"' {
+		return false
+	}
+	n, ok := parseBytes(line[pos:pos+i], true)
+	if !ok {
+		return false
+	}
+	r.Bytes = n
+	pos += i + 2
+	// "%{Referer}i", up to `" "`.
+	i = bytes.IndexByte(line[pos:], '"')
+	if i < 0 || pos+i+2 >= len(line) || line[pos+i+1] != ' ' || line[pos+i+2] != '"' {
+		return false
+	}
+	r.Referer = plainStr(line[pos : pos+i])
+	pos += i + 3
+	// "%{User-Agent}i", up to a '"' that ends the line or is followed by a
+	// blank (trailing fields).
+	i = bytes.IndexByte(line[pos:], '"')
+	if i < 0 {
+		return false
+	}
+	if end := pos + i + 1; end < len(line) && line[end] != ' ' && line[end] != '\t' {
+		return false
+	}
+	r.UserAgent = plainStr(line[pos : pos+i])
+	return true
+}
+
+// plainStr is layoutParser.str for a value known to hold no backslash.
+func plainStr(v []byte) []byte {
+	if len(v) == 0 || isDash(v) {
+		return nil
+	}
+	return v
+}

@@ -1,0 +1,134 @@
+package logfmt
+
+import (
+	"bytes"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// newCombinedPair returns the combined format's parser and a bare layout
+// engine for the same layout: the reference the fast path must agree with.
+func newCombinedPair(t testing.TB) (*combinedParser, Parser) {
+	t.Helper()
+	p, ok := mustNew(t, "combined").(*combinedParser)
+	if !ok {
+		t.Fatal("the combined format does not use combinedParser")
+	}
+	return p, mustCompile(layoutCombined, true).newParser()
+}
+
+// checkSameAsEngine parses line with the combined parser and with the layout
+// engine and fails unless both return the same error and the same row. It
+// reports whether the fast path took the line.
+func checkSameAsEngine(t *testing.T, p *combinedParser, ref Parser, line []byte) (fast bool) {
+	t.Helper()
+	var got, want, probe Row
+	// The fast path alone, on a copy, to know whether it took the line.
+	fast = p.fast(bytes.Clone(line), &probe)
+	err := p.Parse(line, &got)
+	wantErr := ref.Parse(line, &want)
+	if err != wantErr {
+		t.Fatalf("%q: error %v, engine says %v", line, err, wantErr)
+	}
+	if fast && err != nil {
+		t.Fatalf("%q: the fast path took a line the engine rejects (%v)", line, err)
+	}
+	if err == nil && !reflect.DeepEqual(got, want) {
+		t.Fatalf("%q:\n got %+v\nwant %+v", line, got, want)
+	}
+	if fast && !reflect.DeepEqual(probe, want) {
+		t.Fatalf("%q: fast path:\n got %+v\nwant %+v", line, probe, want)
+	}
+	return fast
+}
+
+// TestCombinedFastPath: the fast path fills rows exactly as the layout engine
+// does, leaves every line it does not take to the engine, and takes the
+// plain lines logs are made of.
+func TestCombinedFastPath(t *testing.T) {
+	p, ref := newCombinedPair(t)
+	const ok = `203.0.113.9 - - [10/Oct/2026:13:55:36 -0700] "GET /a?b=c HTTP/1.1" 200 2326 "https://example.com/" "Mozilla/5.0 (compatible; Googlebot/2.1)"`
+	tests := []struct {
+		name string
+		line string
+		fast bool // the fast path takes it
+	}{
+		{"plain", ok, true},
+		{"crlf", ok + "\r", true},
+		{"trailing field", ok + ` "-"`, true},
+		{"trailing tab field", ok + "\t0.123", true},
+		{"dashes", `::1 - - [10/Oct/2026:13:55:36 +0000] "GET / HTTP/1.0" 304 - "-" "-"`, true},
+		{"empty referer and agent", `::1 - - [10/Oct/2026:13:55:36 +0000] "GET / HTTP/1.0" 200 0 "" ""`, true},
+		{"user", `10.0.0.1 - frank [10/Oct/2026:13:55:36 -0700] "GET /x HTTP/1.1" 200 1 "-" "curl/8.0"`, true},
+		{"empty ident", `10.0.0.1  frank [10/Oct/2026:13:55:36 -0700] "GET /x HTTP/1.1" 200 1 "-" "curl/8.0"`, true},
+		{"bracketed v6", `[2001:db8::1] - - [10/Oct/2026:13:55:36 -0700] "GET /x HTTP/1.1" 200 1 "-" "curl/8.0"`, true},
+		{"http/0.9", `10.0.0.1 - - [10/Oct/2026:13:55:36 -0700] "GET /x" 200 1 "-" "curl/8.0"`, true},
+		{"space in target", `10.0.0.1 - - [10/Oct/2026:13:55:36 -0700] "GET /a b HTTP/1.1" 200 1 "-" "curl/8.0"`, true},
+		{"fraction", `10.0.0.1 - - [10/Oct/2026:13:55:36.123 -0700] "GET /x HTTP/1.1" 200 1 "-" "curl/8.0"`, true},
+		// Left to the engine, which accepts them.
+		{"escaped quote in agent", `10.0.0.1 - - [10/Oct/2026:13:55:36 -0700] "GET /x HTTP/1.1" 200 1 "-" "a \"b\" c"`, false},
+		{"escape in target", `10.0.0.1 - - [10/Oct/2026:13:55:36 -0700] "GET /x\x41 HTTP/1.1" 200 1 "-" "curl"`, false},
+		{"unterminated agent", `10.0.0.1 - - [10/Oct/2026:13:55:36 -0700] "GET /x HTTP/1.1" 200 1 "-" "Mozilla/5.0 (cut`, false},
+		{"quote inside agent", `10.0.0.1 - - [10/Oct/2026:13:55:36 -0700] "GET /x HTTP/1.1" 200 1 "-" "a "b" c"`, false},
+		{"quote inside referer", `10.0.0.1 - - [10/Oct/2026:13:55:36 -0700] "GET /x HTTP/1.1" 200 1 "a"b" "curl"`, false},
+		{"quote inside request", `10.0.0.1 - - [10/Oct/2026:13:55:36 -0700] "GET /"x" HTTP/1.1" 200 1 "-" "curl"`, false},
+		{"bracket in user", `10.0.0.1 - fr]ank [10/Oct/2026:13:55:36 -0700] "GET /x HTTP/1.1" 200 1 "-" "curl"`, true},
+		{"bracket in time", `10.0.0.1 - - [10/Oct/2026]:13:55:36 -0700] "GET /x HTTP/1.1" 200 1 "-" "curl"`, false},
+		// Rejected, by the engine, with its reason.
+		{"dash request", `10.0.0.1 - - [10/Oct/2026:13:55:36 -0700] "-" 400 0 "-" "-"`, false},
+		{"bad time", `10.0.0.1 - - [32/Oct/2026:13:55:36 -0700] "GET /x HTTP/1.1" 200 1 "-" "curl"`, false},
+		{"bad status", `10.0.0.1 - - [10/Oct/2026:13:55:36 -0700] "GET /x HTTP/1.1" 2000 1 "-" "curl"`, false},
+		{"bad bytes", `10.0.0.1 - - [10/Oct/2026:13:55:36 -0700] "GET /x HTTP/1.1" 200 1k "-" "curl"`, false},
+		{"bad client", `10.0.0.1/8 - - [10/Oct/2026:13:55:36 -0700] "GET /x HTTP/1.1" 200 1 "-" "curl"`, false},
+		{"tab in ident", "10.0.0.1 -\tx - [10/Oct/2026:13:55:36 -0700] \"GET /x HTTP/1.1\" 200 1 \"-\" \"curl\"", false},
+		{"tab in user", "10.0.0.1 - a\tb [10/Oct/2026:13:55:36 -0700] \"GET /x HTTP/1.1\" 200 1 \"-\" \"curl\"", false},
+		{"space in user", `10.0.0.1 - a b [10/Oct/2026:13:55:36 -0700] "GET /x HTTP/1.1" 200 1 "-" "curl"`, false},
+		{"junk after agent", ok + `x`, false},
+		{"common line", `10.0.0.1 - - [10/Oct/2026:13:55:36 -0700] "GET /x HTTP/1.1" 200 1`, false},
+		{"no referer", `10.0.0.1 - - [10/Oct/2026:13:55:36 -0700] "GET /x HTTP/1.1" 200 1 "curl"`, false},
+		{"json", `{"time":"2026-10-10T13:55:36Z"}`, false},
+		{"empty", ``, false},
+		{"leading space", ` ` + ok, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if fast := checkSameAsEngine(t, p, ref, []byte(tt.line)); fast != tt.fast {
+				t.Errorf("fast path took it: %v, want %v", fast, tt.fast)
+			}
+		})
+	}
+
+	// The realistic mix: all the same as the engine, and the fast path
+	// takes every line without a backslash that the engine accepts.
+	var plain, took int
+	for _, l := range combinedMix(4096) {
+		fast := checkSameAsEngine(t, p, ref, l)
+		var r Row
+		if bytes.IndexByte(l, '\\') < 0 && ref.Parse(l, &r) == nil {
+			plain++
+			if !fast {
+				t.Errorf("the fast path left a plain line: %q", l)
+			}
+		}
+		if fast {
+			took++
+		}
+	}
+	if plain < 3000 || took != plain {
+		t.Errorf("fast path took %d lines of %d plain ones", took, plain)
+	}
+}
+
+// FuzzCombinedFastPath holds the fast path to the layout engine on any line.
+func FuzzCombinedFastPath(f *testing.F) {
+	for _, l := range combinedMix(64) {
+		f.Add(bytes.Clone(l))
+	}
+	f.Add([]byte(`10.0.0.1 - - [10/Oct/2026:13:55:36 -0700] "GET /x HTTP/1.1" 200 1 "-" "a "b" c"` + "\r"))
+	f.Add([]byte(strings.Repeat(`" `, 20)))
+	f.Fuzz(func(t *testing.T, line []byte) {
+		p, ref := newCombinedPair(t)
+		checkSameAsEngine(t, p, ref, line)
+	})
+}
