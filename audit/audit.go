@@ -203,7 +203,7 @@ func Run(ctx context.Context, cfg Config, logs []string) (*Result, error) {
 	if err := j.storeTables(ctx, store); err != nil {
 		return nil, err
 	}
-	phase("dict, bots, traffic tables")
+	phase("dict and the small tables")
 	if err := store.Exec(ctx, queries.SQL("measures.sql")); err != nil {
 		return nil, err
 	}
@@ -340,7 +340,7 @@ func removeOldAudit(ctx context.Context, path string) error {
 	// Whatever kind an earlier version of crawlaudit made each object.
 	var drops []string
 	err = s.Each(ctx, `SELECT table_name, table_type FROM information_schema.tables
-		WHERE table_schema = 'main' AND table_name IN ('judged', 'measures', 'measured', 'requests', 'requests_store', 'dict', 'bots', 'traffic')
+		WHERE table_schema = 'main' AND table_name IN ('judged', 'measures', 'measured', 'requests', 'requests_store', 'dict', 'bots', 'traffic', 'policies', 'decisions')
 		ORDER BY table_type = 'VIEW' DESC`, nil, func(vals []any) error {
 		kind := "TABLE"
 		if vals[1] == "VIEW" {
@@ -358,7 +358,8 @@ func removeOldAudit(ctx context.Context, path string) error {
 	return s.Exec(ctx, strings.Join(drops, " "))
 }
 
-// storeTables writes the bots and traffic tables, many rows per statement.
+// storeTables writes the bots, traffic, policies and decisions tables, many
+// rows per statement.
 func (j *judge) storeTables(ctx context.Context, s *Store) error {
 	var bots [][]any
 	seen := make(map[string]bool)
@@ -374,10 +375,42 @@ func (j *judge) storeTables(ctx context.Context, s *Store) error {
 	for h, t := range j.traffic() {
 		traffic = append(traffic, []any{h, t.humans, t.bots})
 	}
-	if err := s.insertValues(ctx, "bots", bots); err != nil {
-		return err
+	var policies [][]any
+	for id, p := range j.policies {
+		row := []any{id, p.version, nullID(p.group), nil, nil, nil, nullID(p.visit)}
+		if p.hasDelay {
+			row[3] = p.crawlDelay
+		}
+		if p.hasRate {
+			row[4], row[5] = p.rateN, p.rateS
+		}
+		policies = append(policies, row)
 	}
-	return s.insertValues(ctx, "traffic", traffic)
+	var decisions [][]any
+	for id, d := range j.decisions {
+		row := []any{id, d.verdict, nullID(d.rule), nil}
+		if d.rule >= 0 {
+			row[3] = d.line
+		}
+		decisions = append(decisions, row)
+	}
+	for _, t := range []struct {
+		name string
+		rows [][]any
+	}{{"bots", bots}, {"traffic", traffic}, {"policies", policies}, {"decisions", decisions}} {
+		if err := s.insertValues(ctx, t.name, t.rows); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// nullID returns id, or nil (NULL) for -1.
+func nullID(id int32) any {
+	if id < 0 {
+		return nil
+	}
+	return id
 }
 
 // summarize fills res.Summary from the accounting, the history and the

@@ -64,6 +64,14 @@ type judge struct {
 	dict    []string
 	verdict [4]int32 // dict ids of the verdicts
 
+	// policies and decisions intern the rows of the tables of the same
+	// names, for the policy_id and decision_id columns.
+	policyIDs         map[policy]int32
+	policies          []policy
+	decisionIDs       map[verdictRule]int32
+	decisions         []verdictRule
+	unauditedDecision int32
+
 	out     *array.RecordBuilder
 	outCols outColumns
 	scratch []byte
@@ -102,25 +110,41 @@ type uaState struct {
 // groupState is one (version, group) pair with its path decisions.
 type groupState struct {
 	group     *robots.Resolved
-	name      int32 // dict id of "googlebot", "*"; -1 when no group applies
 	decisions map[string]decision
-	// Extension values in force for the group (the request rate may depend
-	// on the time of day and is asked per row).
+	// What the group puts in force. The Request-rate may depend on the
+	// time of day: then it is asked per row, and the policy with it.
+	policy       policy
+	policyID     int32 // id of policy when the rate does not depend on the time
+	hasVisit     bool
+	rateWindowed bool // the Request-rate depends on the time of day
+}
+
+// policy is what a robots.txt version puts in force for a request: one row
+// of the table "policies".
+type policy struct {
+	version      int32 // dict id of the version's name
+	group        int32 // dict id of "googlebot", "*"; -1 when no group applies
 	crawlDelay   float64
 	hasDelay     bool
-	hasVisit     bool
-	visitWindow  int32 // dict id of "HHMM-HHMM"
-	rateWindowed bool  // the Request-rate depends on the time of day
-	rateN, rateS int   // the rate when it does not
+	rateN, rateS int32
 	hasRate      bool
+	visit        int32 // dict id of the Visit-time window "HHMM-HHMM"; -1 when none
+}
+
+// verdictRule is a verdict with the rule that decided it: one row of the
+// table "decisions".
+type verdictRule struct {
+	verdict int32 // dict id
+	rule    int32 // dict id of the deciding rule ("Disallow: /private/"); -1 when none
+	line    int32 // its line; 0 when none
 }
 
 // decision is the verdict on one path.
 type decision struct {
 	allowed bool
-	rule    int32 // dict id of the deciding rule ("Disallow: /private/"); -1 when none
-	line    int32
 	target  int32 // dict id of the path itself
+	id      int32 // decision id: allowed or disallowed, with the rule
+	graceID int32 // decision id of disallowed_in_grace with the rule; -1 when allowed
 }
 
 // hostState is one distinct host value of the logs.
@@ -157,12 +181,9 @@ type outColumns struct {
 	ts                       *array.TimestampBuilder
 	clientIP, target         *array.Int32Builder
 	host, method, ua, bot    *array.Int32Builder
-	file, version, group     *array.Int32Builder
-	verdict, rule, visit     *array.Int32Builder
-	status, ruleLine         *array.Int32Builder
-	rateN, rateS             *array.Int32Builder
+	file, status             *array.Int32Builder
+	policy, decision         *array.Int32Builder
 	bytes, line              *array.Int64Builder
-	crawlDelay               *array.Float64Builder
 	visitBreach, robotsFetch *array.BooleanBuilder
 }
 
@@ -176,6 +197,8 @@ func newJudge(mem memory.Allocator, hist *history.History, profile robots.Profil
 		ipIDs:        make(map[string]int32),
 		groupStates:  make(map[groupKey]*groupState),
 		dictIDs:      make(map[string]int32),
+		policyIDs:    make(map[policy]int32),
+		decisionIDs:  make(map[verdictRule]int32),
 		wholeSeconds: true,
 		fromUS:       -1 << 63,
 		toUS:         1<<63 - 1,
@@ -183,6 +206,7 @@ func newJudge(mem memory.Allocator, hist *history.History, profile robots.Profil
 	for i, v := range []string{VerdictAllowed, VerdictDisallowed, VerdictInGrace, VerdictUnaudited} {
 		j.verdict[i] = j.intern(v)
 	}
+	j.unauditedDecision = j.decisionID(verdictRule{verdict: j.verdict[vUnaudited], rule: -1})
 	for _, v := range hist.All() {
 		j.versions = append(j.versions, version{
 			name:   j.intern(v.Name),
@@ -204,15 +228,8 @@ func newJudge(mem memory.Allocator, hist *history.History, profile robots.Profil
 		bot:         i32(rcBotID),
 		file:        i32(rcFileID),
 		line:        f(rcLine).(*array.Int64Builder),
-		version:     i32(rcVersionID),
-		group:       i32(rcGroupID),
-		verdict:     i32(rcVerdictID),
-		rule:        i32(rcRuleID),
-		ruleLine:    i32(rcRuleLine),
-		crawlDelay:  f(rcCrawlDelay).(*array.Float64Builder),
-		rateN:       i32(rcRateRequests),
-		rateS:       i32(rcRateSeconds),
-		visit:       i32(rcVisitWindowID),
+		policy:      i32(rcPolicyID),
+		decision:    i32(rcDecisionID),
 		visitBreach: f(rcVisitBreach).(*array.BooleanBuilder),
 		robotsFetch: f(rcRobotsFetch).(*array.BooleanBuilder),
 	}
@@ -326,25 +343,53 @@ func (j *judge) shared(id int, grp *robots.Resolved) *groupState {
 	if g, ok := j.groupStates[key]; ok {
 		return g
 	}
-	g := &groupState{group: grp, name: -1, decisions: make(map[string]decision)}
+	g := &groupState{group: grp, decisions: make(map[string]decision), policyID: -1}
+	g.policy = policy{version: j.versions[id].name, group: -1, visit: -1}
 	if grp.Matched() {
-		g.name = j.intern(grp.Name())
+		g.policy.group = j.intern(grp.Name())
 	}
 	if d, ok := grp.CrawlDelay(); ok {
-		g.crawlDelay, g.hasDelay = d, true
+		g.policy.crawlDelay, g.policy.hasDelay = d, true
 	}
 	if s, e, ok := grp.VisitTime(); ok {
 		g.hasVisit = true
-		g.visitWindow = j.intern(fmt.Sprintf("%02d%02d-%02d%02d", s/60, s%60, e/60, e%60))
+		g.policy.visit = j.intern(fmt.Sprintf("%02d%02d-%02d%02d", s/60, s%60, e/60, e%60))
 	}
 	for _, r := range grp.RequestRates() {
 		g.rateWindowed = g.rateWindowed || r.HasWindow
 	}
 	if !g.rateWindowed {
-		g.rateN, g.rateS, g.hasRate = grp.RequestRate(0)
+		g.policyID = j.policyAt(g, 0)
 	}
 	j.groupStates[key] = g
 	return g
+}
+
+// policyAt returns the policy id of g at the Unix second sec (which matters
+// only for a Request-rate with a time window).
+func (j *judge) policyAt(g *groupState, sec int64) int32 {
+	p := g.policy
+	if n, s, ok := g.group.RequestRate(sec); ok {
+		p.rateN, p.rateS, p.hasRate = int32(n), int32(s), true
+	}
+	if id, ok := j.policyIDs[p]; ok {
+		return id
+	}
+	id := int32(len(j.policies))
+	j.policies = append(j.policies, p)
+	j.policyIDs[p] = id
+	return id
+}
+
+// decisionID returns the decision id of v.
+func (j *judge) decisionID(v verdictRule) int32 {
+	if id, ok := j.decisionIDs[v]; ok {
+		return id
+	}
+	id := int32(len(j.decisions))
+	j.decisions = append(j.decisions, v)
+	j.decisionIDs[v] = id
+	return id
 }
 
 type groupKey struct {
@@ -360,10 +405,18 @@ func (j *judge) decide(g *groupState, target string) decision {
 	}
 	var dec robots.Decision
 	dec, j.scratch = g.group.DecideString(target, j.scratch)
-	d := decision{allowed: dec.Allowed, rule: -1, target: j.intern(target)}
+	d := decision{allowed: dec.Allowed, target: j.intern(target), graceID: -1}
+	vr := verdictRule{verdict: j.verdict[vAllowed], rule: -1}
 	if dec.Line > 0 {
-		d.rule, d.line = j.intern(dec.Rule), int32(dec.Line)
+		vr.rule, vr.line = j.intern(dec.Rule), int32(dec.Line)
 	}
+	if !dec.Allowed {
+		vr.verdict = j.verdict[vDisallowed]
+		grace := vr
+		grace.verdict = j.verdict[vInGrace]
+		d.graceID = j.decisionID(grace)
+	}
+	d.id = j.decisionID(vr)
 	if len(g.decisions) >= maxDecisionCache {
 		clear(g.decisions)
 	}
@@ -549,51 +602,24 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 		}
 		c.file.UnsafeAppend(fileOf[k])
 		c.line.UnsafeAppend(lineCol.Value(i))
-		c.verdict.UnsafeAppend(j.verdict[verdict])
 		c.robotsFetch.UnsafeAppend(isRobotsFetch(target))
 		if g == nil {
-			c.version.UnsafeAppendBoolToBitmap(false)
-			c.group.UnsafeAppendBoolToBitmap(false)
-			c.rule.UnsafeAppendBoolToBitmap(false)
-			c.ruleLine.UnsafeAppendBoolToBitmap(false)
-			c.crawlDelay.UnsafeAppendBoolToBitmap(false)
-			c.rateN.UnsafeAppendBoolToBitmap(false)
-			c.rateS.UnsafeAppendBoolToBitmap(false)
-			c.visit.UnsafeAppendBoolToBitmap(false)
+			c.decision.UnsafeAppend(j.unauditedDecision)
+			c.policy.UnsafeAppendBoolToBitmap(false)
 			c.visitBreach.UnsafeAppend(false)
 			continue
 		}
-		c.version.UnsafeAppend(j.versions[id].name)
-		appendIDUnsafe(c.group, g.name)
-		appendIDUnsafe(c.rule, dec.rule)
-		if dec.rule < 0 {
-			c.ruleLine.UnsafeAppendBoolToBitmap(false)
+		if verdict == vInGrace {
+			c.decision.UnsafeAppend(dec.graceID)
 		} else {
-			c.ruleLine.UnsafeAppend(dec.line)
+			c.decision.UnsafeAppend(dec.id)
 		}
-		if g.hasDelay {
-			c.crawlDelay.UnsafeAppend(g.crawlDelay)
-		} else {
-			c.crawlDelay.UnsafeAppendBoolToBitmap(false)
-		}
-		rn, rs, hasRate := g.rateN, g.rateS, g.hasRate
 		if g.rateWindowed {
-			rn, rs, hasRate = g.group.RequestRate(floorDiv(us, 1_000_000))
-		}
-		if hasRate {
-			c.rateN.UnsafeAppend(int32(rn))
-			c.rateS.UnsafeAppend(int32(rs))
+			c.policy.UnsafeAppend(j.policyAt(g, floorDiv(us, 1_000_000)))
 		} else {
-			c.rateN.UnsafeAppendBoolToBitmap(false)
-			c.rateS.UnsafeAppendBoolToBitmap(false)
+			c.policy.UnsafeAppend(g.policyID)
 		}
-		if g.hasVisit {
-			c.visit.UnsafeAppend(g.visitWindow)
-			c.visitBreach.UnsafeAppend(!g.group.InVisitTime(floorDiv(us, 1_000_000)))
-		} else {
-			c.visit.UnsafeAppendBoolToBitmap(false)
-			c.visitBreach.UnsafeAppend(false)
-		}
+		c.visitBreach.UnsafeAppend(g.hasVisit && !g.group.InVisitTime(floorDiv(us, 1_000_000)))
 	}
 	j.rows += int64(n)
 	return nil
@@ -655,16 +681,6 @@ func plainIPv4(s string) bool {
 // indices returns the int32 indices of a dictionary column, one per row.
 func indices(d *array.Dictionary) []int32 {
 	return d.Indices().(*array.Int32).Int32Values()
-}
-
-// appendIDUnsafe appends a dict id, or null for -1, to a builder with room
-// reserved.
-func appendIDUnsafe(b *array.Int32Builder, id int32) {
-	if id < 0 {
-		b.UnsafeAppendBoolToBitmap(false)
-		return
-	}
-	b.UnsafeAppend(id)
 }
 
 // floorDiv divides rounding toward negative infinity, so that instants

@@ -22,15 +22,8 @@ const (
 	rcBotID
 	rcFileID
 	rcLine
-	rcVersionID
-	rcGroupID
-	rcVerdictID
-	rcRuleID
-	rcRuleLine
-	rcCrawlDelay
-	rcRateRequests
-	rcRateSeconds
-	rcVisitWindowID
+	rcPolicyID
+	rcDecisionID
 	rcVisitBreach
 	rcRobotsFetch
 	rcNumCols
@@ -38,38 +31,35 @@ const (
 
 // RequestsSchema is the Arrow schema of the judged bot requests the audit
 // hands to DuckDB. Every string (host, client address, method, target,
-// User-Agent, bot, file, robots.txt version, group, verdict, rule, Visit-time
-// window) is an id into the table "dict" (DictSchema): DuckDB reads integers
-// from Arrow several times as fast as strings, bots request the same paths
-// from the same few addresses again and again, and the view "judged" joins
-// the names back.
+// User-Agent, bot, file) is an id into the table "dict" (DictSchema): DuckDB
+// reads integers from Arrow several times as fast as strings, bots request
+// the same paths from the same few addresses again and again, and the view
+// "judged" joins the names back. What robots.txt puts in force (version,
+// group, Crawl-delay, Request-rate, Visit-time) is one id into the table
+// "policies", and the verdict with its deciding rule one id into the table
+// "decisions": they take few distinct values, and every column less is less
+// for the judge to build and for DuckDB to copy. The view "requests" joins
+// them back (queries/schema.sql).
 var RequestsSchema = arrow.NewSchema([]arrow.Field{
-	rcTS:            {Name: "ts", Type: &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}},
-	rcHostID:        {Name: "host_id", Type: arrow.PrimitiveTypes.Int32},
-	rcClientIPID:    {Name: "client_ip_id", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
-	rcMethodID:      {Name: "method_id", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
-	rcTargetID:      {Name: "target_id", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
-	rcStatus:        {Name: "status", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
-	rcBytes:         {Name: "bytes", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
-	rcUserAgentID:   {Name: "user_agent_id", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
-	rcBotID:         {Name: "bot_id", Type: arrow.PrimitiveTypes.Int32},
-	rcFileID:        {Name: "file_id", Type: arrow.PrimitiveTypes.Int32},
-	rcLine:          {Name: "line", Type: arrow.PrimitiveTypes.Int64},
-	rcVersionID:     {Name: "robots_version_id", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
-	rcGroupID:       {Name: "robots_group_id", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
-	rcVerdictID:     {Name: "verdict_id", Type: arrow.PrimitiveTypes.Int32},
-	rcRuleID:        {Name: "rule_id", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
-	rcRuleLine:      {Name: "rule_line", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
-	rcCrawlDelay:    {Name: "crawl_delay", Type: arrow.PrimitiveTypes.Float64, Nullable: true},
-	rcRateRequests:  {Name: "rate_requests", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
-	rcRateSeconds:   {Name: "rate_seconds", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
-	rcVisitWindowID: {Name: "visit_window_id", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
-	rcVisitBreach:   {Name: "visit_breach", Type: arrow.FixedWidthTypes.Boolean},
-	rcRobotsFetch:   {Name: "robots_fetch", Type: arrow.FixedWidthTypes.Boolean},
+	rcTS:          {Name: "ts", Type: &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}},
+	rcHostID:      {Name: "host_id", Type: arrow.PrimitiveTypes.Int32},
+	rcClientIPID:  {Name: "client_ip_id", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
+	rcMethodID:    {Name: "method_id", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
+	rcTargetID:    {Name: "target_id", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
+	rcStatus:      {Name: "status", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
+	rcBytes:       {Name: "bytes", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
+	rcUserAgentID: {Name: "user_agent_id", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
+	rcBotID:       {Name: "bot_id", Type: arrow.PrimitiveTypes.Int32},
+	rcFileID:      {Name: "file_id", Type: arrow.PrimitiveTypes.Int32},
+	rcLine:        {Name: "line", Type: arrow.PrimitiveTypes.Int64},
+	rcPolicyID:    {Name: "policy_id", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
+	rcDecisionID:  {Name: "decision_id", Type: arrow.PrimitiveTypes.Int32},
+	rcVisitBreach: {Name: "visit_breach", Type: arrow.FixedWidthTypes.Boolean},
+	rcRobotsFetch: {Name: "robots_fetch", Type: arrow.FixedWidthTypes.Boolean},
 }, nil)
 
 // DictSchema is the schema of table "dict": the strings behind the *_id
-// columns of requests.
+// columns of requests, policies and decisions.
 var DictSchema = arrow.NewSchema([]arrow.Field{
 	{Name: "id", Type: arrow.PrimitiveTypes.Int32},
 	{Name: "value", Type: arrow.BinaryTypes.String},

@@ -100,7 +100,7 @@ func TestStoreInsertKeepsColumns(t *testing.T) {
 	for _, f := range RequestsSchema.Fields() {
 		names = append(names, f.Name)
 	}
-	rows, err := s.Query(ctx, "SELECT "+strings.Join(names, ", ")+" FROM requests ORDER BY line, rid")
+	rows, err := s.Query(ctx, "SELECT "+strings.Join(names, ", ")+" FROM (SELECT rowid AS rid, unnest(r) FROM requests_store) ORDER BY line, rid")
 	if err != nil {
 		t.Fatal(err)
 	}

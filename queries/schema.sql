@@ -1,8 +1,10 @@
 -- requests_store: one row per request of a bot (contract §5), with the verdict the Go matcher
 -- reached against the robots.txt version in effect at its timestamp.
 -- Human traffic is not stored row by row; it is counted in "traffic".
--- Repeated strings are ids into "dict"; the view "judged" (judged.sql) shows
--- the names. Query the view; the ids are an encoding, not an interface.
+-- Repeated strings are ids into "dict"; what robots.txt puts in force is an id into
+-- "policies", the verdict and its rule an id into "decisions". The view "requests" below
+-- joins those back, and the view "judged" (judged.sql) shows the names. Query the views;
+-- the ids are an encoding, not an interface.
 CREATE TABLE IF NOT EXISTS requests_store (r STRUCT(
     ts                TIMESTAMPTZ,  -- request time, UTC, µs
     host_id           INTEGER,      -- host the request was judged for ('' when unknown)
@@ -15,27 +17,50 @@ CREATE TABLE IF NOT EXISTS requests_store (r STRUCT(
     bot_id            INTEGER,      -- the crawler's product name (Googlebot, bingbot, curl, ...)
     file_id           INTEGER,      -- evidence: log file ...
     line              BIGINT,       -- ... and its 1-based line
-    robots_version_id INTEGER,      -- the version in effect (file or commit name); NULL when unaudited
-    robots_group_id   INTEGER,      -- the group that applied ('googlebot', '*'); NULL when none
-    verdict_id        INTEGER,      -- allowed | disallowed | disallowed_in_grace | unaudited
-    rule_id           INTEGER,      -- the deciding rule, 'Disallow: /private/'
-    rule_line         INTEGER,      -- its line in robots.txt
-    crawl_delay       DOUBLE,       -- Crawl-delay in force, seconds
-    rate_requests     INTEGER,      -- Request-rate in force: n requests ...
-    rate_seconds      INTEGER,      -- ... per this many seconds
-    visit_window_id   INTEGER,      -- Visit-time in force, 'HHMM-HHMM' UTC
+    policy_id         INTEGER,      -- what robots.txt put in force (policies); NULL when unaudited
+    decision_id       INTEGER,      -- the verdict and its rule (decisions)
     visit_breach      BOOLEAN,      -- outside the Visit-time window
     robots_fetch      BOOLEAN       -- a request for /robots.txt
 ));
 
--- requests: the rows of requests_store as columns; rid is the row's id.
+-- What a robots.txt version puts in force for the requests of one group.
+CREATE TABLE IF NOT EXISTS policies (
+    id                INTEGER,
+    robots_version_id INTEGER,      -- the version in effect (file or commit name)
+    robots_group_id   INTEGER,      -- the group that applied ('googlebot', '*'); NULL when none
+    crawl_delay       DOUBLE,       -- Crawl-delay in force, seconds
+    rate_requests     INTEGER,      -- Request-rate in force: n requests ...
+    rate_seconds      INTEGER,      -- ... per this many seconds
+    visit_window_id   INTEGER       -- Visit-time in force, 'HHMM-HHMM' UTC
+);
+
+-- A verdict and the rule that decided it.
+CREATE TABLE IF NOT EXISTS decisions (
+    id                INTEGER,
+    verdict_id        INTEGER,      -- allowed | disallowed | disallowed_in_grace | unaudited
+    rule_id           INTEGER,      -- the deciding rule, 'Disallow: /private/'
+    rule_line         INTEGER       -- its line in robots.txt
+);
+
+-- requests: the rows of requests_store as columns, with the policy and the
+-- decision of each joined back; rid is the row's id.
 -- (The rows are stored as one STRUCT column because DuckDB keeps distinct-
 -- value statistics for every top-level column it appends to, which cost
 -- more than the copy itself: a STRUCT column has none, so a batch goes in
 -- 2.5 times as fast.)
-CREATE VIEW IF NOT EXISTS requests AS SELECT rowid AS rid, unnest(r) FROM requests_store;
+CREATE VIEW IF NOT EXISTS requests AS
+SELECT
+    s.rid, s.ts, s.host_id, s.client_ip_id, s.method_id, s.target_id, s.status, s.bytes,
+    s.user_agent_id, s.bot_id, s.file_id, s.line,
+    p.robots_version_id, p.robots_group_id,
+    d.verdict_id, d.rule_id, d.rule_line,
+    p.crawl_delay, p.rate_requests, p.rate_seconds, p.visit_window_id,
+    s.visit_breach, s.robots_fetch
+FROM (SELECT rowid AS rid, unnest(r) FROM requests_store) s
+LEFT JOIN policies p ON p.id = s.policy_id
+LEFT JOIN decisions d ON d.id = s.decision_id;
 
--- The strings behind the *_id columns of requests.
+-- The strings behind the *_id columns of requests, policies and decisions.
 CREATE TABLE IF NOT EXISTS dict (
     id    INTEGER,
     value VARCHAR
