@@ -246,7 +246,16 @@ func (j *judge) judgeInto(ctx context.Context, pending *pendingStore, opts inges
 	toStore := make(chan arrow.RecordBatch, 2)
 	stored := make(chan error, 1)
 	go func() {
+		// One transaction for every batch: DuckDB appends each INSERT to
+		// the transaction's own storage, and moves that storage into the
+		// table at COMMIT when the table is empty or it holds at least a
+		// row group, instead of copying it row by row at the end of each
+		// statement (measured: half the time of an insert).
 		store, err := pending.wait()
+		if err == nil {
+			err = store.Exec(ctx, "BEGIN TRANSACTION")
+		}
+		began := err == nil
 		for rec := range toStore {
 			if err == nil {
 				t := time.Now()
@@ -257,6 +266,15 @@ func (j *judge) judgeInto(ctx context.Context, pending *pendingStore, opts inges
 				}
 			}
 			rec.Release()
+		}
+		if began {
+			t := time.Now()
+			if err == nil {
+				err = store.Exec(ctx, "COMMIT")
+			} else {
+				store.Exec(ctx, "ROLLBACK")
+			}
+			insertTime += time.Since(t)
 		}
 		stored <- err
 	}()
