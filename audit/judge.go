@@ -110,7 +110,7 @@ type uaState struct {
 // groupState is one (version, group) pair with its path decisions.
 type groupState struct {
 	group     *robots.Resolved
-	decisions map[string]decision
+	decisions map[int32]decision // by the dict id of the target
 	// What the group puts in force. The Request-rate may depend on the
 	// time of day: then it is asked per row, and the policy with it.
 	policy       policy
@@ -142,7 +142,6 @@ type verdictRule struct {
 // decision is the verdict on one path.
 type decision struct {
 	allowed bool
-	target  int32 // dict id of the path itself
 	id      int32 // decision id: allowed or disallowed, with the rule
 	graceID int32 // decision id of disallowed_in_grace with the rule; -1 when allowed
 }
@@ -343,7 +342,7 @@ func (j *judge) shared(id int, grp *robots.Resolved) *groupState {
 	if g, ok := j.groupStates[key]; ok {
 		return g
 	}
-	g := &groupState{group: grp, decisions: make(map[string]decision), policyID: -1}
+	g := &groupState{group: grp, decisions: make(map[int32]decision), policyID: -1}
 	g.policy = policy{version: j.versions[id].name, group: -1, visit: -1}
 	if grp.Matched() {
 		g.policy.group = j.intern(grp.Name())
@@ -397,15 +396,17 @@ type groupKey struct {
 	group   *robots.Resolved
 }
 
-// decide returns the decision of g on target, from the cache when it can.
-// target may alias a batch's memory.
-func (j *judge) decide(g *groupState, target string) decision {
-	if d, ok := g.decisions[target]; ok {
+// decide returns the decision of g on target, whose dict id is tid, from the
+// cache when it can. target may alias a batch's memory. The cache is keyed
+// by the id: one string lookup per request (the id, which the row needs
+// anyway) serves every group, and the groups' caches hold no strings.
+func (j *judge) decide(g *groupState, target string, tid int32) decision {
+	if d, ok := g.decisions[tid]; ok {
 		return d
 	}
 	var dec robots.Decision
 	dec, j.scratch = g.group.DecideString(target, j.scratch)
-	d := decision{allowed: dec.Allowed, target: j.intern(target), graceID: -1}
+	d := decision{allowed: dec.Allowed, graceID: -1}
 	vr := verdictRule{verdict: j.verdict[vAllowed], rule: -1}
 	if dec.Line > 0 {
 		vr.rule, vr.line = j.intern(dec.Rule), int32(dec.Line)
@@ -420,7 +421,7 @@ func (j *judge) decide(g *groupState, target string) decision {
 	if len(g.decisions) >= maxDecisionCache {
 		clear(g.decisions)
 	}
-	g.decisions[strings.Clone(target)] = d
+	g.decisions[tid] = d
 	return d
 }
 
@@ -528,6 +529,7 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 			j.wholeSeconds = false
 		}
 		target := targetCol.Value(i)
+		tid := j.intern(target)
 
 		verdict := vUnaudited
 		var (
@@ -542,12 +544,12 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 		}
 		if id >= 0 {
 			g = j.group(uas, id)
-			dec = j.decide(g, target)
+			dec = j.decide(g, target, tid)
 			verdict = vAllowed
 			if !dec.allowed {
 				verdict = vDisallowed
 				if j.graceUS > 0 {
-					if old, ok := j.hist.AtMicros(hs.hi, us-j.graceUS); ok && old != id && j.decide(j.group(uas, old), target).allowed {
+					if old, ok := j.hist.AtMicros(hs.hi, us-j.graceUS); ok && old != id && j.decide(j.group(uas, old), target, tid).allowed {
 						verdict = vInGrace
 					}
 				}
@@ -572,13 +574,10 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 			}
 			c.method.UnsafeAppend(methodOf[k])
 		}
-		switch {
-		case targetCol.IsNull(i):
+		if targetCol.IsNull(i) {
 			c.target.UnsafeAppendBoolToBitmap(false)
-		case g != nil:
-			c.target.UnsafeAppend(dec.target)
-		default:
-			c.target.UnsafeAppend(j.intern(target))
+		} else {
+			c.target.UnsafeAppend(tid)
 		}
 		if statusCol.IsNull(i) {
 			c.status.UnsafeAppendBoolToBitmap(false)
