@@ -7,9 +7,11 @@ import "bytes"
 //
 //	%h %l %u %t "%r" %>s %b "%{Referer}i" "%{User-Agent}i"
 //
-// The fast path takes the lines most logs are made of: no backslash
-// anywhere, each quoted field closed by the first '"' after it, each
-// separator where the layout puts it. It fills the Row exactly as the layout
+// The fast path takes the lines most logs are made of: no backslash in a
+// quoted field (where the engine would undo escapes or skip an escaped
+// quote; elsewhere a backslash fails the field's own check), each quoted
+// field closed by the first '"' after it, each separator where the layout
+// puts it. It fills the Row exactly as the layout
 // engine would (the differential test and FuzzCombinedFastPath hold it to
 // that) and gives up on any other line, which the engine then parses — and
 // rejects with its reason when the line is bad. So the fast path decides
@@ -31,9 +33,6 @@ func (p *combinedParser) Parse(line []byte, r *Row) error {
 func (p *combinedParser) fast(line []byte, r *Row) bool {
 	if n := len(line); n > 0 && line[n-1] == '\r' {
 		line = line[:n-1]
-	}
-	if bytes.IndexByte(line, '\\') >= 0 {
-		return false // escapes: the engine undoes them
 	}
 	r.Reset()
 	// %h, up to the first space.
@@ -76,7 +75,7 @@ func (p *combinedParser) fast(line []byte, r *Row) bool {
 	pos += i + 3
 	// "%r", up to `" `.
 	i = bytes.IndexByte(line[pos:], '"')
-	if i < 0 || pos+i+1 >= len(line) || line[pos+i+1] != ' ' {
+	if i < 0 || pos+i+1 >= len(line) || line[pos+i+1] != ' ' || hasBackslash(line[pos:pos+i]) {
 		return false
 	}
 	if !splitRequest(line[pos:pos+i], r) {
@@ -107,7 +106,7 @@ func (p *combinedParser) fast(line []byte, r *Row) bool {
 	pos += i + 2
 	// "%{Referer}i", up to `" "`.
 	i = bytes.IndexByte(line[pos:], '"')
-	if i < 0 || pos+i+2 >= len(line) || line[pos+i+1] != ' ' || line[pos+i+2] != '"' {
+	if i < 0 || pos+i+2 >= len(line) || line[pos+i+1] != ' ' || line[pos+i+2] != '"' || hasBackslash(line[pos:pos+i]) {
 		return false
 	}
 	r.Referer = plainStr(line[pos : pos+i])
@@ -115,7 +114,7 @@ func (p *combinedParser) fast(line []byte, r *Row) bool {
 	// "%{User-Agent}i", up to a '"' that ends the line or is followed by a
 	// blank (trailing fields).
 	i = bytes.IndexByte(line[pos:], '"')
-	if i < 0 {
+	if i < 0 || hasBackslash(line[pos:pos+i]) {
 		return false
 	}
 	if end := pos + i + 1; end < len(line) && line[end] != ' ' && line[end] != '\t' {
@@ -124,6 +123,9 @@ func (p *combinedParser) fast(line []byte, r *Row) bool {
 	r.UserAgent = plainStr(line[pos : pos+i])
 	return true
 }
+
+// hasBackslash reports whether a quoted field holds an escape.
+func hasBackslash(v []byte) bool { return bytes.IndexByte(v, '\\') >= 0 }
 
 // plainStr is layoutParser.str for a value known to hold no backslash.
 func plainStr(v []byte) []byte {
