@@ -24,6 +24,10 @@ type humanFilter struct {
 	isBot   map[string]bool // User-Agent → bot, this goroutine's cache
 	humans  map[string]int64
 	outside int64
+	// The human requests of the host last seen, not yet in humans: most
+	// logs hold one host, or none.
+	lastHost   []byte
+	lastHumans int64
 }
 
 // humanFilters makes the filters of one run and remembers them for their
@@ -50,6 +54,7 @@ func (fs *humanFilters) addTo(j *judge) {
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
 	for _, f := range fs.all {
+		f.flushHost()
 		j.outside += f.outside
 		for host, n := range f.humans {
 			j.hosts[j.hostState(string(ingest.RepairUTF8([]byte(host))))].humans += n
@@ -76,7 +81,19 @@ func (f *humanFilter) keep(r *logfmt.Row) bool {
 		}
 	}
 	if !bot {
-		f.humans[string(r.Host)]++
+		if f.lastHumans == 0 || string(r.Host) != string(f.lastHost) {
+			f.flushHost()
+			f.lastHost = append(f.lastHost[:0], r.Host...)
+		}
+		f.lastHumans++
 	}
 	return bot
+}
+
+// flushHost adds the human requests counted for lastHost to humans.
+func (f *humanFilter) flushHost() {
+	if f.lastHumans > 0 {
+		f.humans[string(f.lastHost)] += f.lastHumans
+		f.lastHumans = 0
+	}
 }
