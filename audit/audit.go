@@ -297,10 +297,8 @@ func (j *judge) judgeInto(ctx context.Context, pending *pendingStore, opts inges
 	flush()
 	filters.addTo(j)
 	close(toStore)
-	if err = <-stored; err != nil {
-		return acc, insertTime, inputErr, err
-	}
-	return acc, insertTime, inputErr, nil
+	err = <-stored
+	return acc, insertTime, inputErr, err
 }
 
 // pendingStore is a Store being opened in the background.

@@ -115,8 +115,7 @@ type groupState struct {
 	// time of day: then it is asked per row, and the policy with it.
 	policy       policy
 	policyID     int32 // id of policy when the rate does not depend on the time
-	hasVisit     bool
-	rateWindowed bool // the Request-rate depends on the time of day
+	rateWindowed bool  // the Request-rate depends on the time of day
 }
 
 // policy is what a robots.txt version puts in force for a request: one row
@@ -351,7 +350,6 @@ func (j *judge) shared(id int, grp *robots.Resolved) *groupState {
 		g.policy.crawlDelay, g.policy.hasDelay = d, true
 	}
 	if s, e, ok := grp.VisitTime(); ok {
-		g.hasVisit = true
 		g.policy.visit = j.intern(fmt.Sprintf("%02d%02d-%02d%02d", s/60, s%60, e/60, e%60))
 	}
 	for _, r := range grp.RequestRates() {
@@ -618,7 +616,7 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 		} else {
 			c.policy.UnsafeAppend(g.policyID)
 		}
-		c.visitBreach.UnsafeAppend(g.hasVisit && !g.group.InVisitTime(floorDiv(us, 1_000_000)))
+		c.visitBreach.UnsafeAppend(g.policy.visit >= 0 && !g.group.InVisitTime(floorDiv(us, 1_000_000)))
 	}
 	j.rows += int64(n)
 	return nil
