@@ -11,11 +11,11 @@ import "bytes"
 // quoted field (where the engine would undo escapes or skip an escaped
 // quote; elsewhere a backslash fails the field's own check), each quoted
 // field closed by the first '"' after it, each separator where the layout
-// puts it. It fills the Row exactly as the layout
-// engine would (the differential test and FuzzCombinedFastPath hold it to
-// that) and gives up on any other line, which the engine then parses — and
-// rejects with its reason when the line is bad. So the fast path decides
-// nothing on its own: it only skips the generic walk over the fields.
+// puts it. It fills the Row exactly as the layout engine would (the
+// differential test and FuzzCombinedFastPath hold it to that) and gives up
+// on any other line, which the engine then parses — and rejects with its
+// reason when the line is bad. So the fast path decides nothing on its own:
+// it only skips the generic walk over the fields.
 type combinedParser struct {
 	layoutParser
 }
