@@ -1,0 +1,216 @@
+// Package rdns is forward-confirmed reverse DNS, the check crawler operators
+// document for their crawlers (contract §10): look up the PTR name of the
+// client address, check that it lies under one of the operator's domains,
+// resolve that name forward (A and AAAA) and check that it gives back the
+// address.
+//
+// A [Resolver] asks one DNS server and turns every reply, or the lack of
+// one, into an [Answer]; [Answer.Check] judges an answer against an
+// operator's domains; a [Cache] keeps answers, with the time each was
+// obtained, in a file of JSON lines so that a later audit can be repeated
+// exactly without a single query; [Resolve] ties the three together with a
+// bound on concurrency.
+//
+// A failure to get an answer (timeout, SERVFAIL, REFUSED, a network error)
+// is never evidence against an address: [Answer.Check] calls it [Failed],
+// never [Refuted].
+//
+// The package is a leaf: it imports nothing from the rest of crawlaudit.
+package rdns
+
+import (
+	"net/netip"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Answer is what DNS said about one address, kept in the cache.
+//
+// Names are the PTR names of Addr. Forward holds, for each PTR name that
+// was resolved forward and answered, its A and AAAA addresses; a name that
+// was answered with NXDOMAIN or with no address has an empty list. A PTR
+// name is absent from Forward when its forward lookup failed or was not
+// made: [Resolver.Lookup] resolves the first [MaxForward] names (in sorted
+// order) that are syntactically host names, and no other.
+//
+// Err is "" when every query made was answered. Otherwise it is the first
+// failure: "nxdomain" (the PTR lookup said the reverse name does not exist,
+// which is an answer, not a failure), "timeout", "servfail", "refused",
+// another response code in lower case ("notimp", "formerr", …), "canceled",
+// or the text of a network error. When Names is not empty, Err describes a
+// forward lookup that failed; the PTR lookup itself was answered.
+type Answer struct {
+	Addr    netip.Addr              `json:"addr"`
+	Names   []string                `json:"ptr,omitempty"`     // PTR names, lower case, no trailing dot, sorted
+	Forward map[string][]netip.Addr `json:"forward,omitempty"` // A/AAAA of each PTR name resolved forward (see above)
+	Err     string                  `json:"error,omitempty"`   // "" | "nxdomain" | "timeout" | "servfail" | "refused" | other rcode/text
+	Time    time.Time               `json:"time"`              // when it was obtained, UTC
+}
+
+// Error strings of [Answer.Err] that the package itself produces.
+const (
+	ErrNXDomain = "nxdomain"
+	ErrTimeout  = "timeout"
+	ErrServFail = "servfail"
+	ErrRefused  = "refused"
+	ErrCanceled = "canceled"
+)
+
+// Usable reports whether the answer is a settled one, worth keeping and
+// reusing instead of asking again: every query made was answered (Err is
+// "" or "nxdomain"). A failure (timeout, SERVFAIL, REFUSED, …) is not
+// usable: [Resolve] asks again when it may query.
+func (a Answer) Usable() bool {
+	return a.Err == "" || a.Err == ErrNXDomain
+}
+
+// Outcome is the verdict of forward-confirmed reverse DNS on one address.
+type Outcome uint8
+
+// Outcomes. The zero value is Failed: knowing nothing is never a refutation.
+const (
+	// Failed: DNS did not answer well enough to tell (timeout, SERVFAIL,
+	// REFUSED, a network error, a forward lookup that failed).
+	Failed Outcome = iota
+	// Confirmed: a PTR name lies under one of the domains and resolves back
+	// to the address.
+	Confirmed
+	// Refuted: DNS answered, and the answer does not confirm the address.
+	Refuted
+)
+
+// String returns "failed", "confirmed" or "refuted".
+func (o Outcome) String() string {
+	switch o {
+	case Confirmed:
+		return "confirmed"
+	case Refuted:
+		return "refuted"
+	}
+	return "failed"
+}
+
+// Check judges the answer against an operator's domains, and returns the
+// deciding PTR name ("" when no name decided).
+//
+//   - Confirmed, with the confirming name, when some PTR name equals one of
+//     domains or ends in "." followed by one (case-insensitive; a domain's
+//     leading and trailing dots are ignored) and its forward addresses
+//     include Addr (IPv4-mapped addresses are unmapped on both sides).
+//   - Refuted when the PTR lookup said NXDOMAIN or answered without a name
+//     (name ""), or gave names none of which is under the domains (the
+//     first name), or names under them whose forward lookups were all
+//     answered and none gives back Addr (the first such name).
+//   - Failed when the PTR lookup failed (timeout, SERVFAIL, REFUSED, a
+//     network error: name ""), or when no name confirms and some name under
+//     the domains has no forward answer (that name). Never Refuted.
+//
+// A name such as "googlebot.com.evil.net" or "evilgooglebot.com" is not
+// under "googlebot.com".
+func (a Answer) Check(domains []string) (o Outcome, name string) {
+	if len(a.Names) == 0 {
+		if a.Err == "" || a.Err == ErrNXDomain {
+			return Refuted, ""
+		}
+		return Failed, ""
+	}
+	addr := a.Addr.Unmap()
+	var refuting, unanswered string
+	for _, n := range a.Names {
+		n = canonicalName(n)
+		if !underAny(n, domains) {
+			continue
+		}
+		fwd, answered := a.Forward[n]
+		if !answered {
+			if unanswered == "" {
+				unanswered = n
+			}
+			continue
+		}
+		if slices.ContainsFunc(fwd, func(f netip.Addr) bool { return f.Unmap() == addr }) {
+			return Confirmed, n
+		}
+		if refuting == "" {
+			refuting = n
+		}
+	}
+	switch {
+	case unanswered != "":
+		return Failed, unanswered
+	case refuting != "":
+		return Refuted, refuting
+	}
+	return Refuted, canonicalName(a.Names[0])
+}
+
+// underAny reports whether the canonical name n equals one of domains or
+// lies under it.
+func underAny(n string, domains []string) bool {
+	for _, d := range domains {
+		d = strings.TrimPrefix(canonicalName(d), ".")
+		if d == "" {
+			continue
+		}
+		if n == d || (len(n) > len(d) && n[len(n)-len(d)-1] == '.' && strings.HasSuffix(n, d)) {
+			return true
+		}
+	}
+	return false
+}
+
+// canonicalName is a DNS name in lower case without its trailing dot.
+func canonicalName(n string) string {
+	return strings.ToLower(strings.TrimSuffix(n, "."))
+}
+
+// normalize puts an answer in the form the cache keeps: Addr unmapped,
+// names canonical, sorted and distinct, forward addresses unmapped, sorted
+// and distinct under canonical names, Time in UTC.
+func (a *Answer) normalize() {
+	a.Addr = a.Addr.Unmap()
+	if a.Names != nil {
+		names := make([]string, 0, len(a.Names))
+		for _, n := range a.Names {
+			names = append(names, canonicalName(n))
+		}
+		slices.Sort(names)
+		a.Names = slices.Compact(names)
+	}
+	if a.Forward != nil {
+		fwd := make(map[string][]netip.Addr, len(a.Forward))
+		for n, addrs := range a.Forward {
+			n = canonicalName(n)
+			list := fwd[n]
+			if list == nil {
+				list = []netip.Addr{}
+			}
+			for _, f := range addrs {
+				list = append(list, f.Unmap())
+			}
+			fwd[n] = list
+		}
+		for n, list := range fwd {
+			slices.SortFunc(list, netip.Addr.Compare)
+			fwd[n] = slices.Compact(list)
+		}
+		a.Forward = fwd
+	}
+	a.Time = a.Time.UTC()
+}
+
+// equal reports whether two normalized answers are the same.
+func (a Answer) equal(b Answer) bool {
+	if a.Addr != b.Addr || a.Err != b.Err || !a.Time.Equal(b.Time) ||
+		!slices.Equal(a.Names, b.Names) || len(a.Forward) != len(b.Forward) {
+		return false
+	}
+	for n, fa := range a.Forward {
+		fb, ok := b.Forward[n]
+		if !ok || !slices.Equal(fa, fb) {
+			return false
+		}
+	}
+	return true
+}
