@@ -3,7 +3,7 @@ package loggen
 // Behavior is how an actor of the generated traffic treats robots.txt.
 type Behavior uint8
 
-// Behaviors. Every crawler except the spoofed Googlebot fetches /robots.txt
+// Behaviors. Every crawler except the spoofed ones fetches /robots.txt
 // on its first request and again on the first request at least 16–22 hours
 // after the previous fetch; polite ones obey the copy they fetched last.
 const (
@@ -78,6 +78,23 @@ func bots() []botProfile {
 			ips:      []string{"45.148.10.62", "185.220.101.34", "2a0b:f4c2:2::1b"},
 			burstMin: 3, burstMax: 25, gapMin: 0, gapMax: 2,
 			interest: []weighted{{secJunk, 10}, {secAccount, 3}, {secSearch, 3}, {secProduct, 4}, {secPrivate, 2}}},
+		// Impostors of other operators, from documentation addresses (RFC
+		// 5737, RFC 3849), which no operator's list holds.
+		{actor: "bingbot (spoofed)", bot: "bingbot", behavior: Spoofed, weight: 0.25,
+			uas:      []string{"Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)"},
+			ips:      []string{"192.0.2.44", "192.0.2.45"},
+			burstMin: 2, burstMax: 15, gapMin: 0, gapMax: 3,
+			interest: []weighted{{secJunk, 6}, {secAccount, 3}, {secSearch, 4}, {secProduct, 4}}},
+		{actor: "GPTBot (spoofed)", bot: "GPTBot", behavior: Spoofed, weight: 0.3,
+			uas:      []string{"Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)"},
+			ips:      []string{"192.0.2.91", "2001:db8:bad:1::91"},
+			burstMin: 5, burstMax: 30, gapMin: 0, gapMax: 2,
+			interest: []weighted{{secBlog, 6}, {secDocs, 4}, {secPrivate, 3}, {secAccount, 2}}},
+		{actor: "ClaudeBot (spoofed)", bot: "ClaudeBot", behavior: Spoofed, weight: 0.2,
+			uas:      []string{"Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; ClaudeBot/1.0; +claudebot@anthropic.com)"},
+			ips:      []string{"192.0.2.150"},
+			burstMin: 3, burstMax: 20, gapMin: 0, gapMax: 2,
+			interest: []weighted{{secWiki, 5}, {secArchive, 3}, {secPrivate, 2}, {secSearch, 2}}},
 		{actor: "bingbot", bot: "bingbot", behavior: Polite, weight: 5,
 			uas:      []string{"Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm) Chrome/116.0.1938.76 Safari/537.36"},
 			ips:      []string{"157.55.39.12", "157.55.39.200", "207.46.13.91", "40.77.167.44"},

@@ -3,6 +3,7 @@ package loggen
 import (
 	"bytes"
 	"compress/gzip"
+	"flag"
 	"io"
 	"os"
 	"path/filepath"
@@ -216,7 +217,7 @@ func TestAllCrawlersAppear(t *testing.T) {
 			t.Errorf("no requests of %s", b)
 		}
 	}
-	for _, a := range []string{"Googlebot smartphone", "Googlebot desktop", "Googlebot (spoofed)"} {
+	for _, a := range []string{"Googlebot smartphone", "Googlebot desktop", "Googlebot (spoofed)", "bingbot (spoofed)", "GPTBot (spoofed)", "ClaudeBot (spoofed)"} {
 		if !actors[a] {
 			t.Errorf("no requests of %s", a)
 		}
@@ -243,7 +244,12 @@ func TestSpoofedGooglebotOutsideGoogleRanges(t *testing.T) {
 			t.Fatalf("%s from %s", r.Actor, r.ClientIP)
 		}
 		if r.Behavior == Spoofed && string(r.Target) == "/robots.txt" {
-			t.Fatalf("the spoofed Googlebot fetched robots.txt")
+			t.Fatalf("the spoofed %s fetched robots.txt", r.Bot)
+		}
+		// Other impostors come from documentation addresses (RFC 5737,
+		// RFC 3849), in no operator's list.
+		if r.Behavior == Spoofed && !google && r.Bot != "Googlebot" && !strings.HasPrefix(r.ClientIP, "192.0.2.") && !strings.HasPrefix(r.ClientIP, "2001:db8:") {
+			t.Fatalf("%s from %s", r.Actor, r.ClientIP)
 		}
 	}
 }
@@ -285,7 +291,7 @@ func TestBehaviorsAgainstRobots(t *testing.T) {
 		case !now:
 			disallowed[r.Actor]++
 		}
-		if r.Bot == "GPTBot" {
+		if r.Actor == "GPTBot" {
 			if string(r.Target) == "/robots.txt" && r.Unix >= v2 && gptFetchedV2 == 0 {
 				gptFetchedV2 = r.Unix
 			} else if gptFetchedV2 != 0 && string(r.Target) != "/robots.txt" {
@@ -295,7 +301,7 @@ func TestBehaviorsAgainstRobots(t *testing.T) {
 	}
 	for actor, n := range disallowed {
 		switch actor {
-		case "Bytespider", "Googlebot (spoofed)", "curl", "python-requests", "Go-http-client", "Wget":
+		case "Bytespider", "Googlebot (spoofed)", "bingbot (spoofed)", "GPTBot (spoofed)", "ClaudeBot (spoofed)", "curl", "python-requests", "Go-http-client", "Wget":
 		default:
 			t.Errorf("%s: %d requests disallowed by the version in effect and by the one 24 h before", actor, n)
 		}
@@ -314,11 +320,12 @@ func TestBehaviorsAgainstRobots(t *testing.T) {
 	t.Logf("disallowed %v, in grace %v, browsers %d", disallowed, grace, browserDisallowed)
 }
 
-// requestsBy returns the request times of one bot (product name).
+// requestsBy returns the request times of one bot (product name), its
+// impostors left out: their requests are not the crawler's (contract §10).
 func requestsBy(rs []Request, bot string) []int64 {
 	var ts []int64
 	for _, r := range rs {
-		if r.Bot == bot {
+		if r.Bot == bot && r.Behavior != Spoofed {
 			ts = append(ts, r.Unix)
 		}
 	}
@@ -408,6 +415,8 @@ func TestPathsVariety(t *testing.T) {
 	}
 }
 
+var updateSample = flag.Bool("update-sample", false, "rewrite testdata/sample from the generator")
+
 func TestSampleUpToDate(t *testing.T) {
 	dir := filepath.Join("..", "..", "testdata", "sample")
 	var buf bytes.Buffer
@@ -426,6 +435,11 @@ func TestSampleUpToDate(t *testing.T) {
 		want[filepath.Join("robots", DefaultHost, v.FileName())] = []byte(v.Text)
 	}
 	for name, b := range want {
+		if *updateSample {
+			if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
 		got, err := os.ReadFile(filepath.Join(dir, name))
 		if err != nil {
 			t.Fatalf("%v (regenerate with the command in testdata/sample/README.md)", err)
