@@ -100,6 +100,11 @@ func decodeLine(b []byte) (Answer, error) {
 		return Answer{}, fmt.Errorf("%w: address %q has a zone", ErrSyntax, a.Addr)
 	}
 	a.normalize()
+	if _, err := json.Marshal(a); err != nil {
+		// A time outside years 0–9999 once in UTC, say: Save could not
+		// write it back.
+		return Answer{}, fmt.Errorf("%w: %w", ErrSyntax, err)
+	}
 	return a, nil
 }
 

@@ -1,0 +1,161 @@
+package rdns
+
+import (
+	"net"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/miekg/dns"
+)
+
+// testServer is a real DNS server on 127.0.0.1 (UDP, a random port)
+// serving a small zone. It never forwards a query anywhere. A name listed
+// in misbehave gets no reply ("timeout": the handler sleeps, at most
+// hangFor and never past the server's shutdown, then drops the query),
+// SERVFAIL or REFUSED, whatever the type asked.
+type testServer struct {
+	addr string
+
+	records   map[string][]dns.RR // by lower-case FQDN
+	misbehave map[string]string   // lower-case FQDN → "timeout" | "servfail" | "refused"
+	delay     time.Duration       // every query waits this long before its answer
+	hangFor   time.Duration       // how long a "timeout" handler sleeps
+
+	queries     atomic.Int64
+	inflight    atomic.Int64
+	maxInflight atomic.Int64
+	mu          sync.Mutex
+	asked       []string // "name type" of each query
+	stop        chan struct{}
+}
+
+// newTestServer starts a server for zone (one record per line, in zone
+// file syntax with absolute names) and stops it when the test ends.
+func newTestServer(t testing.TB, zone string, misbehave map[string]string, delay time.Duration) *testServer {
+	t.Helper()
+	s := &testServer{
+		records:   make(map[string][]dns.RR),
+		misbehave: make(map[string]string),
+		delay:     delay,
+		hangFor:   2 * time.Second,
+		stop:      make(chan struct{}),
+	}
+	for _, line := range strings.Split(zone, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, ";") {
+			continue
+		}
+		rr, err := dns.NewRR(line)
+		if err != nil {
+			t.Fatalf("test zone: %q: %v", line, err)
+		}
+		name := strings.ToLower(rr.Header().Name)
+		s.records[name] = append(s.records[name], rr)
+	}
+	for name, how := range misbehave {
+		s.misbehave[strings.ToLower(dns.Fqdn(name))] = how
+	}
+	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatalf("listen: %v", err)
+	}
+	s.addr = pc.LocalAddr().String()
+	started := make(chan struct{})
+	srv := &dns.Server{PacketConn: pc, Handler: s, NotifyStartedFunc: func() { close(started) }}
+	go srv.ActivateAndServe()
+	<-started
+	t.Cleanup(func() {
+		close(s.stop) // wake sleeping handlers: Shutdown waits for them
+		srv.Shutdown()
+	})
+	return s
+}
+
+// ServeDNS answers one query from the zone, as a recursive resolver would:
+// CNAMEs are followed inside the zone.
+func (s *testServer) ServeDNS(w dns.ResponseWriter, req *dns.Msg) {
+	s.queries.Add(1)
+	n := s.inflight.Add(1)
+	defer s.inflight.Add(-1)
+	for {
+		m := s.maxInflight.Load()
+		if n <= m || s.maxInflight.CompareAndSwap(m, n) {
+			break
+		}
+	}
+	if len(req.Question) != 1 {
+		m := new(dns.Msg)
+		m.SetRcode(req, dns.RcodeFormatError)
+		w.WriteMsg(m)
+		return
+	}
+	q := req.Question[0]
+	name := strings.ToLower(q.Name)
+	s.mu.Lock()
+	s.asked = append(s.asked, name+" "+dns.TypeToString[q.Qtype])
+	s.mu.Unlock()
+	if s.delay > 0 {
+		select {
+		case <-time.After(s.delay):
+		case <-s.stop:
+		}
+	}
+
+	m := new(dns.Msg)
+	switch s.misbehave[name] {
+	case "timeout":
+		select {
+		case <-time.After(s.hangFor):
+		case <-s.stop:
+		}
+		return // no reply at all
+	case "servfail":
+		m.SetRcode(req, dns.RcodeServerFailure)
+		w.WriteMsg(m)
+		return
+	case "refused":
+		m.SetRcode(req, dns.RcodeRefused)
+		w.WriteMsg(m)
+		return
+	}
+
+	m.SetReply(req)
+	m.Authoritative = true
+	for range 8 {
+		rrs, ok := s.records[name]
+		if !ok {
+			if len(m.Answer) == 0 {
+				m.Rcode = dns.RcodeNameError
+			}
+			break
+		}
+		var next string
+		for _, rr := range rrs {
+			switch {
+			case rr.Header().Rrtype == q.Qtype:
+				m.Answer = append(m.Answer, rr)
+			case rr.Header().Rrtype == dns.TypeCNAME:
+				m.Answer = append(m.Answer, rr)
+				next = strings.ToLower(rr.(*dns.CNAME).Target)
+			}
+		}
+		if next == "" {
+			break
+		}
+		name = next
+	}
+	w.WriteMsg(m)
+}
+
+// resolver returns a Resolver that asks s.
+func (s *testServer) resolver(timeout time.Duration, concurrency int) *Resolver {
+	return &Resolver{
+		Server:      s.addr,
+		Timeout:     timeout,
+		Concurrency: concurrency,
+		Now:         func() time.Time { return time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC) },
+	}
+}
