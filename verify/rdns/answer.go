@@ -167,7 +167,8 @@ func canonicalName(n string) string {
 
 // normalize puts an answer in the form the cache keeps: Addr unmapped,
 // names canonical, sorted and distinct, forward addresses unmapped, sorted
-// and distinct under canonical names, Time in UTC.
+// and distinct under canonical names, empty Names and Forward nil, Time in
+// UTC. A normalized answer survives a JSON round trip unchanged.
 func (a *Answer) normalize() {
 	a.Addr = a.Addr.Unmap()
 	if a.Names != nil {
@@ -196,6 +197,12 @@ func (a *Answer) normalize() {
 			fwd[n] = slices.Compact(list)
 		}
 		a.Forward = fwd
+	}
+	if len(a.Names) == 0 {
+		a.Names = nil // as JSON decodes an omitted "ptr"
+	}
+	if len(a.Forward) == 0 {
+		a.Forward = nil // as JSON decodes an omitted "forward"
 	}
 	a.Time = a.Time.UTC()
 }

@@ -124,7 +124,10 @@ func (r *Resolver) Lookup(ctx context.Context, addr netip.Addr) (a Answer) {
 	}
 	addr = addr.Unmap()
 	a.Addr = addr
-	defer func() { a.Time = r.now() }()
+	defer func() {
+		a.Time = r.now()
+		a.normalize()
+	}()
 	if !addr.IsValid() {
 		a.Err = "invalid address"
 		return a

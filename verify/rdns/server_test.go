@@ -79,7 +79,10 @@ func newTestServer(t testing.TB, zone string, misbehave map[string]string, delay
 func (s *testServer) ServeDNS(w dns.ResponseWriter, req *dns.Msg) {
 	s.queries.Add(1)
 	n := s.inflight.Add(1)
-	defer s.inflight.Add(-1)
+	// A query stops being in flight just before its reply leaves: once the
+	// client has the reply it may send the next query at once.
+	landed := sync.OnceFunc(func() { s.inflight.Add(-1) })
+	defer landed()
 	for {
 		m := s.maxInflight.Load()
 		if n <= m || s.maxInflight.CompareAndSwap(m, n) {
@@ -89,6 +92,7 @@ func (s *testServer) ServeDNS(w dns.ResponseWriter, req *dns.Msg) {
 	if len(req.Question) != 1 {
 		m := new(dns.Msg)
 		m.SetRcode(req, dns.RcodeFormatError)
+		landed()
 		w.WriteMsg(m)
 		return
 	}
@@ -114,10 +118,12 @@ func (s *testServer) ServeDNS(w dns.ResponseWriter, req *dns.Msg) {
 		return // no reply at all
 	case "servfail":
 		m.SetRcode(req, dns.RcodeServerFailure)
+		landed()
 		w.WriteMsg(m)
 		return
 	case "refused":
 		m.SetRcode(req, dns.RcodeRefused)
+		landed()
 		w.WriteMsg(m)
 		return
 	}
@@ -147,6 +153,7 @@ func (s *testServer) ServeDNS(w dns.ResponseWriter, req *dns.Msg) {
 		}
 		name = next
 	}
+	landed()
 	w.WriteMsg(m)
 }
 
