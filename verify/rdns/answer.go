@@ -160,9 +160,9 @@ func underAny(n string, domains []string) bool {
 	return false
 }
 
-// canonicalName is a DNS name in lower case without its trailing dot.
+// canonicalName is a DNS name in lower case without its trailing dots.
 func canonicalName(n string) string {
-	return strings.ToLower(strings.TrimSuffix(n, "."))
+	return strings.ToLower(strings.TrimRight(n, "."))
 }
 
 // normalize puts an answer in the form the cache keeps: Addr unmapped,
