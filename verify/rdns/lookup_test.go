@@ -2,8 +2,10 @@ package rdns
 
 import (
 	"context"
+	"fmt"
 	"net/netip"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -325,5 +327,43 @@ func TestOutcomeString(t *testing.T) {
 		if got := o.String(); got != want {
 			t.Errorf("Outcome(%d).String() = %q, want %q", o, got, want)
 		}
+	}
+}
+
+// TestLookupManyNames: a PTR set too large for a UDP reply is asked again
+// over TCP, and only the first MaxForward names are resolved forward.
+func TestLookupManyNames(t *testing.T) {
+	var zone strings.Builder
+	var names []string
+	for i := range 30 {
+		name := fmt.Sprintf("crawl-%02d-a-rather-long-label-to-fill-the-packet.googlebot.com", i)
+		names = append(names, name)
+		fmt.Fprintf(&zone, "20.66.249.66.in-addr.arpa. PTR %s.\n%s. A 66.249.66.20\n", name, name)
+	}
+	srv := newTestServer(t, zone.String(), nil, 0)
+	if !srv.hasTCP {
+		t.Skipf("TCP port of %s taken", srv.addr)
+	}
+	r := srv.resolver(clientTimeout, 1)
+	a := r.Lookup(context.Background(), netip.MustParseAddr("66.249.66.20"))
+	if a.Err != "" || !slices.Equal(a.Names, names) {
+		t.Fatalf("Lookup = %+v, want the 30 names and no error", a)
+	}
+	if n := srv.tcpQueries.Load(); n != 1 {
+		t.Errorf("%d queries over TCP, want 1 (the truncated PTR)", n)
+	}
+	if len(a.Forward) != MaxForward {
+		t.Errorf("%d names resolved forward, want %d", len(a.Forward), MaxForward)
+	}
+	for _, n := range names[:MaxForward] {
+		if _, ok := a.Forward[n]; !ok {
+			t.Errorf("%s not resolved forward", n)
+		}
+	}
+	if want := int64(2 + 2*MaxForward); srv.queries.Load() != want {
+		t.Errorf("%d queries, want %d (PTR over UDP and TCP, A and AAAA of %d names)", srv.queries.Load(), want, MaxForward)
+	}
+	if o, name := a.Check(googleDomains); o != Confirmed || name != names[0] {
+		t.Errorf("Check = %v %q, want confirmed %q", o, name, names[0])
 	}
 }

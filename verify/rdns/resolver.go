@@ -44,8 +44,9 @@ type Resolver struct {
 	// 53 unless it says otherwise).
 	Server string
 	// Timeout bounds each query (default 2 s). A query is sent once over
-	// UDP (again over TCP if the reply is truncated) and not retried: a
-	// timeout is a failure that a later run asks again.
+	// UDP and not retried (a timeout is a failure that a later run asks
+	// again); a truncated reply is asked again over TCP, with a Timeout of
+	// its own.
 	Timeout time.Duration
 	// Concurrency is how many addresses [Resolve] looks up at once
 	// (default 16). One address's queries are made one after the other.
@@ -86,10 +87,6 @@ func (r *Resolver) serverAddr() (string, string) {
 	r.once.Do(func() {
 		if r.Server != "" {
 			r.server = r.Server
-			return
-		}
-		if _, err := os.Stat(ResolvConf); err != nil {
-			r.srvErr = "no name server: " + err.Error()
 			return
 		}
 		cfg, err := dns.ClientConfigFromFile(ResolvConf)

@@ -11,20 +11,22 @@ import (
 	"github.com/miekg/dns"
 )
 
-// testServer is a real DNS server on 127.0.0.1 (UDP, a random port)
-// serving a small zone. It never forwards a query anywhere. A name listed
+// testServer is a real DNS server on 127.0.0.1 (UDP on a random port, and
+// TCP on the same port when it is free) serving a small zone. It never forwards a query anywhere. A name listed
 // in misbehave gets no reply ("timeout": the handler sleeps, at most
 // hangFor and never past the server's shutdown, then drops the query),
 // SERVFAIL or REFUSED, whatever the type asked.
 type testServer struct {
-	addr string
+	addr   string
+	hasTCP bool // the TCP port was free
 
 	records   map[string][]dns.RR // by lower-case FQDN
 	misbehave map[string]string   // lower-case FQDN → "timeout" | "servfail" | "refused"
 	delay     time.Duration       // every query waits this long before its answer
 	hangFor   time.Duration       // how long a "timeout" handler sleeps
 
-	queries     atomic.Int64
+	queries     atomic.Int64 // every query, UDP or TCP
+	tcpQueries  atomic.Int64 // answered over TCP
 	inflight    atomic.Int64
 	maxInflight atomic.Int64
 	mu          sync.Mutex
@@ -67,9 +69,21 @@ func newTestServer(t testing.TB, zone string, misbehave map[string]string, delay
 	srv := &dns.Server{PacketConn: pc, Handler: s, NotifyStartedFunc: func() { close(started) }}
 	go srv.ActivateAndServe()
 	<-started
+	// The same port over TCP, for replies truncated over UDP.
+	var tcp *dns.Server
+	if l, err := net.Listen("tcp", s.addr); err == nil {
+		tcpStarted := make(chan struct{})
+		tcp = &dns.Server{Listener: l, Handler: s, NotifyStartedFunc: func() { close(tcpStarted) }}
+		go tcp.ActivateAndServe()
+		<-tcpStarted
+		s.hasTCP = true
+	}
 	t.Cleanup(func() {
 		close(s.stop) // wake sleeping handlers: Shutdown waits for them
 		srv.Shutdown()
+		if tcp != nil {
+			tcp.Shutdown()
+		}
 	})
 	return s
 }
@@ -152,6 +166,17 @@ func (s *testServer) ServeDNS(w dns.ResponseWriter, req *dns.Msg) {
 			break
 		}
 		name = next
+	}
+	if _, udp := w.RemoteAddr().(*net.UDPAddr); udp {
+		// As a real server does: what does not fit the client's buffer is
+		// cut, with the TC bit set.
+		size := dns.MinMsgSize
+		if opt := req.IsEdns0(); opt != nil {
+			size = int(opt.UDPSize())
+		}
+		m.Truncate(size)
+	} else {
+		s.tcpQueries.Add(1)
 	}
 	landed()
 	w.WriteMsg(m)
