@@ -1,0 +1,151 @@
+package verify
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+)
+
+// LoadDir reads a directory of dated range lists, DIR/<source>/<creation
+// time>.json, as `crawlaudit ranges update` writes it (contract §10). Each
+// file is in its operator's own shape (the Format of its source in
+// sources.json; FormatPrefixes for a source without one). A list's
+// creation time is the one the file carries; for a shape without one
+// (FormatAhrefs) it is the file name, an RFC 3339 time ("2026-08-21T14:45:42Z",
+// or with '-' for ':' in the time of day).
+//
+// Names beginning with '.' (temporary files) and files not ending in
+// ".json" are ignored, as are plain files in DIR itself. A source directory
+// without a list is not held. A directory whose name is not a source of
+// sources.json is an error that lists the known names.
+//
+// The Ranges returned holds only the sources found in DIR; use
+// Snapshot().Override(dirRanges) to audit with the snapshot for the rest.
+func LoadDir(dir string) (*Ranges, error) {
+	t, err := table()
+	if err != nil {
+		return nil, err
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	known := make(map[string]tableEntry, len(t.Sources))
+	for _, e := range t.Sources {
+		known[e.Name] = e
+	}
+	found := make(map[string]*Source)
+	var unknown []string
+	for _, de := range entries {
+		name := de.Name()
+		if strings.HasPrefix(name, ".") {
+			continue
+		}
+		p := filepath.Join(dir, name)
+		fi, err := os.Stat(p) // follows a symbolic link
+		if err != nil {
+			return nil, err
+		}
+		if !fi.IsDir() {
+			continue
+		}
+		e, ok := known[name]
+		if !ok {
+			unknown = append(unknown, name)
+			continue
+		}
+		s := newSource(e)
+		s.origin = p
+		lists, files, err := readSourceDir(s, p)
+		if err != nil {
+			return nil, err
+		}
+		if len(lists) == 0 {
+			continue
+		}
+		if err := s.setVersions(lists, func(l *List) string { return files[l] }); err != nil {
+			return nil, err
+		}
+		found[name] = s
+	}
+	if len(unknown) > 0 {
+		return nil, fmt.Errorf("%s: unknown range source directory %s (the sources are: %s)",
+			dir, strings.Join(quoteAll(unknown), ", "), strings.Join(SourceNames(), ", "))
+	}
+	var sources []*Source
+	for _, e := range t.Sources {
+		if s := found[e.Name]; s != nil {
+			sources = append(sources, s)
+		}
+	}
+	return newRanges(sources, t.DNS), nil
+}
+
+// readSourceDir parses the lists in the directory of source s, and returns
+// them with the file each came from.
+func readSourceDir(s *Source, dir string) ([]*List, map[*List]string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	var lists []*List
+	files := make(map[*List]string)
+	for _, de := range entries {
+		name := de.Name()
+		if strings.HasPrefix(name, ".") || !strings.HasSuffix(name, ".json") || de.IsDir() {
+			continue
+		}
+		p := filepath.Join(dir, name)
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return nil, nil, err
+		}
+		var fileTime time.Time
+		if !hasCreationTime(s.Format) {
+			if fileTime, err = parseFileTime(name); err != nil {
+				return nil, nil, fmt.Errorf("%s: %w", p, err)
+			}
+		}
+		l, err := ParseFile(s.Format, p, data, fileTime)
+		if err != nil {
+			return nil, nil, err
+		}
+		lists = append(lists, l)
+		files[l] = p
+	}
+	return lists, files, nil
+}
+
+// parseFileTime parses a file name "<RFC 3339 time>.json"; '-' may stand
+// for ':' in the time of day (file systems without ':').
+func parseFileTime(name string) (time.Time, error) {
+	base := strings.TrimSuffix(name, ".json")
+	if t, err := time.Parse(time.RFC3339Nano, base); err == nil {
+		return t.UTC(), nil
+	}
+	if i := strings.IndexByte(base, 'T'); i > 0 {
+		clock := base[i+1:]
+		// Restore the two ':' of hh-mm-ss, not the '-' of a zone offset.
+		if len(clock) >= 8 && clock[2] == '-' && clock[5] == '-' {
+			fixed := base[:i+1] + clock[:2] + ":" + clock[3:5] + ":" + clock[6:]
+			if t, err := time.Parse(time.RFC3339Nano, fixed); err == nil {
+				return t.UTC(), nil
+			}
+		}
+	}
+	return time.Time{}, fmt.Errorf("%w: the file name %q is not an RFC 3339 creation time, and the file carries none", ErrCreationTime, name)
+}
+
+// fileName is the name under which a list created at t is stored.
+func fileName(t time.Time) string { return t.UTC().Format(time.RFC3339) + ".json" }
+
+func quoteAll(ss []string) []string {
+	out := slices.Clone(ss)
+	for i, s := range out {
+		out[i] = fmt.Sprintf("%q", s)
+	}
+	return out
+}
