@@ -17,6 +17,7 @@ type List struct {
 	Created time.Time
 
 	createdUS int64          // Created in Unix microseconds
+	stamp     string         // Created as evidence writes it
 	prefixes  []netip.Prefix // canonical (masked, IPv4 unmapped), sorted, distinct
 	v4, v6    ivtable
 }
@@ -34,7 +35,7 @@ func NewList(created time.Time, prefixes []netip.Prefix) *List {
 	}
 	slices.SortFunc(ps, comparePrefix)
 	ps = slices.Compact(ps)
-	l := &List{Created: created.UTC(), createdUS: created.UnixMicro(), prefixes: ps}
+	l := &List{Created: created.UTC(), createdUS: created.UnixMicro(), stamp: stamp(created), prefixes: ps}
 	l.v4, l.v6 = buildTables(ps)
 	return l
 }

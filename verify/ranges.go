@@ -20,6 +20,7 @@ type Ranges struct {
 	sources []*Source
 	dns     []DNSOnly
 	plans   map[string]*plan // by lower-case crawler name
+	exact   map[string]*plan // by crawler name as sources.json spells it
 }
 
 // plan is what Check needs for one crawler.
@@ -52,7 +53,7 @@ type SourceInfo struct {
 
 // newRanges indexes sources and dns by crawler.
 func newRanges(sources []*Source, dns []DNSOnly) *Ranges {
-	r := &Ranges{sources: sources, dns: dns, plans: make(map[string]*plan)}
+	r := &Ranges{sources: sources, dns: dns, plans: make(map[string]*plan), exact: make(map[string]*plan)}
 	get := func(bot string) *plan {
 		k := strings.ToLower(bot)
 		p := r.plans[k]
@@ -60,6 +61,7 @@ func newRanges(sources []*Source, dns []DNSOnly) *Ranges {
 			p = &plan{}
 			r.plans[k] = p
 		}
+		r.exact[bot] = p
 		return p
 	}
 	for _, s := range sources {
@@ -102,6 +104,9 @@ func newRanges(sources []*Source, dns []DNSOnly) *Ranges {
 var noPlan = &plan{}
 
 func (r *Ranges) plan(bot string) *plan {
+	if p := r.exact[bot]; p != nil {
+		return p
+	}
 	if p := r.plans[strings.ToLower(bot)]; p != nil {
 		return p
 	}
@@ -193,7 +198,7 @@ func (r *Ranges) Check(bot string, addr netip.Addr, atUS int64) Check {
 	case len(p.auth) == 0 && len(p.domains) == 0:
 		c.Evidence = "no published ranges or reverse DNS for " + bot
 		if len(p.other) > 0 {
-			c.Evidence += " (the " + names(p.other) + " list is derived from the operator's AS, which settles nothing)"
+			c.Evidence += " (the " + strings.ReplaceAll(names(p.other), ",", ", ") + " list is derived from the operator's AS, which settles nothing)"
 		}
 		return c
 	case !p.usable:
@@ -217,36 +222,50 @@ func (r *Ranges) Check(bot string, addr netip.Addr, atUS int64) Check {
 	if i < len(p.changes) {
 		c.Until = p.changes[i]
 	}
-	var outside, missing []string
-	var deciders []string
+	// The sources whose list in effect leaves addr out, with that list,
+	// and those without a list in effect.
+	var outBuf, missBuf [4]*Source
+	var listBuf [4]*List
+	outside, lists, missing := outBuf[:0], listBuf[:0], missBuf[:0]
 	for _, s := range p.auth {
 		l := s.inEffect(atUS)
 		if l == nil {
-			if len(s.Versions) == 0 {
-				missing = append(missing, "no "+s.Name+" list at hand")
-			} else {
-				missing = append(missing, "no "+s.Name+" list before "+stamp(s.Versions[0].Created))
-			}
+			missing = append(missing, s)
 			continue
 		}
 		if pfx, ok := l.Lookup(addr); ok {
 			c.Identity, c.Source, c.Prefix, c.DNS = Verified, s.Name, pfx, false
-			c.Evidence = "in " + s.Name + " list of " + stamp(l.Created) + ": " + pfx.String()
+			c.Evidence = "in " + s.Name + " list of " + l.stamp + ": " + pfx.String()
 			return c
 		}
-		outside = append(outside, "the "+s.Name+" list of "+stamp(l.Created))
-		deciders = append(deciders, s.Name)
+		outside, lists = append(outside, s), append(lists, l)
 	}
-	if len(missing) == 0 {
-		c.Identity = Spoofed
-		c.Source = strings.Join(deciders, ",")
-		c.Evidence = "outside " + joinAnd(outside)
+	if len(missing) == 0 && len(outside) == 1 {
+		c.Identity, c.Source = Spoofed, outside[0].Name
+		c.Evidence = "outside the " + outside[0].Name + " list of " + lists[0].stamp
 		return c
 	}
-	c.Evidence = strings.Join(missing, "; ")
-	if len(outside) > 0 {
-		c.Evidence += "; outside " + joinAnd(outside)
+	var parts []string
+	for _, s := range missing {
+		if len(s.Versions) == 0 {
+			parts = append(parts, "no "+s.Name+" list at hand")
+		} else {
+			parts = append(parts, "no "+s.Name+" list before "+s.Versions[0].stamp)
+		}
 	}
+	var out []string
+	for i, s := range outside {
+		out = append(out, "the "+s.Name+" list of "+lists[i].stamp)
+	}
+	if len(missing) == 0 {
+		c.Identity, c.Source = Spoofed, names(outside)
+		c.Evidence = "outside " + joinAnd(out)
+		return c
+	}
+	if len(out) > 0 {
+		parts = append(parts, "outside "+joinAnd(out))
+	}
+	c.Evidence = strings.Join(parts, "; ")
 	return c
 }
 
@@ -268,12 +287,13 @@ func noListAtHand(ss []*Source) string {
 	return strings.Join(parts, "; ")
 }
 
+// names joins the names of sources with ",".
 func names(ss []*Source) string {
 	n := make([]string, len(ss))
 	for i, s := range ss {
 		n[i] = s.Name
 	}
-	return strings.Join(n, ", ")
+	return strings.Join(n, ",")
 }
 
 // joinAnd joins "a", "a and b", "a, b and c".
