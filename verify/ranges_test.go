@@ -296,7 +296,7 @@ func writeFiles(t *testing.T, dir string, files map[string]string) {
 func TestLoadDir(t *testing.T) {
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{
-		"README.txt": "not a source",
+		"README.txt":                        "not a source",
 		"bingbot/2026-04-11T16:28:41Z.json": `{"creationTime": "2024-01-03T10:00:00.121331", "prefixes": [{"ipv4Prefix": "157.55.39.0/24"}]}`,
 		"bingbot/2026-06-01T00:00:00Z.json": `{"creationTime": "2026-06-01T00:00:00Z", "prefixes": [{"ipv4Prefix": "157.55.39.0/24"}]}`,
 		"bingbot/2026-07-01T00:00:00Z.json": `{"creationTime": "2026-07-01T00:00:00Z", "prefixes": [{"ipv4Prefix": "207.46.13.0/24"}]}`,
