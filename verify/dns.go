@@ -83,7 +83,7 @@ func ApplyDNS(c Check, ans rdns.Answer, domains []string, firstUS, lastUS int64)
 	} else {
 		c.Evidence += "; reverse DNS failed (" + failure + ")"
 	}
-	c.Identity, c.DNS = Unverified, true
+	c.Identity, c.Source, c.DNS = Unverified, "", true
 	return c
 }
 
