@@ -11,6 +11,17 @@ import (
 	"time"
 )
 
+// The shapes parsed here are those that could be established: the
+// Google shape (ParsePrefixes), Ahrefs' crawler API (ParseAhrefs) and
+// ipverse's crawlers.json (ParseIPVerse). No machine-readable shape could
+// be established for Amazon (Amazonbot, Amzn-SearchBot and Amzn-User
+// addresses are HTML pages whose layout is not documented), Kagi (a web
+// page), SE Ranking (a help-center article and a plain-text list, known
+// only through ipverse), Meta and Yandex (which publish no list: ipverse
+// derives one from their AS). There is no parser for them: their lists
+// come from the ipverse history in the built-in snapshot, `ranges update`
+// skips them, and --ranges files for them must be in the Google shape.
+
 // Errors that a [ParseError] unwraps to.
 var (
 	// ErrSyntax: the file is not JSON, or not of the expected shape.
@@ -32,6 +43,7 @@ type ParseError struct {
 	Err   error  // wraps ErrSyntax, ErrPrefix or ErrCreationTime
 }
 
+// Error returns "file: entry "value": what is wrong".
 func (e *ParseError) Error() string {
 	var b strings.Builder
 	b.WriteString(e.File)
@@ -47,6 +59,8 @@ func (e *ParseError) Error() string {
 	return b.String()
 }
 
+// Unwrap returns Err, so that errors.Is finds ErrSyntax, ErrPrefix or
+// ErrCreationTime.
 func (e *ParseError) Unwrap() error { return e.Err }
 
 // prefixEntry is one element of a "prefixes" array: exactly one of
@@ -57,7 +71,11 @@ type prefixEntry struct {
 }
 
 // ParsePrefixes parses the shape Google, Bing, OpenAI, Apple, Anthropic,
-// Perplexity, Common Crawl and DuckDuckGo publish:
+// Perplexity, Common Crawl and DuckDuckGo publish (Google documents it
+// and its files are at hand verbatim; for the others the shape is known
+// from copies of their files and from parsers of them, not from their own
+// documentation, which links the file without describing it: see
+// shape_from in sources.json):
 //
 //	{"creationTime": "2026-08-21T14:45:42.000000",
 //	 "prefixes": [{"ipv4Prefix": "66.249.64.0/27"}, {"ipv6Prefix": "2001:4860:4801:10::/64"}]}
