@@ -37,8 +37,8 @@ const (
 //     failure is never evidence against an address; the evidence keeps
 //     what the lists said and adds the failure.
 //
-// A claim the ranges verified, or with no domains, or an answer for
-// another address, is returned unchanged. The result's DNS field is set
+// A claim the ranges verified, a crawler without domains, or an answer
+// without an address, is returned unchanged. The result's DNS field is set
 // when the answer is not Verified (DNS was documented, and did not
 // confirm).
 func ApplyDNS(c Check, ans rdns.Answer, domains []string, firstUS, lastUS int64) Check {

@@ -396,3 +396,29 @@ func TestParseFileTime(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckConcurrent runs Check from several goroutines (go test -race).
+func TestCheckConcurrent(t *testing.T) {
+	r, err := Snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := us(time.Date(2026, 10, 15, 0, 0, 0, 0, time.UTC))
+	done := make(chan bool)
+	for g := range 4 {
+		go func() {
+			for i := range 2000 {
+				a := netip.AddrFrom4([4]byte{66, 249, byte(64 + i%32), byte(g)})
+				if c := r.Check("Googlebot", a, at); c.Identity == Unverified {
+					t.Errorf("Check(%s) = %+v", a, c)
+				}
+				_ = r.Verifiable("gptbot")
+				_ = r.DNSDomains("YandexBot")
+			}
+			done <- true
+		}()
+	}
+	for range 4 {
+		<-done
+	}
+}
