@@ -64,6 +64,7 @@ const (
 	kBytesCLF              // response bytes, "-" meaning zero (Apache %b)
 	kReferer               // Referer header
 	kUserAgent             // User-Agent header
+	kForwarded             // X-Forwarded-For header, kept whole
 	kDigits                // skipped, but must be a decimal number (Traefik's request count)
 	kMillis                // skipped, but must be a decimal number (Traefik's duration before "ms")
 )
@@ -98,7 +99,9 @@ type layout struct {
 	tail   []byte // literal after the last field
 	// trailing tolerates extra fields after the layout, separated by a space
 	// or a tab, as many sites append "%{X-Forwarded-For}i" or a request time
-	// to combined.
+	// to combined. Such fields are skipped, never read: what an unnamed field
+	// holds is not guessed (a layout that names "%{X-Forwarded-For}i" fills
+	// Row.ForwardedFor; see NewCustom).
 	trailing bool
 	// clfDate: the layout logs a bracketed CLF time, so that a rejected line
 	// without any "[dd/Mon/yyyy:" is in another format (an error log line,
@@ -445,6 +448,8 @@ func (p *layoutParser) assign(k kind, v []byte, r *Row) error {
 		r.Referer = p.str(v)
 	case kUserAgent:
 		r.UserAgent = p.str(v)
+	case kForwarded:
+		r.ForwardedFor = p.str(v)
 	case kDigits, kMillis:
 		if len(v) == 0 || !allDigits(v) {
 			return ErrSyntax

@@ -26,7 +26,7 @@ func checkParsed(t *testing.T, f Format, p Parser, line []byte, r *Row, escapes 
 	fields := []struct {
 		name string
 		b    []byte
-	}{{"Host", r.Host}, {"ClientIP", r.ClientIP}, {"Method", r.Method}, {"Target", r.Target}, {"Protocol", r.Protocol}, {"Referer", r.Referer}, {"UserAgent", r.UserAgent}}
+	}{{"Host", r.Host}, {"ClientIP", r.ClientIP}, {"Method", r.Method}, {"Target", r.Target}, {"Protocol", r.Protocol}, {"Referer", r.Referer}, {"UserAgent", r.UserAgent}, {"ForwardedFor", r.ForwardedFor}}
 	for _, fl := range fields {
 		switch {
 		case fl.b == nil:

@@ -22,6 +22,7 @@ type view struct {
 	Host, Client, Method, Target, Proto, Referer, Agent string
 	Status                                              int32
 	Bytes                                               int64
+	FF                                                  string // ForwardedFor
 }
 
 func viewOf(r *Row) view {
@@ -36,6 +37,7 @@ func viewOf(r *Row) view {
 		Agent:   string(r.UserAgent),
 		Status:  r.Status,
 		Bytes:   r.Bytes,
+		FF:      string(r.ForwardedFor),
 	}
 }
 
@@ -71,7 +73,7 @@ func runCases(t *testing.T, p Parser, cases []parseCase) {
 // checkNoEmpty checks that absent fields are nil, never empty non-nil.
 func checkNoEmpty(t *testing.T, r *Row) {
 	t.Helper()
-	for name, b := range map[string][]byte{"Host": r.Host, "ClientIP": r.ClientIP, "Method": r.Method, "Target": r.Target, "Protocol": r.Protocol, "Referer": r.Referer, "UserAgent": r.UserAgent} {
+	for name, b := range map[string][]byte{"Host": r.Host, "ClientIP": r.ClientIP, "Method": r.Method, "Target": r.Target, "Protocol": r.Protocol, "Referer": r.Referer, "UserAgent": r.UserAgent, "ForwardedFor": r.ForwardedFor} {
 		if b != nil && len(b) == 0 {
 			t.Errorf("%s is empty but not nil", name)
 		}

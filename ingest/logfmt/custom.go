@@ -18,17 +18,25 @@ import (
 // then %v), %t and %{format}t (CLF or ISO 8601 strftime layouts, sec, msec,
 // usec, msec_frac, usec_frac, begin:/end: prefixes), %r, %m, %U, %q, %H, %s
 // and %>s (%>s preferred), %b %B (preferred) and %O, %{Referer}i,
-// %{User-Agent}i. Conditions and modifiers (%400,501{...}i, %!200{...}i,
-// %<s) are accepted. Every other directive (%l %u %D %T %p %A %X %I %k %L %P
-// %R %f %e %n %o %C %{X-Forwarded-For}i, ...) is a skipped field.
+// %{User-Agent}i, %{X-Forwarded-For}i (header names in any case).
+// Conditions and modifiers (%400,501{...}i, %!200{...}i, %<s) are accepted.
+// Every other directive (%l %u %D %T %p %A %X %I %k %L %P %R %f %e %n %o %C
+// %{X-Real-IP}i, ...) is a skipped field.
 //
 // nginx variables understood: $remote_addr (then $realip_remote_addr),
 // $host, $http_host, $server_name (host, in that order), $time_local,
 // $time_iso8601, $msec, $request, $request_method, $request_uri, $uri,
 // $document_uri, $args, $query_string, $is_args, $server_protocol, $status,
-// $body_bytes_sent (before $bytes_sent), $http_referer, $http_user_agent.
-// Every other variable ($remote_user, $request_time, $upstream_*, $scheme,
-// $http_x_forwarded_for, ...) is a skipped field.
+// $body_bytes_sent (before $bytes_sent), $http_referer, $http_user_agent,
+// $http_x_forwarded_for (before $proxy_add_x_forwarded_for, which is the
+// header with $remote_addr appended). Every other variable ($remote_user,
+// $request_time, $upstream_*, $scheme, $http_x_real_ip, ...) is a skipped
+// field.
+//
+// The X-Forwarded-For field fills Row.ForwardedFor whole, as logged (logger
+// escapes undone); "-" or an empty value is absent. Like any field it must
+// be present in every line: a layout that ends with "%{X-Forwarded-For}i"
+// rejects lines without it.
 //
 // A layout must log the request time and the request target (a request
 // line, or a URI); the client address is optional. Two fields with nothing
@@ -83,6 +91,7 @@ const (
 	dBytes
 	dReferer
 	dUserAgent
+	dForwardedFor
 	numDests
 )
 
@@ -398,6 +407,8 @@ func apacheField(letter, arg string, final bool, name string, at int) elem {
 			e.spaces = true
 		case "host":
 			set(kHost, dHost, 1)
+		case "x-forwarded-for":
+			set(kForwarded, dForwardedFor, 0)
 		}
 	}
 	return e
@@ -494,6 +505,10 @@ func nginxField(v, name string, at int) elem {
 	case "http_user_agent":
 		set(kUserAgent, dUserAgent, 0)
 		e.spaces = true
+	case "http_x_forwarded_for":
+		set(kForwarded, dForwardedFor, 0)
+	case "proxy_add_x_forwarded_for":
+		set(kForwarded, dForwardedFor, 1)
 	}
 	return e
 }

@@ -24,6 +24,10 @@ func FuzzParseCustom(f *testing.F) {
 	for i, l := range lines {
 		f.Add(layouts[i%len(layouts)], []byte(l))
 	}
+	f.Add(`%h %l %u %t "%r" %>s %b "%{Referer}i" "%{User-agent}i" "%{X-Forwarded-For}i"`,
+		[]byte(`5.255.253.1 - - [25/Oct/2026:02:30:00 +0100] "GET / HTTP/2.0" 200 431 "-" "x" "203.0.113.7\x2C 10.0.0.5"`))
+	f.Add(`$remote_addr [$time_local] "$request" $status $proxy_add_x_forwarded_for`,
+		[]byte(`5.255.253.1 [25/Oct/2026:02:30:00 +0100] "GET / HTTP/2.0" 200 203.0.113.7,5.255.253.1`))
 	f.Fuzz(func(t *testing.T, layout string, line []byte) {
 		format, err := NewCustom(layout)
 		if err != nil {

@@ -129,7 +129,7 @@ func TestCustomNginx(t *testing.T) {
                     '$status $body_bytes_sent "$http_referer" '
                     '"$http_user_agent" "$http_x_forwarded_for"';`, []parseCase{
 			{"nginx.conf main", `5.255.253.1 - - [25/Oct/2026:02:30:00 +0100] "GET /robots.txt HTTP/2.0" 200 431 "-" "` + ua + `" "-"`, base, nil},
-			{"X-Forwarded-For list", `5.255.253.1 - - [25/Oct/2026:02:30:00 +0100] "GET /robots.txt HTTP/2.0" 200 431 "-" "` + ua + `" "10.0.0.1, 10.0.0.2"`, base, nil},
+			{"X-Forwarded-For list", `5.255.253.1 - - [25/Oct/2026:02:30:00 +0100] "GET /robots.txt HTTP/2.0" 200 431 "-" "` + ua + `" "10.0.0.1, 10.0.0.2"`, with(func(v *view) { v.FF = "10.0.0.1, 10.0.0.2" }), nil},
 			{"escape=default \\x22 and UTF-8", `5.255.253.1 - - [25/Oct/2026:02:30:00 +0100] "GET /\xD0\x9F?q=\x22 HTTP/2.0" 200 431 "-" "` + ua + `" "-"`, with(func(v *view) { v.Target = "/\u041f?q=\"" }), nil},
 			{"missing x-forwarded-for", `5.255.253.1 - - [25/Oct/2026:02:30:00 +0100] "GET /robots.txt HTTP/2.0" 200 431 "-" "` + ua + `"`, view{}, ErrFieldCount},
 			{"dash request", `5.255.253.1 - - [25/Oct/2026:02:30:00 +0100] "-" 400 0 "-" "-" "-"`, view{}, ErrBadRequestLine},

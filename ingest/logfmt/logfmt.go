@@ -36,6 +36,15 @@ type Row struct {
 	// UserAgent is the User-Agent header, with format-specific escapes (such
 	// as W3C's '+' for space) undone.
 	UserAgent []byte
+	// ForwardedFor is the X-Forwarded-For header (or a CDN's field for it)
+	// as logged, with format-specific escapes undone but otherwise whole: a
+	// comma-separated chain, client first ("203.0.113.7, 10.0.0.5"). It is
+	// nil when the format does not log it, or logs "-" or nothing. Parsers
+	// fill it only from a field that a layout or a key name says is that
+	// header, never by guessing what an unnamed field holds. It is never
+	// trusted here: the audit decides which address of the chain, if any, is
+	// the client.
+	ForwardedFor []byte
 }
 
 // Reset clears r for reuse.

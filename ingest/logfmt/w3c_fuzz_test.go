@@ -22,7 +22,7 @@ func xCheckParsed(t *testing.T, line []byte, r *Row) {
 	if r.Status < -1 || r.Status > 999 || r.Bytes < -1 {
 		t.Errorf("Parse(%q): status %d bytes %d", line, r.Status, r.Bytes)
 	}
-	for _, b := range [][]byte{r.Host, r.ClientIP, r.Method, r.Target, r.Protocol, r.Referer, r.UserAgent} {
+	for _, b := range [][]byte{r.Host, r.ClientIP, r.Method, r.Target, r.Protocol, r.Referer, r.UserAgent, r.ForwardedFor} {
 		if b != nil && len(b) == 0 {
 			t.Errorf("Parse(%q): a field is empty but not nil: %+v", line, r)
 		}

@@ -13,12 +13,13 @@ type xRow struct {
 	Status                          int32
 	Bytes                           int64
 	Referer, UserAgent              string
+	FF                              string // ForwardedFor
 }
 
 func xView(t *testing.T, r *Row) xRow {
 	t.Helper()
 	for name, b := range map[string][]byte{"Host": r.Host, "ClientIP": r.ClientIP, "Method": r.Method, "Target": r.Target,
-		"Protocol": r.Protocol, "Referer": r.Referer, "UserAgent": r.UserAgent} {
+		"Protocol": r.Protocol, "Referer": r.Referer, "UserAgent": r.UserAgent, "ForwardedFor": r.ForwardedFor} {
 		if b != nil && len(b) == 0 {
 			t.Errorf("%s is empty but not nil: absent fields must be nil", name)
 		}
@@ -27,6 +28,7 @@ func xView(t *testing.T, r *Row) xRow {
 		Time: time.UnixMicro(r.Time).UTC().Format(time.RFC3339Nano),
 		Host: string(r.Host), IP: string(r.ClientIP), Method: string(r.Method), Target: string(r.Target),
 		Proto: string(r.Protocol), Status: r.Status, Bytes: r.Bytes, Referer: string(r.Referer), UserAgent: string(r.UserAgent),
+		FF: string(r.ForwardedFor),
 	}
 }
 
