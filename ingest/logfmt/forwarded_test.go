@@ -1,6 +1,8 @@
 package logfmt
 
 import (
+	"bytes"
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -157,6 +159,95 @@ func TestForwardedForSameAsCombined(t *testing.T) {
 	}
 }
 
+func TestForwardedForJSON(t *testing.T) {
+	const req = `"time":"2026-10-25T01:30:00Z","remote_addr":"203.0.113.7","uri":"/"`
+	base := xRow{Time: "2026-10-25T01:30:00Z", IP: "203.0.113.7", Target: "/", Status: -1, Bytes: -1}
+	ff := func(s string) xRow { r := base; r.FF = s; return r }
+	caddy := func(headers string) string {
+		return `{"ts":1792891800,"request":{"remote_ip":"10.0.0.2","client_ip":"203.0.113.7","method":"GET","uri":"/","headers":{` + headers + `}},"status":200}`
+	}
+	caddyRow := xRow{Time: "2026-10-25T01:30:00Z", IP: "203.0.113.7", Method: "GET", Target: "/", Status: 200, Bytes: -1}
+	caddyFF := func(s string) xRow { r := caddyRow; r.FF = s; return r }
+	xRun(t, "jsonl", []xCase{
+		{name: "nginx http_x_forwarded_for", line: `{` + req + `,"http_x_forwarded_for":"198.51.100.9, 10.0.0.5"}`, want: ff("198.51.100.9, 10.0.0.5")},
+		{name: "nginx dash", line: `{` + req + `,"http_x_forwarded_for":"-"}`, want: base},
+		{name: "empty", line: `{` + req + `,"http_x_forwarded_for":""}`, want: base},
+		{name: "null", line: `{` + req + `,"http_x_forwarded_for":null}`, want: base},
+		{name: "absent", line: `{` + req + `}`, want: base},
+		{name: "x_forwarded_for", line: `{` + req + `,"x_forwarded_for":"198.51.100.9"}`, want: ff("198.51.100.9")},
+		{name: "X-Forwarded-For", line: `{` + req + `,"X-Forwarded-For":"198.51.100.9"}`, want: ff("198.51.100.9")},
+		{name: "x-forwarded-for", line: `{` + req + `,"x-forwarded-for":"198.51.100.9"}`, want: ff("198.51.100.9")},
+		{name: "X-FORWARDED-FOR", line: `{` + req + `,"X-FORWARDED-FOR":"198.51.100.9"}`, want: ff("198.51.100.9")},
+		{name: "escaped key", line: `{` + req + `,"x-forwarded-\u0046or":"198.51.100.9"}`, want: ff("198.51.100.9")},
+		{name: "nested key of another name is not it", line: `{` + req + `,"app":{"x-forwarded-for":"198.51.100.9"}}`, want: base},
+		{name: "http_x_forwarded_for wins over x_forwarded_for", line: `{` + req + `,"http_x_forwarded_for":"198.51.100.9","x_forwarded_for":"192.0.2.1"}`, want: ff("198.51.100.9")},
+		{name: "proxy_add_x_forwarded_for", line: `{` + req + `,"proxy_add_x_forwarded_for":"198.51.100.9, 203.0.113.7"}`, want: ff("198.51.100.9, 203.0.113.7")},
+		{name: "http_x_forwarded_for wins over proxy_add", line: `{` + req + `,"proxy_add_x_forwarded_for":"198.51.100.9, 203.0.113.7","http_x_forwarded_for":"198.51.100.9"}`, want: ff("198.51.100.9")},
+		{name: "escapes decoded", line: `{` + req + `,"http_x_forwarded_for":"198.51.100.9,\u0020\"x\""}`, want: ff(`198.51.100.9, "x"`)},
+		{name: "invalid UTF-8 kept for the builder to repair", line: `{` + req + ",\"http_x_forwarded_for\":\"198.51.100.9\xff\"}", want: ff("198.51.100.9\xff")},
+		{name: "a number, as logged", line: `{` + req + `,"x_forwarded_for":42}`, want: ff("42")},
+		{name: "an object is not a value", line: `{` + req + `,"x_forwarded_for":{"a":"198.51.100.9"}}`, want: base},
+
+		{name: "Caddy one header line", line: caddy(`"User-Agent":["curl/8.5.0"],"X-Forwarded-For":["198.51.100.9, 10.0.0.5"]`),
+			want: func() xRow { r := caddyFF("198.51.100.9, 10.0.0.5"); r.UserAgent = "curl/8.5.0"; return r }()},
+		{name: "Caddy two header lines joined", line: caddy(`"X-Forwarded-For":["198.51.100.9", "10.0.0.5, 10.0.0.6"]`), want: caddyFF("198.51.100.9, 10.0.0.5, 10.0.0.6")},
+		{name: "Caddy empty and dash elements skipped", line: caddy(`"X-Forwarded-For":["", "198.51.100.9", "-", "10.0.0.5", ""]`), want: caddyFF("198.51.100.9, 10.0.0.5")},
+		{name: "Caddy escaped elements", line: caddy(`"X-Forwarded-For":["198.51.100.9\u002c 10.0.0.5", "\u002d", "10.0.0.6"]`), want: caddyFF("198.51.100.9, 10.0.0.5, 10.0.0.6")},
+		{name: "Caddy lone escaped element", line: caddy(`"X-Forwarded-For":["\u0031.2.3.4"]`), want: caddyFF("1.2.3.4")},
+		{name: "Caddy only a dash", line: caddy(`"X-Forwarded-For":["-"]`), want: caddyRow},
+		{name: "Caddy empty array", line: caddy(`"X-Forwarded-For":[]`), want: caddyRow},
+		{name: "Caddy non-strings ignored", line: caddy(`"X-Forwarded-For":[1, null, ["10.0.0.9"], {"a":"10.0.0.8"}, "198.51.100.9"]`), want: caddyFF("198.51.100.9")},
+		{name: "Caddy without the header", line: caddy(`"User-Agent":["curl/8.5.0"]`),
+			want: func() xRow { r := caddyRow; r.UserAgent = "curl/8.5.0"; return r }()},
+		{name: "other headers' arrays still give their first element", line: caddy(`"User-Agent":["a", "b"],"X-Forwarded-For":["198.51.100.9", "10.0.0.5"]`),
+			want: func() xRow { r := caddyFF("198.51.100.9, 10.0.0.5"); r.UserAgent = "a"; return r }()},
+
+		{name: "Traefik: the client is the list's first, the header is whole",
+			line: `{"ClientHost":"198.51.100.9, 10.0.0.50","RequestMethod":"GET","RequestPath":"/","StartUTC":"2026-10-25T01:30:00Z","request_X-Forwarded-For":"198.51.100.9, 10.0.0.50"}`,
+			want: xRow{Time: "2026-10-25T01:30:00Z", IP: "198.51.100.9", Method: "GET", Target: "/", Status: -1, Bytes: -1, FF: "198.51.100.9, 10.0.0.50"}},
+	})
+}
+
+func TestForwardedForJSONMapping(t *testing.T) {
+	m, err := ParseJSONMapping("forwarded_for=req.h.xff, client_ip=req.addr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m["forwarded_for"] != "req.h.xff" {
+		t.Fatalf("mapping %v", m)
+	}
+	f, err := NewJSON(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const head = `{"time":"2026-10-25T01:30:00Z","uri":"/","req":{"addr":"203.0.113.7","h":{"xff":`
+	base := xRow{Time: "2026-10-25T01:30:00Z", IP: "203.0.113.7", Target: "/", Status: -1, Bytes: -1}
+	for _, tc := range []struct {
+		name, line, want string
+	}{
+		{"string", head + `"198.51.100.9, 10.0.0.5"}}}`, "198.51.100.9, 10.0.0.5"},
+		{"array", head + `["198.51.100.9", "10.0.0.5"]}}}`, "198.51.100.9, 10.0.0.5"},
+		{"dash", head + `"-"}}}`, ""},
+		{"mapped key wins over an automatic one", head + `"198.51.100.9"}},"http_x_forwarded_for":"192.0.2.1"}`, "198.51.100.9"},
+		{"automatic keys still apply", `{"time":"2026-10-25T01:30:00Z","uri":"/","req":{"addr":"203.0.113.7"},"X-Forwarded-For":"192.0.2.1"}`, "192.0.2.1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var r Row
+			if err := f.New().Parse([]byte(tc.line), &r); err != nil {
+				t.Fatal(err)
+			}
+			want := base
+			want.FF = tc.want
+			if got := xView(t, &r); got != want {
+				t.Errorf("got %+v\nwant %+v", got, want)
+			}
+		})
+	}
+	if _, err := ParseJSONMapping("forwarded_for=a,client_ip=a"); err == nil {
+		t.Error("a key path mapped to two fields: want an error")
+	}
+}
+
 // Filling ForwardedFor costs no allocation per line either.
 func TestForwardedForDoesNotAllocate(t *testing.T) {
 	custom, err := NewCustom(`$remote_addr [$time_local] "$request" $status "$http_x_forwarded_for"`)
@@ -170,6 +261,7 @@ func TestForwardedForDoesNotAllocate(t *testing.T) {
 		line  string
 	}{
 		{"custom", custom, "", `5.255.253.1 [25/Oct/2026:01:30:00 +0000] "GET / HTTP/2.0" 200 "203.0.113.7\x2C 10.0.0.5"`},
+		{"jsonl", mustFormat(t, "jsonl"), "", `{"ts":1792891800,"request":{"client_ip":"203.0.113.7","uri":"/","headers":{"X-Forwarded-For":["198.51.100.9", "10.0.0.5"]}},"X-FORWARDED-FOR":"x"}`},
 	} {
 		p := tc.f.New()
 		var r Row
@@ -184,4 +276,57 @@ func TestForwardedForDoesNotAllocate(t *testing.T) {
 			t.Errorf("%s: Parse allocates %.1f times per line, want 0", tc.name, n)
 		}
 	}
+}
+
+func mustFormat(t *testing.T, name string) Format {
+	t.Helper()
+	f, ok := Lookup(name)
+	if !ok {
+		t.Fatalf("format %q is not registered", name)
+	}
+	return f
+}
+
+// FuzzJSONForwardedFor holds the joining of an X-Forwarded-For array to
+// encoding/json: any list of strings, written as Caddy writes its header
+// lists, reads back as its elements that are neither "" nor "-", joined with
+// ", ".
+func FuzzJSONForwardedFor(f *testing.F) {
+	f.Add("198.51.100.9", "10.0.0.5, 10.0.0.6", "-")
+	f.Add("", "a\"b\\c", "\u00e9\x01")
+	f.Add("\xff", "-", "")
+	f.Fuzz(func(t *testing.T, a, b, c string) {
+		line, err := json.Marshal(map[string]any{
+			"ts":      1792891800,
+			"request": map[string]any{"client_ip": "203.0.113.7", "uri": "/", "headers": map[string]any{"X-Forwarded-For": []string{a, b, c}}},
+		})
+		if err != nil {
+			t.Skip()
+		}
+		// What encoding/json reads back (invalid UTF-8 became U+FFFD).
+		var back struct {
+			Request struct {
+				Headers map[string][]string `json:"headers"`
+			} `json:"request"`
+		}
+		if err := json.Unmarshal(line, &back); err != nil {
+			t.Fatal(err)
+		}
+		var want []string
+		for _, s := range back.Request.Headers["X-Forwarded-For"] {
+			if s != "" && s != "-" {
+				want = append(want, s)
+			}
+		}
+		var r Row
+		if err := newJSONParser(jsonAuto).Parse(line, &r); err != nil {
+			t.Fatalf("Parse(%s) = %v", line, err)
+		}
+		if got := string(r.ForwardedFor); got != strings.Join(want, ", ") || (r.ForwardedFor != nil) != (len(want) > 0) {
+			t.Fatalf("Parse(%s): ForwardedFor %q, want %q", line, r.ForwardedFor, strings.Join(want, ", "))
+		}
+		if len(want) == 1 && !bytes.Contains(line, []byte(`\`)) && !aliases(line, r.ForwardedFor) {
+			t.Errorf("Parse(%s): a lone element without escapes is copied", line)
+		}
+	})
 }

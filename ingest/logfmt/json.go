@@ -25,13 +25,21 @@ import (
 //     StartUTC over its "time", nginx's msec over time_local, request_uri over
 //     the request line over uri (nginx's $uri is normalised and has no
 //     query), Caddy's request.client_ip (the client behind trusted proxies)
-//     over request.remote_ip. Keys match exactly (case-sensitively); nested
-//     keys are joined with '.' ("request.headers.User-Agent"), so a dotted
-//     path also matches a flat key containing dots.
+//     over request.remote_ip. Keys match exactly (case-sensitively), except
+//     a top-level "X-Forwarded-For", which matches in any case; nested keys
+//     are joined with '.' ("request.headers.User-Agent"), so a dotted path
+//     also matches a flat key containing dots.
 //   - A client address that is a list ("192.0.2.1, 10.0.0.5", as Traefik
 //     logs an X-Forwarded-For chain) gives its first element, the client.
+//   - The X-Forwarded-For header (nginx's http_x_forwarded_for, Caddy's
+//     request.headers.X-Forwarded-For, Traefik's request_X-Forwarded-For,
+//     x_forwarded_for, X-Forwarded-For, nginx's proxy_add_x_forwarded_for,
+//     in that order) is kept whole, as logged: it is not the client address,
+//     which only the audit may take from it.
 //   - A key whose value is an array (Caddy's header lists) takes the array's
-//     first element. null, "" and "-" mean absent.
+//     first element, except for the X-Forwarded-For header, whose string
+//     elements (one per header line) are joined with ", " into one chain.
+//     null, "" and "-" mean absent.
 //   - Values may be strings or numbers. Times are ISO 8601 / RFC 3339 (a
 //     missing offset is UTC), CLF ("10/Oct/2000:13:55:36 -0700"), or Unix
 //     epoch numbers (or numeric strings) whose unit is decided by the size of
@@ -76,23 +84,25 @@ const (
 	jfBytes
 	jfReferer
 	jfUserAgent
-	jfRequest // a whole request line, "GET /path?q HTTP/1.1"
+	jfRequest      // a whole request line, "GET /path?q HTTP/1.1"
+	jfForwardedFor // the X-Forwarded-For header, kept whole
 	jfNum
 )
 
 // jsonFieldNames are the field names of an explicit mapping.
 var jsonFieldNames = map[string]jsonField{
-	"time":       jfTime,
-	"host":       jfHost,
-	"client_ip":  jfClientIP,
-	"method":     jfMethod,
-	"target":     jfTarget,
-	"protocol":   jfProtocol,
-	"status":     jfStatus,
-	"bytes":      jfBytes,
-	"referer":    jfReferer,
-	"user_agent": jfUserAgent,
-	"request":    jfRequest,
+	"time":          jfTime,
+	"host":          jfHost,
+	"client_ip":     jfClientIP,
+	"method":        jfMethod,
+	"target":        jfTarget,
+	"protocol":      jfProtocol,
+	"status":        jfStatus,
+	"bytes":         jfBytes,
+	"referer":       jfReferer,
+	"user_agent":    jfUserAgent,
+	"request":       jfRequest,
+	"forwarded_for": jfForwardedFor,
 }
 
 // jsonKey is what a key path maps to; among several keys of one line for the
@@ -173,7 +183,19 @@ var jsonAutoKeys = map[string]jsonKey{
 	"request_User-Agent":         {jfUserAgent, 1}, // Traefik
 	"ClientRequestUserAgent":     {jfUserAgent, 1}, // Cloudflare
 	"user_agent":                 {jfUserAgent, 2},
+	// forwarded_for; a top-level "X-Forwarded-For" matches in any case (see
+	// jsonForwardedFor)
+	"http_x_forwarded_for":            {jfForwardedFor, 1}, // nginx
+	"request.headers.X-Forwarded-For": {jfForwardedFor, 1}, // Caddy (an array)
+	"request_X-Forwarded-For":         {jfForwardedFor, 1}, // Traefik
+	"x_forwarded_for":                 {jfForwardedFor, 2},
+	"X-Forwarded-For":                 {jfForwardedFor, 2},
+	"proxy_add_x_forwarded_for":       {jfForwardedFor, 3}, // nginx, with $remote_addr appended
 }
+
+// jsonForwardedFor is what a top-level key spelt "x-forwarded-for" in any
+// case maps to, when the mapping does not name that spelling itself.
+var jsonForwardedFor = jsonKey{jfForwardedFor, 2}
 
 // jsonMapping is a compiled key mapping, shared read-only by parsers.
 type jsonMapping struct {
@@ -212,9 +234,11 @@ func compileJSONMapping(keys map[string]jsonKey) *jsonMapping {
 // ParseJSONMapping parses the value of a flag such as
 // --json-fields "time=ts,client_ip=request.remote_ip,user_agent=request.headers.User-Agent"
 // into a map from field name to key path, for NewJSON. Fields are time, host,
-// client_ip, method, target, protocol, status, bytes, referer, user_agent and
-// request (a whole "GET /path HTTP/1.1" line); paths are key names, with '.'
-// between the keys of nested objects. Spaces around names are ignored.
+// client_ip, method, target, protocol, status, bytes, referer, user_agent,
+// request (a whole "GET /path HTTP/1.1" line) and forwarded_for (the
+// X-Forwarded-For header, kept whole; an array of strings is joined with
+// ", "); paths are key names, with '.' between the keys of nested objects.
+// Spaces around names are ignored.
 func ParseJSONMapping(s string) (map[string]string, error) {
 	m := map[string]string{}
 	for item := range strings.SplitSeq(s, ",") {
@@ -287,6 +311,7 @@ const (
 	jsonStr    uint8 = iota + 1 // a string without escapes
 	jsonStrEsc                  // a string with escapes
 	jsonNum                     // a number
+	jsonArr                     // an array, '[' to ']' (forwarded_for only)
 )
 
 // jsonVal is the best value seen so far for one field: offsets into the line
@@ -399,6 +424,9 @@ func (p *jsonParser) object(i, depth int, tracked bool) int {
 			}
 			e := p.m.paths[string(p.path)]
 			key, mapped, childTracked = e.key, e.mapped, e.prefix
+			if !mapped && pathLen == 0 && len(p.path) == len("x-forwarded-for") && asciiEqualFold(p.path, "x-forwarded-for") {
+				key, mapped = jsonForwardedFor, true
+			}
 		}
 		i = jsonSkipWS(line, ke+1)
 		if i >= len(line) || line[i] != ':' {
@@ -431,7 +459,8 @@ func (p *jsonParser) object(i, depth int, tracked bool) int {
 
 // value scans the value at line[i] and returns the index after it, or -1.
 // A scalar value is recorded for key when key is not nil; an array's first
-// element is.
+// element is, except for the forwarded_for field, which records the whole
+// array (see joinArray).
 func (p *jsonParser) value(i, depth int, key *jsonKey, tracked bool) int {
 	line := p.line
 	if i >= len(line) {
@@ -457,9 +486,14 @@ func (p *jsonParser) value(i, depth int, key *jsonKey, tracked bool) int {
 		if depth+1 > jsonMaxDepth {
 			return -1
 		}
+		start := i
 		i = jsonSkipWS(line, i+1)
 		if i < len(line) && line[i] == ']' {
 			return i + 1
+		}
+		var whole *jsonKey // the field that takes the whole array
+		if key != nil && key.field == jfForwardedFor {
+			whole, key = key, nil
 		}
 		for {
 			i = p.value(i, depth+1, key, false)
@@ -475,6 +509,9 @@ func (p *jsonParser) value(i, depth int, key *jsonKey, tracked bool) int {
 			case ',':
 				i = jsonSkipWS(line, i+1)
 			case ']':
+				if whole != nil {
+					p.record(whole, start, i+1, jsonArr)
+				}
 				return i + 1
 			default:
 				return -1
@@ -661,10 +698,13 @@ func (p *jsonParser) str(f jsonField) []byte {
 		return nil
 	}
 	b := p.line[v.start:v.end]
-	if v.kind == jsonStrEsc {
+	switch v.kind {
+	case jsonStrEsc:
 		start := len(p.scratch)
 		p.scratch = appendJSONUnescaped(p.scratch, b)
 		b = p.scratch[start:len(p.scratch):len(p.scratch)]
+	case jsonArr:
+		b = p.joinArray(b)
 	}
 	if len(b) == 0 || len(b) == 1 && b[0] == '-' {
 		return nil
@@ -735,7 +775,90 @@ func (p *jsonParser) fill(r *Row) error {
 	r.Host = p.str(jfHost)
 	r.Referer = p.str(jfReferer)
 	r.UserAgent = p.str(jfUserAgent)
+	r.ForwardedFor = p.str(jfForwardedFor)
 	return nil
+}
+
+// joinArray returns the string elements of a JSON array that the scanner
+// has validated, decoded and joined with ", " (several X-Forwarded-For
+// header lines make one chain, RFC 9110 §5.3), skipping "" and "-" and any
+// element that is not a string; nil when none is left. A lone element
+// without escapes, the usual case, is returned as a sub-slice of the line;
+// otherwise the result is built in the scratch buffer.
+func (p *jsonParser) joinArray(arr []byte) []byte {
+	// First pass: the one element to return as it is, if that is all.
+	var only []byte
+	n, esc := 0, false
+	for i, depth := 0, 0; i < len(arr); i++ {
+		switch arr[i] {
+		case '[', '{':
+			depth++
+		case ']', '}':
+			depth--
+		case '"':
+			end, e := jsonScanString(arr, i+1)
+			if depth == 1 && !(end == i+1 || end == i+2 && arr[i+1] == '-') {
+				n++
+				only, esc = arr[i+1:end], esc || e
+			}
+			i = end
+		}
+	}
+	switch {
+	case n == 0:
+		return nil
+	case n == 1 && !esc:
+		return only
+	}
+	// Second pass: decode and join.
+	start := len(p.scratch)
+	for i, depth := 0, 0; i < len(arr); i++ {
+		switch arr[i] {
+		case '[', '{':
+			depth++
+		case ']', '}':
+			depth--
+		case '"':
+			end, e := jsonScanString(arr, i+1)
+			if depth == 1 {
+				mark := len(p.scratch)
+				if mark > start {
+					p.scratch = append(p.scratch, ", "...)
+				}
+				from := len(p.scratch)
+				if e {
+					p.scratch = appendJSONUnescaped(p.scratch, arr[i+1:end])
+				} else {
+					p.scratch = append(p.scratch, arr[i+1:end]...)
+				}
+				if v := p.scratch[from:]; len(v) == 0 || len(v) == 1 && v[0] == '-' {
+					p.scratch = p.scratch[:mark]
+				}
+			}
+			i = end
+		}
+	}
+	if len(p.scratch) == start {
+		return nil
+	}
+	return p.scratch[start:len(p.scratch):len(p.scratch)]
+}
+
+// asciiEqualFold reports whether b equals the lower-case ASCII string s,
+// ignoring the case of b.
+func asciiEqualFold(b []byte, s string) bool {
+	if len(b) != len(s) {
+		return false
+	}
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != s[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // jsonSplitRequest splits a request line "GET /path HTTP/1.1" (or an HTTP/0.9

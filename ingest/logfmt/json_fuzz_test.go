@@ -13,6 +13,7 @@ func FuzzParseJSONL(f *testing.F) {
 	f.Add([]byte(`caddy  | {"level":"info","ts":1761019822.3152757,"msg":"serving initial configuration"}`))
 	f.Add([]byte(`{"ClientIP":"203.0.113.7","ClientRequestURI":"/","EdgeStartTimestamp":1792891800123456789,"x":[1,{"a":[true,false,null]},-0.5e-3]}`))
 	f.Add([]byte(`{"StartUTC":"2026-10-25T01:30:00.000000000Z","ClientHost":"203.0.113.7, 10.0.0.50","RequestPath":"/\ud83d\ude00\ud83d","DownstreamStatus":200}`))
+	f.Add([]byte(`{"ts":1792891800,"request":{"client_ip":"203.0.113.7","uri":"/","headers":{"X-Forwarded-For":["198.51.100.9", "", "-", "10.0.0.5\u002c x", 1, ["y"]]}},"x-FORWARDED-for":"z","http_x_forwarded_for":"-"}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		xFuzzLines(t, "jsonl", data)
 		// A differential check against encoding/json on the structure.

@@ -229,7 +229,7 @@ func TestSamplesJSON(t *testing.T) {
 		{format: "jsonl", file: "format-samples/caddy-json/crowdsec-caddy-logs.log", lines: 11, parsed: 10,
 			rejected: map[Reason][]int{ErrNotThisFormat: {11}},
 			check: xWantRow(0, xRow{Time: "2023-09-04T15:19:51.756499Z", Host: "127.0.0.1:8080", IP: "127.0.0.1", Method: "GET", Target: "/", Proto: "HTTP/1.0",
-				Status: 0, Bytes: 0, UserAgent: "curl/7.74.0"})},
+				Status: 0, Bytes: 0, UserAgent: "curl/7.74.0", FF: "127.0.0.1"})},
 		// Caddy's startup and shutdown messages behind a docker compose prefix.
 		{format: "jsonl", file: "format-samples/caddy-json/lnav-logfile_caddy_log.0.log", lines: 39, parsed: 4,
 			rejected: map[Reason][]int{ErrNotThisFormat: startup},
@@ -238,7 +238,7 @@ func TestSamplesJSON(t *testing.T) {
 		{format: "jsonl", file: "format-samples/caddy-json/lnav-logfile_caddy_log.1.log", lines: 4, parsed: 4,
 			check: xWantRow(1, xRow{Time: "2024-05-26T11:43:50.508136Z", Host: "mirrors.tnonline.net:400", IP: "10.10.10.134", Method: "GET",
 				Target: "/gentoo/gentoo-portage/app-emulation/metadata.xml", Proto: "HTTP/2.0", Status: 200, Bytes: 446,
-				UserAgent: "Mozilla/5.0 (compatible; AhrefsBot/7.0; +http://ahrefs.com/robot/)"})},
+				UserAgent: "Mozilla/5.0 (compatible; AhrefsBot/7.0; +http://ahrefs.com/robot/)", FF: "10.10.10.134"})},
 		{format: "jsonl", file: "format-samples/cloudflare-json/lnav-logfile_cloudflare.json", lines: 1, parsed: 1,
 			check: xWantRow(0, xRow{Time: "2022-10-30T00:00:02Z", Host: "www.ripe.net", IP: "87.226.160.250", Method: "HEAD", Target: "/", Proto: "HTTP/1.1", Status: 301, Bytes: 570})},
 		// Line 6 is a plugin's plain-text debug line; line 7 logs ClientHost
