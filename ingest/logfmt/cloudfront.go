@@ -23,6 +23,9 @@ package logfmt
 //     ("%2520") is decoded twice (see decodeCloudFrontUA).
 //   - protocol is cs-protocol-version ("HTTP/2.0"); bytes is sc-bytes, the
 //     whole response including headers, which is all CloudFront logs.
+//   - forwarded_for is x-forwarded-for, the X-Forwarded-For header the
+//     viewer sent when it came through a proxy (c-ip is then the proxy),
+//     kept whole with any percent-encoding undone; "-" is absent.
 
 func init() {
 	register(Format{

@@ -248,6 +248,52 @@ func TestForwardedForJSONMapping(t *testing.T) {
 	}
 }
 
+func TestForwardedForW3C(t *testing.T) {
+	const fields = "#Fields: date time c-ip cs-method cs-uri-stem sc-status cs(User-Agent) cs(X-Forwarded-For)"
+	const pre = "2026-10-25 01:30:00 10.0.0.1 GET /p 200 curl/8.5.0 "
+	base := xRow{Time: "2026-10-25T01:30:00Z", IP: "10.0.0.1", Method: "GET", Target: "/p", Status: 200, Bytes: -1, UserAgent: "curl/8.5.0"}
+	ff := func(s string) xRow { r := base; r.FF = s; return r }
+	hdr := []string{fields}
+	xRun(t, "w3c", []xCase{
+		{name: "cs(X-Forwarded-For)", prior: hdr, line: pre + "203.0.113.7", want: ff("203.0.113.7")},
+		{name: "IIS '+' for space undone", prior: hdr, line: pre + "203.0.113.7,+10.0.0.5", want: ff("203.0.113.7, 10.0.0.5")},
+		{name: "no space", prior: hdr, line: pre + "203.0.113.7,10.0.0.5", want: ff("203.0.113.7,10.0.0.5")},
+		{name: "quoted", prior: hdr, line: pre + `"203.0.113.7, 10.0.0.5"`, want: ff("203.0.113.7, 10.0.0.5")},
+		{name: "dash", prior: hdr, line: pre + "-", want: base},
+		{name: "quoted empty", prior: hdr, line: pre + `""`, want: base},
+		{name: "invalid UTF-8 kept", prior: hdr, line: pre + "203.0.113.7\xfe", want: ff("203.0.113.7\xfe")},
+		{name: "IIS custom field named X-Forwarded-For",
+			prior: []string{"#Fields: date time c-ip cs-method cs-uri-stem sc-status X-Forwarded-For"},
+			line:  "2026-10-25 01:30:00 10.0.0.1 GET /p 200 203.0.113.7,+10.0.0.5",
+			want:  xRow{Time: "2026-10-25T01:30:00Z", IP: "10.0.0.1", Method: "GET", Target: "/p", Status: 200, Bytes: -1, FF: "203.0.113.7, 10.0.0.5"}},
+		{name: "IIS default layout has none",
+			line: "2026-10-25 01:30:00 10.0.0.1 GET /p - 443 - 203.0.113.7 curl/8.5.0 - 200 0 0 15",
+			want: xRow{Time: "2026-10-25T01:30:00Z", IP: "203.0.113.7", Method: "GET", Target: "/p", Status: 200, Bytes: -1, UserAgent: "curl/8.5.0"}},
+	})
+}
+
+func TestForwardedForCloudFront(t *testing.T) {
+	base := xRow{Time: "2026-10-25T01:30:00Z", Host: "www.example.com", IP: "203.0.113.7", Method: "GET", Target: "/private/page?x=1",
+		Proto: "HTTP/1.1", Status: 200, Bytes: 5120, Referer: "https://www.example.com/", UserAgent: bingUA}
+	ff := func(s string) xRow { r := base; r.FF = s; return r }
+	const xff = 19 // x-forwarded-for in the v1 layout
+	xRun(t, "cloudfront", []xCase{
+		{name: "v1 layout", line: cfLine(map[int]string{xff: "198.51.100.9"}), want: ff("198.51.100.9")},
+		{name: "chain", line: cfLine(map[int]string{xff: "198.51.100.9,10.0.0.5"}), want: ff("198.51.100.9,10.0.0.5")},
+		{name: "percent-encoded space", line: cfLine(map[int]string{xff: "198.51.100.9,%2010.0.0.5"}), want: ff("198.51.100.9, 10.0.0.5")},
+		{name: "space as is", line: cfLine(map[int]string{xff: "198.51.100.9, 10.0.0.5"}), want: ff("198.51.100.9, 10.0.0.5")},
+		{name: "dash", line: cfLine(nil), want: base},
+		{name: "invalid UTF-8 kept", line: cfLine(map[int]string{xff: "198.51.100.9%FF"}), want: ff("198.51.100.9\xff")},
+		{name: "#Fields header", prior: []string{cfFieldsDirective}, line: cfLine(map[int]string{xff: "198.51.100.9"}), want: ff("198.51.100.9")},
+		{name: "v2 header in another order",
+			prior: []string{"#Fields: date time x-forwarded-for c-ip cs-method x-host-header cs-uri-stem sc-status"},
+			line:  strings.Join([]string{"2026-10-25", "01:30:00", "198.51.100.9", "203.0.113.7", "GET", "www.example.com", "/", "200"}, "\t"),
+			want:  xRow{Time: "2026-10-25T01:30:00Z", Host: "www.example.com", IP: "203.0.113.7", Method: "GET", Target: "/", Status: 200, Bytes: -1, FF: "198.51.100.9"}},
+		{name: "old 12-field line has none", line: strings.Join(cfFields[:12], "\t"),
+			want: func() xRow { r := base; r.Host, r.Proto = "d111111abcdef8.cloudfront.net", ""; return r }()},
+	})
+}
+
 // Filling ForwardedFor costs no allocation per line either.
 func TestForwardedForDoesNotAllocate(t *testing.T) {
 	custom, err := NewCustom(`$remote_addr [$time_local] "$request" $status "$http_x_forwarded_for"`)
@@ -262,6 +308,8 @@ func TestForwardedForDoesNotAllocate(t *testing.T) {
 	}{
 		{"custom", custom, "", `5.255.253.1 [25/Oct/2026:01:30:00 +0000] "GET / HTTP/2.0" 200 "203.0.113.7\x2C 10.0.0.5"`},
 		{"jsonl", mustFormat(t, "jsonl"), "", `{"ts":1792891800,"request":{"client_ip":"203.0.113.7","uri":"/","headers":{"X-Forwarded-For":["198.51.100.9", "10.0.0.5"]}},"X-FORWARDED-FOR":"x"}`},
+		{"w3c", mustFormat(t, "w3c"), "#Fields: date time c-ip cs-method cs-uri-stem sc-status cs(X-Forwarded-For)", "2026-10-25 01:30:00 10.0.0.1 GET /p 200 203.0.113.7,+10.0.0.5"},
+		{"cloudfront", mustFormat(t, "cloudfront"), "", cfLine(map[int]string{19: "198.51.100.9,%2010.0.0.5"})},
 	} {
 		p := tc.f.New()
 		var r Row

@@ -35,6 +35,10 @@ import "bytes"
 //   - host is cs-host or cs(Host); client_ip is c-ip and is required (a line
 //     without it is rejected with ErrBadClientIP); bytes is sc-bytes (or
 //     Oracle's "bytes"); protocol is cs-version.
+//   - forwarded_for is cs(X-Forwarded-For), or a field named X-Forwarded-For
+//     (IIS enhanced logging names a custom field as configured), kept whole;
+//     in an unquoted value, IIS's '+' for space is undone ("1.2.3.4,+10.0.0.5"
+//     is "1.2.3.4, 10.0.0.5": an address has no '+').
 //   - A logged method must be an HTTP token: IIS FTP logs ("[2]USER") are
 //     rejected with ErrBadRequestLine. A layout without cs-method gives rows
 //     without a method.
@@ -70,6 +74,7 @@ const (
 	extHostHeader
 	extStatus
 	extBytes
+	extForwardedFor
 	extNumKinds
 )
 
@@ -95,6 +100,8 @@ var extFieldNames = map[string]extKind{
 	"sc-status":           extStatus,
 	"sc-bytes":            extBytes,
 	"bytes":               extBytes,
+	"x-forwarded-for":     extForwardedFor, // CloudFront; an IIS custom field so named
+	"cs(x-forwarded-for)": extForwardedFor, // IIS Advanced Logging, Oracle
 }
 
 // extDialect is the flavour of the W3C extended format: IIS-style (w3c) or
@@ -408,12 +415,21 @@ func (p *extParser) fill(r *Row) error {
 
 	r.Referer = p.val(extReferer)
 	r.UserAgent = p.val(extUserAgent)
+	r.ForwardedFor = p.val(extForwardedFor)
 	switch p.dialect {
 	case extW3C:
 		if r.UserAgent != nil && !p.vals[extUserAgent].quoted && hasByte(r.UserAgent, '+') {
 			r.UserAgent = p.decodePlus(r.UserAgent)
 		}
+		if r.ForwardedFor != nil && !p.vals[extForwardedFor].quoted && hasByte(r.ForwardedFor, '+') {
+			r.ForwardedFor = p.decodePlus(r.ForwardedFor)
+		}
 	case extCloudFront:
+		if r.ForwardedFor != nil && hasByte(r.ForwardedFor, '%') {
+			start := len(p.scratch)
+			p.scratch = appendPercentDecoded(p.scratch, r.ForwardedFor)
+			r.ForwardedFor = p.scratch[start:len(p.scratch):len(p.scratch)]
+		}
 		if r.UserAgent != nil && hasByte(r.UserAgent, '%') {
 			r.UserAgent = p.decodeCloudFrontUA(r.UserAgent)
 		}

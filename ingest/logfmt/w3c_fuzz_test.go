@@ -56,5 +56,6 @@ func FuzzParseW3C(f *testing.F) {
 	f.Add([]byte("#Date: 2026-10-25 00:00:00\n#Fields: time c-ip cs-method cs-uri-stem sc-status\n01:30:00 203.0.113.7 GET /robots.txt 404"))
 	f.Add([]byte("#GMT-Offset: -0800\n#Fields: date-local time-local c-ip cs-method cs-uri cs(User-Agent)\n2026-10-24 17:30:00 \"203.0.113.7\" GET \"https://h:8443/a?b\" \"a \"\"q\"\" b\""))
 	f.Add([]byte("#Fields: date time c-ip cs-uri cs-method cs-uri-query\n\"2026-10-25\" \"01:30:00\" \"203.0.113.7\" \"www.example.com/p\" GET \"x=1\""))
+	f.Add([]byte("#Fields: date time c-ip cs-method cs-uri-stem sc-status cs(X-Forwarded-For)\n2026-10-25 01:30:00 10.0.0.1 GET /p 200 203.0.113.7,+10.0.0.5\n2026-10-25 01:30:00 10.0.0.1 GET /p 200 \"a, \"\"b\"\"\""))
 	f.Fuzz(func(t *testing.T, data []byte) { xFuzzLines(t, "w3c", data) })
 }
