@@ -60,9 +60,13 @@ type batchBuilder struct {
 	status                        *array.Int32Builder
 	bytes, line                   *array.Int64Builder
 	n                             int
-	dataHint                      [3]int // data bytes of ip, target, referer in the last batch
+	dataHint                      [4]int // data bytes of ip, target, referer, ff in the last batch
 	scratch                       []byte
 	started                       bool
+	// ff is the forwarded_for column, filled lazily: it holds the rows up
+	// to the last one with the field, and flush pads it with nulls, so that
+	// the rows of logs without the field (most logs) cost one nil check.
+	ff *array.StringBuilder
 	// curLine and lineASCII: the line being added; fields inside an ASCII
 	// line need no UTF-8 check.
 	curLine   []byte
@@ -145,12 +149,13 @@ func newBatchBuilder(mem memory.Allocator, rows int) *batchBuilder {
 		ua:      dict(ColUserAgent),
 		file:    dict(ColFile),
 		line:    array.NewInt64Builder(mem),
+		ff:      array.NewStringBuilder(mem),
 	}
 }
 
 // release frees the builders (and any rows not yet flushed).
 func (b *batchBuilder) release() {
-	for _, x := range []array.Builder{b.ts, b.ip, b.target, b.status, b.bytes, b.referer, b.line} {
+	for _, x := range []array.Builder{b.ts, b.ip, b.target, b.status, b.bytes, b.referer, b.line, b.ff} {
 		x.Release()
 	}
 	for _, d := range []*dictColumn{b.host, b.method, b.proto, b.ua, b.file} {
@@ -255,8 +260,22 @@ func (b *batchBuilder) add(r *logfmt.Row, line []byte, file []byte, lineNo int64
 	b.appendDict(b.ua, r.UserAgent)
 	b.file.append(file)
 	b.line.UnsafeAppend(lineNo)
+	if r.ForwardedFor != nil {
+		b.appendForwarded(r.ForwardedFor)
+	}
 	b.n++
 	return b.n >= b.rows
+}
+
+// appendForwarded appends the forwarded_for value of row b.n, after nulls
+// for the rows before it that had none.
+func (b *batchBuilder) appendForwarded(v []byte) {
+	if b.ff.Len() == 0 {
+		b.ff.Reserve(b.rows)
+		b.ff.ReserveData(b.dataHint[3])
+	}
+	b.ff.AppendNulls(b.n - b.ff.Len())
+	b.ff.BinaryBuilder.Append(b.repaired(v))
 }
 
 // flush builds the batch of the rows added so far and resets the builders,
@@ -266,7 +285,8 @@ func (b *batchBuilder) flush() arrow.RecordBatch {
 	if b.n == 0 {
 		return nil
 	}
-	b.dataHint = [3]int{b.ip.DataLen(), b.target.DataLen(), b.referer.DataLen()}
+	b.ff.AppendNulls(b.n - b.ff.Len()) // the rows after the last with the field
+	b.dataHint = [4]int{b.ip.DataLen(), b.target.DataLen(), b.referer.DataLen(), b.ff.DataLen()}
 	cols := make([]arrow.Array, NumCols)
 	cols[ColTime] = b.ts.NewArray()
 	cols[ColHost] = b.host.newArray()
@@ -280,6 +300,7 @@ func (b *batchBuilder) flush() arrow.RecordBatch {
 	cols[ColUserAgent] = b.ua.newArray()
 	cols[ColFile] = b.file.newArray()
 	cols[ColLine] = b.line.NewArray()
+	cols[ColForwardedFor] = b.ff.NewArray()
 	rec := array.NewRecordBatch(Schema, cols, int64(b.n))
 	for _, c := range cols {
 		c.Release()

@@ -8,18 +8,19 @@
 //
 // Every batch has the schema Schema (columns in this order):
 //
-//	ts          timestamp[us, UTC]        request time, converted from the offset in the line
-//	host        dictionary<int32, utf8>   virtual host; null when the format logs none
-//	client_ip   utf8                      client address as logged ("" if the format has none)
-//	method      dictionary<int32, utf8>   HTTP method; null when absent
-//	target      utf8                      request target, path and query exactly as logged
-//	protocol    dictionary<int32, utf8>   "HTTP/1.1"; null when absent
-//	status      int32                     HTTP status; null when absent
-//	bytes       int64                     response bytes; null when absent ("-")
-//	referer     utf8                      Referer; null when absent ("-")
-//	user_agent  dictionary<int32, utf8>   User-Agent; null when absent
-//	file        dictionary<int32, utf8>   the input the row was read from, as named by the user
-//	line        int64                     1-based physical line number in that file (after decompression)
+//	ts            timestamp[us, UTC]        request time, converted from the offset in the line
+//	host          dictionary<int32, utf8>   virtual host; null when the format logs none
+//	client_ip     utf8                      client address as logged ("" if the format has none)
+//	method        dictionary<int32, utf8>   HTTP method; null when absent
+//	target        utf8                      request target, path and query exactly as logged
+//	protocol      dictionary<int32, utf8>   "HTTP/1.1"; null when absent
+//	status        int32                     HTTP status; null when absent
+//	bytes         int64                     response bytes; null when absent ("-")
+//	referer       utf8                      Referer; null when absent ("-")
+//	user_agent    dictionary<int32, utf8>   User-Agent; null when absent
+//	file          dictionary<int32, utf8>   the input the row was read from, as named by the user
+//	line          int64                     1-based physical line number in that file (after decompression)
+//	forwarded_for utf8                      X-Forwarded-For header as logged, whole; null when absent (see logfmt.Row)
 //
 // Strings are valid UTF-8: a byte that is not part of a valid UTF-8 sequence
 // is written \xHH (as nginx does), and the row is kept. Every batch carries

@@ -168,6 +168,7 @@ type row struct {
 	Bytes                                        int64  // -1 for null
 	File                                         string
 	Line                                         int64
+	FF                                           string // forwarded_for; "<nil>" for null
 }
 
 func strAt(a arrow.Array, i int) string {
@@ -199,6 +200,7 @@ func rowsOf(rec arrow.RecordBatch) []row {
 			Bytes:   -1,
 			File:    strAt(rec.Column(ColFile), i),
 			Line:    rec.Column(ColLine).(*array.Int64).Value(i),
+			FF:      strAt(rec.Column(ColForwardedFor), i),
 		}
 		if c := rec.Column(ColStatus); !c.IsNull(i) {
 			r.Status = c.(*array.Int32).Value(i)

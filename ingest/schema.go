@@ -18,6 +18,11 @@ const (
 	ColUserAgent        // dictionary<int32, utf8>: User-Agent; null when absent
 	ColFile             // dictionary<int32, utf8>: the file the row was read from
 	ColLine             // int64: 1-based line number in that file
+	// ColForwardedFor is utf8: the X-Forwarded-For header (or a CDN's field
+	// for it) as logged, whole ("203.0.113.7, 10.0.0.5"); null when the
+	// format logs none or the line has "-". Never trusted by ingest: the
+	// audit takes a client from it only with --trusted-proxy.
+	ColForwardedFor
 	NumCols
 )
 
@@ -38,4 +43,5 @@ var Schema = arrow.NewSchema([]arrow.Field{
 	{Name: "user_agent", Type: dictString, Nullable: true},
 	{Name: "file", Type: dictString},
 	{Name: "line", Type: arrow.PrimitiveTypes.Int64},
+	{Name: "forwarded_for", Type: arrow.BinaryTypes.String, Nullable: true},
 }, nil)
