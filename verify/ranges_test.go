@@ -96,7 +96,11 @@ func TestCheckInstants(t *testing.T) {
 		),
 	}, nil)
 	runChecks(t, r, []checkCase{
-		{"before_first", "bingbot", "157.55.39.1", t1.Add(-time.Microsecond), Unverified,
+		// Before the first list: held by it, verified; not held, unverified
+		// (never spoofed by a later list).
+		{"before_first", "bingbot", "157.55.39.1", t1.Add(-time.Microsecond), Verified,
+			"in bingbot list of 2026-04-11T16:28:41Z (its first, newer than the request): 157.55.39.0/24", "bingbot", "157.55.39.0/24", minI, us(t1), false},
+		{"before_first_outside", "bingbot", "207.46.13.1", t1.Add(-time.Microsecond), Unverified,
 			"no bingbot list before 2026-04-11T16:28:41Z", "", "", minI, us(t1), true},
 		{"long_before_first", "bingbot", "1.2.3.4", time.Date(2015, 1, 1, 0, 0, 0, 0, time.UTC), Unverified,
 			"no bingbot list before 2026-04-11T16:28:41Z", "", "", minI, us(t1), true},
@@ -157,8 +161,10 @@ func TestCheckSources(t *testing.T) {
 			"outside the fetchers list of 2026-04-11T16:28:41Z and the fetchers-google list of 2026-06-09T14:45:50Z", "fetchers,fetchers-google", "", us(t2), maxI, true},
 		{"two_in_effect_second", "FeedFetcher-Google", "66.102.8.1", t3, Verified,
 			"in fetchers-google list of 2026-06-09T14:45:50Z: 66.102.8.0/24", "fetchers-google", "66.102.8.0/24", us(t2), maxI, false},
-		{"before_both", "FeedFetcher-Google", "34.64.6.9", t1.Add(-time.Hour), Unverified,
+		{"before_both", "FeedFetcher-Google", "198.51.100.9", t1.Add(-time.Hour), Unverified,
 			"no fetchers list before 2026-04-11T16:28:41Z; no fetchers-google list before 2026-06-09T14:45:50Z", "", "", minI, us(t1), true},
+		{"before_both_in_first", "FeedFetcher-Google", "34.64.6.9", t1.Add(-time.Hour), Verified,
+			"in fetchers list of 2026-04-11T16:28:41Z (its first, newer than the request): 34.64.6.0/24", "fetchers", "34.64.6.0/24", minI, us(t1), false},
 		// A source without any list, and DNS domains.
 		{"no_list_at_hand_dns", "Google-Agent", "1.2.3.4", t3, Unverified,
 			"no agents list at hand", "", "", minI, maxI, true},

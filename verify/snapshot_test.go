@@ -135,12 +135,16 @@ func TestSnapshotFacts(t *testing.T) {
 	}{
 		{"googlebot_2026-10-15", "Googlebot", "66.249.66.1", date("2026-10-15T00:00:00Z"), Verified,
 			"in google-common-crawlers list of 2026-06-09T14:45:48Z: 66.249.66.0/27"},
-		{"googlebot_2015", "Googlebot", "66.249.66.1", date("2015-05-17T10:05:03Z"), Unverified,
+		// Before Google's first list (2021): its addresses are verified by
+		// it, others never spoofed (the four impostors of the 2015 log).
+		{"googlebot_2015", "Googlebot", "66.249.66.1", date("2015-05-17T10:05:03Z"), Verified,
+			"in google-common-crawlers list of 2021-11-10T10:00:00Z (its first, newer than the request): 66.249.66.0/27"},
+		{"googlebot_2015_impostor", "Googlebot", "177.37.188.215", date("2015-05-17T10:05:03Z"), Unverified,
 			"no google-common-crawlers list before 2021-11-10T10:00:00Z"},
 		{"googlebot_first_list", "Googlebot", "66.249.66.1", date("2021-11-10T10:00:00.698177Z"), Verified,
 			"in google-common-crawlers list of 2021-11-10T10:00:00Z: 66.249.66.0/27"},
-		{"googlebot_just_before_first", "Googlebot", "66.249.66.1", date("2021-11-10T10:00:00.698176Z"), Unverified,
-			"no google-common-crawlers list before 2021-11-10T10:00:00Z"},
+		{"googlebot_just_before_first", "Googlebot", "66.249.66.1", date("2021-11-10T10:00:00.698176Z"), Verified,
+			"in google-common-crawlers list of 2021-11-10T10:00:00Z (its first, newer than the request): 66.249.66.0/27"},
 		// 66.249.78.224/27 appears in the list of 2026-06-09.
 		{"between_versions", "Googlebot", "66.249.78.225", jun9.Add(-time.Microsecond), Spoofed,
 			"outside the google-common-crawlers list of " + stamp(may27)},
@@ -155,10 +159,12 @@ func TestSnapshotFacts(t *testing.T) {
 		{"spoofed_googlebot", "Googlebot", "203.0.113.9", date("2026-10-15T00:00:00Z"), Spoofed,
 			"outside the google-common-crawlers list of 2026-06-09T14:45:48Z"},
 		// ipverse's history starts 2026-04-11: the instant predates the
-		// first GPTBot list.
-		{"gptbot_before_first", "GPTBot", "74.7.227.189", date("2026-02-19T11:37:29Z"), Unverified,
-			"no openai-gptbot list before 2026-04-11T16:28:41Z"},
-		{"gptbot_just_before_first", "GPTBot", "74.7.227.189", gpt.Add(-time.Microsecond), Unverified,
+		// first GPTBot list, which holds the address.
+		{"gptbot_before_first", "GPTBot", "74.7.227.189", date("2026-02-19T11:37:29Z"), Verified,
+			"in openai-gptbot list of 2026-04-11T16:28:41Z (its first, newer than the request): 74.7.227.0/24"},
+		{"gptbot_just_before_first", "GPTBot", "74.7.227.189", gpt.Add(-time.Microsecond), Verified,
+			"in openai-gptbot list of 2026-04-11T16:28:41Z (its first, newer than the request): 74.7.227.0/24"},
+		{"gptbot_impostor_before_first", "GPTBot", "192.0.2.91", date("2026-02-19T11:37:29Z"), Unverified,
 			"no openai-gptbot list before 2026-04-11T16:28:41Z"},
 		{"gptbot_at_first", "GPTBot", "74.7.227.189", gpt, Verified,
 			"in openai-gptbot list of 2026-04-11T16:28:41Z: 74.7.227.0/24"},
