@@ -31,6 +31,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/netip"
 	"runtime"
 	"sort"
 	"strings"
@@ -45,6 +46,7 @@ import (
 	"github.com/crawlaudit/crawlaudit/report"
 	"github.com/crawlaudit/crawlaudit/robots"
 	"github.com/crawlaudit/crawlaudit/robots/history"
+	"github.com/crawlaudit/crawlaudit/verify"
 )
 
 // Config is what an audit is asked to do.
@@ -68,6 +70,14 @@ type Config struct {
 	// Timings, when not nil, receives the duration of each phase (for
 	// benchmarks: the hidden --timings flag).
 	Timings io.Writer
+	// Ranges are the operators' published range lists that verification
+	// uses (contract §10); nil: the built-in snapshot.
+	Ranges *verify.Ranges
+	// DNS configures forward-confirmed reverse DNS (--rdns, --rdns-cache).
+	DNS DNSOptions
+	// TrustedProxies are --trusted-proxy: behind them, the client is the
+	// right-most address of the forwarded chain not in one of them.
+	TrustedProxies []netip.Prefix
 }
 
 // flushRows is how many judged rows are collected before they go to DuckDB.
@@ -140,8 +150,15 @@ func Run(ctx context.Context, cfg Config, logs []string) (*Result, error) {
 		// pool hands their buffers to the next ones.
 		mem = ingest.NewPoolAllocator()
 	}
+	ranges := cfg.Ranges
+	if ranges == nil {
+		if ranges, err = verify.Snapshot(); err != nil {
+			return nil, err
+		}
+	}
 	ident := bots.NewIdentifier()
-	j := newJudge(mem, hist, cfg.Profile, ident)
+	j := newJudge(mem, hist, cfg.Profile, ident, ranges)
+	j.trusted = cfg.TrustedProxies
 	defer j.release()
 	j.graceUS = cfg.Grace.Microseconds()
 	if !cfg.From.IsZero() {
@@ -193,10 +210,23 @@ func Run(ctx context.Context, cfg Config, logs []string) (*Result, error) {
 		fmt.Fprintf(cfg.Timings, "%-28s %v (of which DuckDB inserts %v, %d bot rows)\n", "ingest+judge+insert", time.Since(start).Round(time.Millisecond), insertTime.Round(time.Millisecond), j.botRows)
 		start = time.Now()
 	}
+	dnsStats, err := j.claims.applyDNS(ctx, cfg.DNS)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.DNS.Live || cfg.DNS.CachePath != "" {
+		phase("reverse DNS")
+	}
 	status(fmt.Sprintf("storing %d bot requests", j.botRows))
 	dict := j.dictBatch(mem, 0)
 	err = store.Insert(ctx, "dict", dict)
 	dict.Release()
+	if err != nil {
+		return nil, err
+	}
+	claimsBatch := j.claims.batch(mem)
+	err = store.Insert(ctx, "claims", claimsBatch)
+	claimsBatch.Release()
 	if err != nil {
 		return nil, err
 	}
@@ -211,6 +241,7 @@ func Run(ctx context.Context, cfg Config, logs []string) (*Result, error) {
 	if err := res.summarize(ctx, cfg, hist, j, acc); err != nil {
 		return nil, err
 	}
+	res.Summary.Verification = verification(ranges, j.claims, cfg.DNS, dnsStats)
 	phase("summary.sql (with windows)")
 	if cfg.DB != "" {
 		// A kept audit has everything `crawlaudit query` may ask for.
@@ -356,7 +387,7 @@ func removeOldAudit(ctx context.Context, path string) error {
 	// Whatever kind an earlier version of crawlaudit made each object.
 	var drops []string
 	err = s.Each(ctx, `SELECT table_name, table_type FROM information_schema.tables
-		WHERE table_schema = 'main' AND table_name IN ('judged', 'measures', 'measured', 'requests', 'requests_store', 'dict', 'bots', 'traffic', 'policies', 'decisions')
+		WHERE table_schema = 'main' AND table_name IN ('judged', 'measures', 'measured', 'requests', 'requests_store', 'dict', 'bots', 'traffic', 'policies', 'decisions', 'claims')
 		ORDER BY table_type = 'VIEW' DESC`, nil, func(vals []any) error {
 		kind := "TABLE"
 		if vals[1] == "VIEW" {
@@ -490,7 +521,7 @@ func (res *Result) summarize(ctx context.Context, cfg Config, hist *history.Hist
 	for rows.Next() {
 		var r report.BotRow
 		var op, purpose *string
-		if err := rows.Scan(&r.Bot, &r.Host, &op, &purpose, &r.Requests, &r.RobotsFetches, &r.Disallowed,
+		if err := rows.Scan(&r.Bot, &r.Host, &r.Identity, &op, &purpose, &r.Requests, &r.RobotsFetches, &r.Disallowed,
 			&r.DisallowedInGrace, &r.CrawlDelayBreaches, &r.RequestRateBreaches, &r.VisitTimeBreaches,
 			&r.Unaudited, &r.IPs, &r.FirstSeen, &r.LastSeen); err != nil {
 			return fmt.Errorf("reading the summary: %w", err)
@@ -502,8 +533,25 @@ func (res *Result) summarize(ctx context.Context, cfg Config, hist *history.Hist
 			r.Purpose = *purpose
 		}
 		r.FirstSeen, r.LastSeen = r.FirstSeen.UTC(), r.LastSeen.UTC()
+		r.Verifiable = j.claims.ranges.Verifiable(r.Bot)
 		r.Judge()
 		s.Bots = append(s.Bots, r)
 	}
 	return rows.Err()
+}
+
+// verification returns summary.json's "verification" section.
+func verification(ranges *verify.Ranges, c *claims, dns DNSOptions, st DNSStats) *report.Verification {
+	v := &report.Verification{Sources: []report.RangeSource{}, Identities: c.identityCounts()}
+	for _, si := range ranges.Info() {
+		if si.Versions == 0 {
+			continue // a source the snapshot has no list of: it verified nothing
+		}
+		v.Sources = append(v.Sources, report.RangeSource{Name: si.Name, Operator: si.Operator, URL: si.URL,
+			Versions: si.Versions, First: si.First.UTC(), Last: si.Last.UTC(), Origin: si.Origin})
+	}
+	if dns.Live || dns.CachePath != "" {
+		v.DNS = st
+	}
+	return v
 }

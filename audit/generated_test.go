@@ -125,10 +125,15 @@ func TestAuditAgainstGeneratorModel(t *testing.T) {
 		if r.Bot == "" {
 			return nil
 		}
-		c := want[r.Bot]
+		// An impostor's requests have a row of their own (contract §10).
+		key := r.Bot + "/genuine"
+		if r.Behavior == loggen.Spoofed {
+			key = r.Bot + "/spoofed"
+		}
+		c := want[key]
 		if c == nil {
 			c = &counts{}
-			want[r.Bot] = c
+			want[key] = c
 		}
 		c.requests++
 		us := r.Unix * 1_000_000
@@ -155,8 +160,22 @@ func TestAuditAgainstGeneratorModel(t *testing.T) {
 	}
 	s := auditGenerated(t, "combined", false)
 	got := map[string]counts{}
+	// The generator's genuine crawlers come from addresses inside their
+	// operators' lists of October 2026, its impostors from documentation
+	// addresses; crawlers whose operators publish no list are unverified.
+	listed := map[string]bool{"Googlebot": true, "Googlebot-Image": true, "bingbot": true, "Applebot": true, "AhrefsBot": true,
+		"Amazonbot": true, "GPTBot": true, "ClaudeBot": true, "CCBot": true, "PerplexityBot": true}
 	for _, b := range s.Bots {
-		got[b.Bot] = counts{b.Requests, b.Disallowed, b.DisallowedInGrace}
+		key := b.Bot + "/genuine"
+		if b.Identity == report.IdentitySpoofed {
+			key = b.Bot + "/spoofed"
+		} else if want := map[bool]string{true: report.IdentityVerified, false: report.IdentityUnverified}[listed[b.Bot]]; b.Identity != want {
+			t.Errorf("%s: identity %s, want %s", b.Bot, b.Identity, want)
+		}
+		if _, dup := got[key]; dup {
+			t.Errorf("%s: two rows of one identity", key)
+		}
+		got[key] = counts{b.Requests, b.Disallowed, b.DisallowedInGrace}
 	}
 	for bot, w := range want {
 		if g := got[bot]; g != *w {

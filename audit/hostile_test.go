@@ -77,7 +77,7 @@ func TestAuditHostileLog(t *testing.T) {
 		}
 	}
 	out := t.TempDir()
-	if err := res.WriteOut(context.Background(), out, 1); err != nil {
+	if err := res.WriteOut(context.Background(), out, BlockPolicy{}); err != nil {
 		t.Fatal(err)
 	}
 	for _, f := range []string{"violations.csv", "breaches.csv"} {

@@ -13,6 +13,7 @@ import (
 	"github.com/crawlaudit/crawlaudit/ingest"
 	"github.com/crawlaudit/crawlaudit/robots"
 	"github.com/crawlaudit/crawlaudit/robots/history"
+	"github.com/crawlaudit/crawlaudit/verify"
 )
 
 // Verdicts of the requests table's verdict column.
@@ -49,6 +50,8 @@ type judge struct {
 	toUS     int64 // inclusive
 
 	ident *bots.Identifier
+	// claims verifies who made each bot request (contract §10).
+	claims *claims
 
 	uaIDs    map[string]int32 // User-Agent → index in uas
 	uas      []*uaState
@@ -56,6 +59,10 @@ type judge struct {
 	hostIDs  map[string]int32 // host as logged → index in hosts
 	hosts    []hostState
 	ipIDs    map[string]int32 // client address as logged → dict id of its canonical form
+	// trusted are the --trusted-proxy prefixes; fwdIDs caches, per remote
+	// address and forwarded chain, the dict id of the client behind them.
+	trusted []netip.Prefix
+	fwdIDs  map[string]int32
 
 	groupStates map[groupKey]*groupState
 
@@ -100,11 +107,14 @@ type version struct {
 
 // uaState is what the judge knows of one distinct User-Agent.
 type uaState struct {
-	ua     string
-	id     int32 // dict id of ua; -1 for an absent header
-	bot    bots.Bot
-	botID  int32               // dict id of bot.Name
-	groups map[int]*groupState // by version ID, filled lazily
+	ua    string
+	id    int32 // dict id of ua; -1 for an absent header
+	bot   bots.Bot
+	botID int32 // dict id of bot.Name
+	// verifiable: a range list or the operator's reverse DNS can tell
+	// whether a request of this bot came from its operator.
+	verifiable bool
+	groups     map[int]*groupState // by version ID, filled lazily
 }
 
 // groupState is one (version, group) pair with its path decisions.
@@ -183,12 +193,14 @@ type outColumns struct {
 	policy, decision         *array.Int32Builder
 	bytes, line              *array.Int64Builder
 	visitBreach, robotsFetch *array.BooleanBuilder
+	claim                    *array.Int32Builder
 }
 
-func newJudge(mem memory.Allocator, hist *history.History, profile robots.Profile, ident *bots.Identifier) *judge {
+func newJudge(mem memory.Allocator, hist *history.History, profile robots.Profile, ident *bots.Identifier, ranges *verify.Ranges) *judge {
 	j := &judge{
 		hist:         hist,
 		ident:        ident,
+		claims:       newClaims(ranges),
 		uaIDs:        make(map[string]int32),
 		absentUA:     -1,
 		hostIDs:      make(map[string]int32),
@@ -230,6 +242,7 @@ func newJudge(mem memory.Allocator, hist *history.History, profile robots.Profil
 		decision:    i32(rcDecisionID),
 		visitBreach: f(rcVisitBreach).(*array.BooleanBuilder),
 		robotsFetch: f(rcRobotsFetch).(*array.BooleanBuilder),
+		claim:       i32(rcClaimID),
 	}
 	return j
 }
@@ -294,6 +307,7 @@ func (j *judge) newUAState(ua string, logged bool) int32 {
 	st.bot = j.ident.Identify(st.ua)
 	if st.bot.IsBot { // only bot rows are stored, with their header
 		st.botID = j.intern(st.bot.Name)
+		st.verifiable = j.claims.ranges.Verifiable(st.bot.Name)
 		if logged {
 			st.id = j.intern(ua)
 		}
@@ -462,6 +476,12 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 		fileCol   = rec.Column(ingest.ColFile).(*array.Dictionary)
 		lineCol   = rec.Column(ingest.ColLine).(*array.Int64)
 	)
+	// The forwarded chain is read only behind trusted proxies (contract
+	// §10): without --trusted-proxy anyone can write it.
+	var fwdCol *array.String
+	if len(j.trusted) > 0 && int(rec.NumCols()) > ingest.ColForwardedFor {
+		fwdCol = rec.Column(ingest.ColForwardedFor).(*array.String)
+	}
 	// The index arrays of the dictionary columns, read directly: ingest
 	// writes them as int32 (ingest.Schema).
 	uaIdx := indices(uaCol)
@@ -556,12 +576,23 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 			j.unaudited++
 		}
 
+		ipID, ip := int32(-1), ""
+		if !ipCol.IsNull(i) {
+			if fwdCol != nil && !fwdCol.IsNull(i) {
+				ipID = j.forwardedID(ipCol.Value(i), fwdCol.Value(i))
+			} else {
+				ipID = j.ipID(ipCol.Value(i))
+			}
+			ip = j.dict[ipID]
+		}
+		c.claim.UnsafeAppend(j.claims.of(uas, ipID, ip, us))
+
 		c.ts.UnsafeAppend(arrow.Timestamp(us))
 		c.host.UnsafeAppend(hs.id)
-		if ipCol.IsNull(i) {
+		if ipID < 0 {
 			c.clientIP.UnsafeAppendBoolToBitmap(false)
 		} else {
-			c.clientIP.UnsafeAppend(j.ipID(ipCol.Value(i)))
+			c.clientIP.UnsafeAppend(ipID)
 		}
 		if methodCol.IsNull(i) {
 			c.method.UnsafeAppendBoolToBitmap(false)
@@ -630,6 +661,27 @@ func (j *judge) ipID(ip string) int32 {
 	}
 	id := j.intern(canonicalIP(ip))
 	j.ipIDs[strings.Clone(ip)] = id
+	return id
+}
+
+// forwardedID returns the dict id of the client address of a request from
+// remote with the forwarded chain fwd, behind the trusted proxies (see
+// clientBehindProxies). Both may alias a batch's memory.
+func (j *judge) forwardedID(remote, fwd string) int32 {
+	key := remote + "\x00" + fwd
+	if id, ok := j.fwdIDs[key]; ok {
+		return id
+	}
+	var id int32
+	if client, ok := clientBehindProxies(remote, fwd, j.trusted); ok {
+		id = j.intern(canonicalIP(client))
+	} else {
+		id = j.ipID(remote)
+	}
+	if j.fwdIDs == nil {
+		j.fwdIDs = make(map[string]int32)
+	}
+	j.fwdIDs[key] = id
 	return id
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/crawlaudit/crawlaudit/internal/loggen"
 	"github.com/crawlaudit/crawlaudit/robots"
 	"github.com/crawlaudit/crawlaudit/robots/history"
+	"github.com/crawlaudit/crawlaudit/verify"
 )
 
 // BenchmarkJudge measures the vectorised matcher alone: ingest batches of a
@@ -66,10 +67,14 @@ func BenchmarkJudge(b *testing.B) {
 	}()
 	mem := ingest.NewPoolAllocator()
 	ident := bots.NewIdentifier()
+	ranges, err := verify.Snapshot()
+	if err != nil {
+		b.Fatal(err)
+	}
 	b.ResetTimer()
 	start := time.Now()
 	for b.Loop() {
-		j := newJudge(mem, hist, robots.RFC9309, ident)
+		j := newJudge(mem, hist, robots.RFC9309, ident, ranges)
 		for _, rec := range batches {
 			if err := j.add(rec); err != nil {
 				b.Fatal(err)

@@ -88,8 +88,104 @@ func TestAuditRealLogs(t *testing.T) {
 		if (b.Bot == "AhrefsBot" || b.Bot == "MJ12bot") && b.Disallowed == 0 {
 			t.Errorf("%s: no disallowed request under Disallow: /", b.Bot)
 		}
-		if b.Bot == "Googlebot" && b.Disallowed+b.CrawlDelayBreaches == 0 {
+		if b.Bot == "Googlebot" && b.Identity == "verified" && b.Disallowed+b.CrawlDelayBreaches == 0 {
 			t.Errorf("Googlebot: neither disallowed nor delay breaches in a busy 2015 log: %+v", b)
 		}
+	}
+}
+
+// TestAuditRealLogsIdentity: who really made the requests of the real logs
+// (contract §10). The expectations come from ../shared/data/README.md: 539
+// of the 543 "Googlebot" lines of the 2015 log come from Google's addresses
+// and four from others; all 60 Googlebot lines of the 2019 log verify; the
+// 2026 GPTBot snippet comes from OpenAI's 74.7.227.0/24.
+func TestAuditRealLogsIdentity(t *testing.T) {
+	root := shareddata.Path(t, "real-logs")
+	robotsFile := filepath.Join(t.TempDir(), "robots.txt")
+	if err := os.WriteFile(robotsFile, []byte(realRobots), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	audit := func(log string) *Result {
+		t.Helper()
+		res, err := Run(ctx, Config{Robots: robotsFile}, []string{filepath.Join(root, log)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { res.Close() })
+		return res
+	}
+	rows := func(res *Result) map[string]int64 {
+		m := map[string]int64{}
+		for _, b := range res.Summary.Bots {
+			m[b.Bot+"/"+b.Identity] += b.Requests
+		}
+		return m
+	}
+	addrs := func(res *Result, bot, identity string) []string {
+		t.Helper()
+		if err := res.materialize(ctx); err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		err := res.store.Each(ctx, "SELECT DISTINCT client_ip FROM judged WHERE bot = $1 AND identity = $2 ORDER BY 1", nil,
+			func(v []any) error { out = append(out, v[0].(string)); return nil }, bot, identity)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	noneBlocked := func(res *Result, prefixes ...string) {
+		t.Helper()
+		entries, err := res.Blocklist(ctx, BlockPolicy{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range entries {
+			for _, p := range prefixes {
+				if strings.HasPrefix(e.Addr, p) {
+					t.Errorf("block list holds the crawler address %s (%s, %s)", e.Addr, e.Bots, e.Identities)
+				}
+			}
+		}
+	}
+
+	// 2015: before every list. Google's addresses lie in its first list
+	// (2021) and verify; the four impostors are unverified, never spoofed;
+	// Bing's, Yandex's and Ahrefs' addresses of 2015 are not in their
+	// operators' lists of 2026 and stay unverified.
+	res := audit("elastic-apache-semicomplete-2015/apache_logs.gz")
+	got := rows(res)
+	for k, want := range map[string]int64{"Googlebot/verified": 526, "Googlebot-Image/verified": 13, "Googlebot/unverified": 4,
+		"bingbot/unverified": 58, "YandexBot/unverified": 64, "AhrefsBot/unverified": 34} {
+		if got[k] != want {
+			t.Errorf("2015: %s = %d requests, want %d", k, got[k], want)
+		}
+	}
+	if n := res.Summary.Verification.Identities["spoofed"]; n != 0 {
+		t.Errorf("2015: %d requests spoofed; before the operators' lists nothing may be", n)
+	}
+	if a := addrs(res, "Googlebot", "unverified"); strings.Join(a, " ") != "177.37.188.215 188.35.22.24 200.141.109.74 46.118.127.106" {
+		t.Errorf("2015: unverified Googlebot addresses %v, want the four impostors", a)
+	}
+	noneBlocked(res, "66.249.")
+
+	// 2019: all of Google's and Bing's requests verify; nothing is spoofed.
+	res = audit("almhuette-raith-apache-2019/access.log.gz")
+	got = rows(res)
+	for k, want := range map[string]int64{"Googlebot/verified": 52, "Googlebot-Image/verified": 8, "bingbot/verified": 33} {
+		if got[k] != want {
+			t.Errorf("2019: %s = %d requests, want %d", k, got[k], want)
+		}
+	}
+	if got["Googlebot/unverified"]+got["Googlebot/spoofed"]+res.Summary.Verification.Identities["spoofed"] != 0 {
+		t.Errorf("2019: rows %v", got)
+	}
+	noneBlocked(res, "66.249.", "157.55.", "207.46.", "40.77.")
+
+	// 2026: GPTBot from OpenAI's list.
+	res = audit("darcien-findmu-gptbot-2026-snippet/access.log")
+	if got := rows(res); got["GPTBot/verified"] != 10 || len(got) != 1 {
+		t.Errorf("2026 GPTBot: %v, want 10 verified requests", got)
 	}
 }

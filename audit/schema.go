@@ -26,6 +26,7 @@ const (
 	rcDecisionID
 	rcVisitBreach
 	rcRobotsFetch
+	rcClaimID
 	rcNumCols
 )
 
@@ -39,7 +40,9 @@ const (
 // "policies", and the verdict with its deciding rule one id into the table
 // "decisions": they take few distinct values, and every column less is less
 // for the judge to build and for DuckDB to copy. The view "requests" joins
-// them back (queries/schema.sql).
+// them back (queries/schema.sql). Who really made the request is one id
+// into the table "claims" (see claim): reverse DNS may settle a claim only
+// after every row of it has gone in.
 var RequestsSchema = arrow.NewSchema([]arrow.Field{
 	rcTS:          {Name: "ts", Type: &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}},
 	rcHostID:      {Name: "host_id", Type: arrow.PrimitiveTypes.Int32},
@@ -56,6 +59,7 @@ var RequestsSchema = arrow.NewSchema([]arrow.Field{
 	rcDecisionID:  {Name: "decision_id", Type: arrow.PrimitiveTypes.Int32},
 	rcVisitBreach: {Name: "visit_breach", Type: arrow.FixedWidthTypes.Boolean},
 	rcRobotsFetch: {Name: "robots_fetch", Type: arrow.FixedWidthTypes.Boolean},
+	rcClaimID:     {Name: "claim_id", Type: arrow.PrimitiveTypes.Int32},
 }, nil)
 
 // DictSchema is the schema of table "dict": the strings behind the *_id

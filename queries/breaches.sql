@@ -7,19 +7,19 @@ WITH res AS (
     SELECT CASE WHEN bool_and(epoch_us(ts) % 1000000 = 0) THEN '1s' ELSE '1us' END AS resolution
     FROM requests
 )
-SELECT ts, host, client_ip, bot, kind, measured, limit_value, unit, res.resolution, robots_version, target, file, line
+SELECT ts, host, client_ip, bot, identity, kind, measured, limit_value, unit, res.resolution, robots_version, target, file, line
 FROM (
-    SELECT ts, host, client_ip, bot, 'crawl-delay' AS kind,
+    SELECT ts, host, client_ip, bot, identity, 'crawl-delay' AS kind,
            round(gap_us / 1e6, 6)::VARCHAR AS measured, crawl_delay::VARCHAR AS limit_value,
            'seconds since previous request' AS unit, robots_version, target, file, line
     FROM judged WHERE crawl_delay_breach
     UNION ALL
-    SELECT ts, host, client_ip, bot, 'request-rate',
+    SELECT ts, host, client_ip, bot, identity, 'request-rate',
            rate_count::VARCHAR, rate_requests::VARCHAR || '/' || rate_seconds::VARCHAR || 's',
            'requests in window', robots_version, target, file, line
     FROM judged WHERE request_rate_breach
     UNION ALL
-    SELECT ts, host, client_ip, bot, 'visit-time',
+    SELECT ts, host, client_ip, bot, identity, 'visit-time',
            strftime(ts AT TIME ZONE 'UTC', '%H:%M:%S'), visit_window,
            'UTC time of day', robots_version, target, file, line
     FROM judged WHERE visit_breach

@@ -34,7 +34,9 @@ SELECT
     m.gap_us,
     m.rate_count,
     m.crawl_delay_breach,
-    m.request_rate_breach
+    m.request_rate_breach,
+    r.identity,
+    cl.evidence               AS identity_evidence
 FROM requests r
 JOIN measures m ON r.rid = m.rid
 LEFT JOIN dict host    ON host.id    = r.host_id
@@ -48,4 +50,5 @@ LEFT JOIN dict version ON version.id = r.robots_version_id
 LEFT JOIN dict grp     ON grp.id     = r.robots_group_id
 LEFT JOIN dict verdict ON verdict.id = r.verdict_id
 LEFT JOIN dict rule    ON rule.id    = r.rule_id
-LEFT JOIN dict visit   ON visit.id   = r.visit_window_id;
+LEFT JOIN dict visit   ON visit.id   = r.visit_window_id
+LEFT JOIN claims cl    ON cl.id      = r.claim_id;

@@ -2,8 +2,9 @@
 -- requests of the bots and hosts a Crawl-delay or Request-rate applies to, or, when
 -- everything is true, for every audited request. One row per request:
 --   rid                  the request (requests.rid)
---   bot_id, host_id      its bot and host
---   gap_us               µs since the same bot's previous request to the same host
+--   bot_id, host_id      its bot and host, and identity: who really made it (claims)
+--   gap_us               µs since the previous request of the same bot and identity to the
+--                        same host (a spoofer's requests never shorten the real crawler's gaps)
 --                        (requests ordered by time, then file and line)
 --   rate_count           the bot's requests to the host in (ts - rate_seconds, ts], itself
 --                        included; NULL where no Request-rate is in force
@@ -16,36 +17,36 @@
 -- some Request-rate applies to; other rows say NULL without being counted.
 CREATE OR REPLACE MACRO window_measures(everything) AS TABLE
 WITH req AS (
-    SELECT rid, ts, bot_id, host_id, file_id, line, crawl_delay, rate_requests, rate_seconds
+    SELECT rid, ts, bot_id, host_id, identity, file_id, line, crawl_delay, rate_requests, rate_seconds
     FROM requests
 ),
 limited AS (
-    SELECT bot_id, host_id, bool_or(rate_seconds IS NOT NULL) AS rated
+    SELECT bot_id, host_id, identity, bool_or(rate_seconds IS NOT NULL) AS rated
     FROM req
     WHERE crawl_delay IS NOT NULL OR rate_seconds IS NOT NULL
-    GROUP BY bot_id, host_id
+    GROUP BY bot_id, host_id, identity
 ),
 parts AS (
     SELECT req.*, coalesce(l.rated, false) AS rated
-    FROM req LEFT JOIN limited l USING (bot_id, host_id)
+    FROM req LEFT JOIN limited l USING (bot_id, host_id, identity)
     WHERE everything OR l.bot_id IS NOT NULL
 ),
 windowed AS (
     SELECT *,
-        epoch_us(ts) - lag(epoch_us(ts)) OVER (PARTITION BY bot_id, host_id ORDER BY ts, file_id, line) AS gap_us,
+        epoch_us(ts) - lag(epoch_us(ts)) OVER (PARTITION BY bot_id, host_id, identity ORDER BY ts, file_id, line) AS gap_us,
         NULL::BIGINT AS rate_count
     FROM parts WHERE NOT rated
     UNION ALL BY NAME
     SELECT *,
-        epoch_us(ts) - lag(epoch_us(ts)) OVER (PARTITION BY bot_id, host_id ORDER BY ts, file_id, line) AS gap_us,
+        epoch_us(ts) - lag(epoch_us(ts)) OVER (PARTITION BY bot_id, host_id, identity ORDER BY ts, file_id, line) AS gap_us,
         CASE WHEN rate_seconds IS NULL THEN NULL ELSE
             count(*) OVER (
-                PARTITION BY bot_id, host_id ORDER BY epoch_us(ts)
+                PARTITION BY bot_id, host_id, identity ORDER BY epoch_us(ts)
                 RANGE BETWEEN (coalesce(rate_seconds, 1)::BIGINT * 1000000 - 1) PRECEDING AND CURRENT ROW)
         END AS rate_count
     FROM parts WHERE rated
 )
-SELECT rid, bot_id, host_id, gap_us, rate_count,
+SELECT rid, bot_id, host_id, identity, gap_us, rate_count,
     coalesce(crawl_delay IS NOT NULL AND gap_us IS NOT NULL AND gap_us < crawl_delay * 1000000, false) AS crawl_delay_breach,
     coalesce(rate_requests IS NOT NULL AND rate_count > rate_requests, false)                      AS request_rate_breach
 FROM windowed;

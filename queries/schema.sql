@@ -20,7 +20,8 @@ CREATE TABLE IF NOT EXISTS requests_store (r STRUCT(
     policy_id         INTEGER,      -- what robots.txt put in force (policies); NULL when unaudited
     decision_id       INTEGER,      -- the verdict and its rule (decisions)
     visit_breach      BOOLEAN,      -- outside the Visit-time window
-    robots_fetch      BOOLEAN       -- a request for /robots.txt
+    robots_fetch      BOOLEAN,      -- a request for /robots.txt
+    claim_id          INTEGER       -- who made it: the verification of its bot, address and time (claims)
 ));
 
 -- What a robots.txt version puts in force for the requests of one group.
@@ -42,6 +43,15 @@ CREATE TABLE IF NOT EXISTS decisions (
     rule_line         INTEGER       -- its line in robots.txt
 );
 
+-- Who really made the requests (contract §10): one row per distinct claim, a bot
+-- claimed by a User-Agent from one client address while the same range lists were
+-- in effect, with what the operators' published ranges and reverse DNS say of it.
+CREATE TABLE IF NOT EXISTS claims (
+    id                INTEGER,
+    identity          VARCHAR,      -- verified | spoofed | unverified
+    evidence          VARCHAR       -- which list and prefix, which PTR name, or what was missing
+);
+
 -- requests: the rows of requests_store as columns, with the policy and the
 -- decision of each joined back; rid is the row's id.
 -- (The rows are stored as one STRUCT column because DuckDB keeps distinct-
@@ -55,10 +65,12 @@ SELECT
     p.robots_version_id, p.robots_group_id,
     d.verdict_id, d.rule_id, d.rule_line,
     p.crawl_delay, p.rate_requests, p.rate_seconds, p.visit_window_id,
-    s.visit_breach, s.robots_fetch
+    s.visit_breach, s.robots_fetch,
+    coalesce(c.identity, 'unverified') AS identity, s.claim_id
 FROM (SELECT rowid AS rid, unnest(r) FROM requests_store) s
 LEFT JOIN policies p ON p.id = s.policy_id
-LEFT JOIN decisions d ON d.id = s.decision_id;
+LEFT JOIN decisions d ON d.id = s.decision_id
+LEFT JOIN claims c ON c.id = s.claim_id;
 
 -- The strings behind the *_id columns of requests, policies and decisions.
 CREATE TABLE IF NOT EXISTS dict (

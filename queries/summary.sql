@@ -1,4 +1,5 @@
--- One row per bot and host (contract §6, §7), worst offenders first.
+-- One row per bot, host and identity (contract §6, §7, §10), worst offenders first: the
+-- requests a spoofer made under a crawler's name are never counted as the crawler's.
 -- Counts on the ids of requests; the window breaches come from window_measures
 -- (measures.sql) for the bots and hosts with a limit only; the names are joined
 -- afterwards.
@@ -13,6 +14,7 @@ per AS (
     SELECT
         r.bot_id,
         r.host_id,
+        r.identity,
         count(*)                                                  AS requests,
         count(*) FILTER (WHERE r.robots_fetch)                    AS robots_fetches,
         count(*) FILTER (WHERE r.verdict_id = v.disallowed)       AS disallowed,
@@ -23,25 +25,27 @@ per AS (
         min(r.ts)                                                 AS first_seen,
         max(r.ts)                                                 AS last_seen
     FROM requests r, verdicts v
-    GROUP BY r.bot_id, r.host_id
+    GROUP BY r.bot_id, r.host_id, r.identity
 ),
 breaches AS (
-    SELECT bot_id, host_id,
+    SELECT bot_id, host_id, identity,
         count(*) FILTER (WHERE crawl_delay_breach)  AS crawl_delay_breaches,
         count(*) FILTER (WHERE request_rate_breach) AS request_rate_breaches
     FROM window_measures(false)
-    GROUP BY bot_id, host_id
+    GROUP BY bot_id, host_id, identity
 ),
 counted AS (
     SELECT per.*,
         coalesce(b.crawl_delay_breaches, 0)  AS crawl_delay_breaches,
         coalesce(b.request_rate_breaches, 0) AS request_rate_breaches
-    FROM per LEFT JOIN breaches b USING (bot_id, host_id)
+    FROM per LEFT JOIN breaches b USING (bot_id, host_id, identity)
 )
 SELECT
     bot.value                  AS bot,
     coalesce(host.value, '')   AS host,
-    b.operator,
+    c.identity,
+    -- a spoofed row's requests were not made by the operator (contract §10)
+    CASE WHEN c.identity = 'spoofed' THEN NULL ELSE b.operator END AS operator,
     b.purpose,
     requests, robots_fetches, disallowed, disallowed_in_grace,
     crawl_delay_breaches, request_rate_breaches, visit_time_breaches,
@@ -52,4 +56,4 @@ LEFT JOIN dict host ON host.id = c.host_id
 LEFT JOIN bots b ON b.bot = bot.value
 ORDER BY disallowed DESC, disallowed_in_grace DESC,
          crawl_delay_breaches + request_rate_breaches + visit_time_breaches DESC,
-         requests DESC, bot, host;
+         requests DESC, bot, host, c.identity;

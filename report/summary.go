@@ -19,6 +19,34 @@ type Summary struct {
 	Bots   []BotRow     `json:"bots"`
 	// Audit describes how the audit was made.
 	Audit AuditInfo `json:"audit"`
+	// Verification says how the identity of each bot row was established
+	// (contract §10).
+	Verification *Verification `json:"verification,omitempty"`
+}
+
+// Verification is summary.json's "verification": the range lists used, what
+// reverse DNS did, and how many bot requests each identity holds.
+type Verification struct {
+	// Sources are the operators' range lists, with their history.
+	Sources []RangeSource `json:"sources"`
+	// Identities counts bot requests per identity (verified, spoofed,
+	// unverified).
+	Identities map[string]int64 `json:"identities"`
+	// DNS says what forward-confirmed reverse DNS did (nil: not used).
+	DNS any `json:"rdns,omitempty"`
+}
+
+// RangeSource is one published range list and the versions of it in use.
+type RangeSource struct {
+	Name     string    `json:"name"`
+	Operator string    `json:"operator"`
+	URL      string    `json:"url"`
+	Versions int       `json:"versions"`
+	First    time.Time `json:"first"`
+	Last     time.Time `json:"last"`
+	// Origin is where the lists come from: the built-in snapshot (with the
+	// date it was made) or a --ranges directory.
+	Origin string `json:"origin"`
 }
 
 // Input accounts for every line read (contract §7, §9).
@@ -63,8 +91,14 @@ type RobotsHost struct {
 
 // BotRow holds the metrics of one bot on one host (contract §6).
 type BotRow struct {
-	Bot                 string    `json:"bot"`
-	Host                string    `json:"host"`
+	Bot  string `json:"bot"`
+	Host string `json:"host"`
+	// Identity is who made the row's requests (contract §10): verified,
+	// spoofed or unverified. A bot with requests of several identities on
+	// one host has one row per identity.
+	Identity string `json:"identity"`
+	// Operator is the bot's operator; empty on a spoofed row, whose
+	// requests the operator did not make.
 	Operator            string    `json:"operator,omitempty"`
 	Purpose             string    `json:"purpose,omitempty"`
 	Requests            int64     `json:"requests"`
@@ -79,6 +113,29 @@ type BotRow struct {
 	FirstSeen           time.Time `json:"first_seen"`
 	LastSeen            time.Time `json:"last_seen"`
 	Verdict             string    `json:"verdict"`
+	// Verifiable tells that the bot's operator publishes ranges or
+	// documents reverse DNS, so that its identity could be established.
+	Verifiable bool `json:"-"`
+}
+
+// Identities of BotRow.Identity.
+const (
+	IdentityVerified   = "verified"
+	IdentitySpoofed    = "spoofed"
+	IdentityUnverified = "unverified"
+)
+
+// Label returns the bot's name as a person reads it in a table: with
+// "(spoofed)" on a spoofed row, and "(unverified)" where the operator
+// publishes how to verify its crawler but nothing settled these requests.
+func (r *BotRow) Label() string {
+	switch {
+	case r.Identity == IdentitySpoofed:
+		return r.Bot + " (spoofed)"
+	case r.Identity == IdentityUnverified && r.Verifiable:
+		return r.Bot + " (unverified)"
+	}
+	return r.Bot
 }
 
 // AuditInfo says how the audit was made.
@@ -95,6 +152,7 @@ type AuditInfo struct {
 // Verdicts of BotRow.Verdict.
 const (
 	VerdictDisallowed = "ignores robots.txt" // at least one disallowed request
+	VerdictSpoofed    = "spoofed"            // a spoofed row: not the crawler it claims to be, whatever it did
 	VerdictBreaches   = "breaches limits"    // no disallowed request, but delay, rate or visit-time breaches
 	VerdictGrace      = "stale copy"         // only requests disallowed within the cache grace period
 	VerdictOK         = "ok"
@@ -104,6 +162,10 @@ const (
 // Judge sets r.Verdict from its counts.
 func (r *BotRow) Judge() {
 	switch {
+	case r.Identity == IdentitySpoofed:
+		// The crawler named did not make these requests: saying that it
+		// ignores robots.txt would blame its operator.
+		r.Verdict = VerdictSpoofed
 	case r.Disallowed > 0:
 		r.Verdict = VerdictDisallowed
 	case r.CrawlDelayBreaches+r.RequestRateBreaches+r.VisitTimeBreaches > 0:

@@ -36,7 +36,7 @@ func WriteTable(w io.Writer, s *Summary, opt TableOptions) error {
 	}
 	for _, r := range rows {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s\n",
-			Printable(r.Bot, 40), Printable(dash(r.Host), 30), Printable(dash(r.Operator), 20),
+			Printable(r.Label(), 40), Printable(dash(r.Host), 30), Printable(dash(r.Operator), 20),
 			r.Requests, r.RobotsFetches, r.Disallowed, r.DisallowedInGrace,
 			r.CrawlDelayBreaches, r.RequestRateBreaches, r.VisitTimeBreaches, r.IPs, r.Verdict)
 	}
@@ -64,19 +64,27 @@ func WriteTable(w io.Writer, s *Summary, opt TableOptions) error {
 	if s.Audit.TimeResolution == "1s" {
 		fmt.Fprintln(w, "DELAY: the log's timestamps have a resolution of one second, so delays are measured to the second.")
 	}
+	if v := s.Verification; v != nil {
+		fmt.Fprintf(w, "Identity: %d bot requests verified, %d spoofed, %d unverified (operators' published ranges",
+			v.Identities[IdentityVerified], v.Identities[IdentitySpoofed], v.Identities[IdentityUnverified])
+		if v.DNS != nil {
+			fmt.Fprint(w, " and reverse DNS")
+		}
+		fmt.Fprintln(w, "); \"(spoofed)\": not made by the crawler named.")
+	}
 	fmt.Fprintln(w, "Columns: ROBOTS robots.txt fetches; DELAY/RATE/VISIT Crawl-delay, Request-rate and Visit-time breaches.")
 	return nil
 }
 
 func writeTSV(w io.Writer, s *Summary) error {
-	header := []string{"bot", "host", "operator", "purpose", "requests", "robots_fetches", "disallowed",
+	header := []string{"bot", "host", "identity", "operator", "purpose", "requests", "robots_fetches", "disallowed",
 		"disallowed_in_grace", "crawl_delay_breaches", "request_rate_breaches", "visit_time_breaches", "ips", "verdict"}
 	if _, err := fmt.Fprintln(w, strings.Join(header, "\t")); err != nil {
 		return err
 	}
 	for _, r := range s.Bots {
-		_, err := fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s\n",
-			tsvField(r.Bot), tsvField(r.Host), tsvField(r.Operator), tsvField(r.Purpose),
+		_, err := fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s\n",
+			tsvField(r.Bot), tsvField(r.Host), r.Identity, tsvField(r.Operator), tsvField(r.Purpose),
 			r.Requests, r.RobotsFetches, r.Disallowed, r.DisallowedInGrace,
 			r.CrawlDelayBreaches, r.RequestRateBreaches, r.VisitTimeBreaches, r.IPs, r.Verdict)
 		if err != nil {

@@ -1,0 +1,220 @@
+package audit
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"net/netip"
+	"sort"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/crawlaudit/crawlaudit/verify"
+	"github.com/crawlaudit/crawlaudit/verify/rdns"
+)
+
+// A claim is what one or more requests claim: a bot (by its User-Agent),
+// from one client address, while the same range lists were in effect for
+// that bot. Verification (package verify) is done once per claim, never per
+// row; every stored request carries the id of its claim, and the table
+// "claims" holds the identity and the evidence of each.
+type claim struct {
+	bot  string     // the bot's name
+	addr netip.Addr // the client address; invalid when the line had none
+	// check is what the ranges, then reverse DNS, say.
+	check verify.Check
+	// rows, first and last: the claim's requests and the instants of its
+	// earliest and latest one (Unix µs), for the age of DNS evidence.
+	rows        int64
+	first, last int64
+}
+
+// addrClaim is the claim of one (bot, address) pair over the instants
+// [from, until) for which the range lists give the same answer.
+type addrClaim struct {
+	from, until int64
+	id          int32
+}
+
+// claims is the judge's part that verifies who made each bot request.
+type claims struct {
+	ranges *verify.Ranges
+	list   []claim
+	// byAddr caches, per (bot dict id, client address dict id), the claim
+	// of the current list period: one map probe per bot request.
+	byAddr map[uint64]addrClaim
+	// byBot holds, per bot dict id, the one claim of a bot that no range
+	// list or reverse DNS covers: nothing about its address can settle it.
+	byBot map[int32]int32
+}
+
+func newClaims(r *verify.Ranges) *claims {
+	return &claims{ranges: r, byAddr: make(map[uint64]addrClaim), byBot: make(map[int32]int32)}
+}
+
+// of returns the claim id of a request of the bot of ua at us from the
+// client address whose dict id is ipID (-1: none), whose canonical form is
+// ip.
+func (c *claims) of(ua *uaState, ipID int32, ip string, us int64) int32 {
+	if !ua.verifiable {
+		id, ok := c.byBot[ua.botID]
+		if !ok {
+			id = c.add(claim{bot: ua.bot.Name, check: c.ranges.Check(ua.bot.Name, netip.Addr{}, 0), first: math.MaxInt64, last: math.MinInt64})
+			c.byBot[ua.botID] = id
+		}
+		c.list[id].rows++
+		return id
+	}
+	key := uint64(uint32(ua.botID))<<32 | uint64(uint32(ipID))
+	ac, ok := c.byAddr[key]
+	if !ok || us < ac.from || us >= ac.until {
+		var addr netip.Addr
+		if ipID >= 0 {
+			if a, err := netip.ParseAddr(ip); err == nil {
+				addr = a.Unmap()
+			}
+		}
+		chk := c.ranges.Check(ua.bot.Name, addr, us)
+		ac = addrClaim{from: chk.From, until: chk.Until}
+		ac.id = c.add(claim{bot: ua.bot.Name, addr: addr, check: chk, first: us, last: us})
+		c.byAddr[key] = ac
+	}
+	cl := &c.list[ac.id]
+	cl.rows++
+	if us < cl.first {
+		cl.first = us
+	}
+	if us > cl.last {
+		cl.last = us
+	}
+	return ac.id
+}
+
+func (c *claims) add(cl claim) int32 {
+	c.list = append(c.list, cl)
+	return int32(len(c.list) - 1)
+}
+
+// DNSOptions configures forward-confirmed reverse DNS (contract §10).
+type DNSOptions struct {
+	// Live makes DNS queries (--rdns) for the addresses the ranges leave
+	// unverified or spoofed and whose bot's operator documents its domains.
+	Live bool
+	// CachePath is --rdns-cache FILE: answers are read from it, and new
+	// ones written back. Without Live only its answers are used, and no
+	// query is made.
+	CachePath string
+	// Resolver makes the queries; nil: the system's name server.
+	Resolver *rdns.Resolver
+	// Progress, when not nil, is told of live lookups.
+	Progress func(done, total int)
+}
+
+// DNSStats says what reverse DNS did in an audit.
+type DNSStats struct {
+	Live      bool   `json:"live"`
+	Cache     string `json:"cache,omitempty"`
+	Addresses int    `json:"addresses"`          // addresses that DNS could settle
+	Answered  int    `json:"answered"`           // of them, with an answer (cached or live)
+	Queried   int    `json:"queried"`            // of them, looked up live in this run
+	Failed    int    `json:"failed"`             // answers that were failures (timeout, SERVFAIL)
+	Changed   int    `json:"changed_identities"` // claims whose identity DNS changed
+}
+
+// applyDNS settles, with reverse DNS, the claims whose bot's operator
+// documents its domains and that the ranges did not verify.
+func (c *claims) applyDNS(ctx context.Context, opt DNSOptions) (DNSStats, error) {
+	st := DNSStats{Live: opt.Live, Cache: opt.CachePath}
+	if !opt.Live && opt.CachePath == "" {
+		return st, nil
+	}
+	cache, err := rdns.LoadCache(opt.CachePath)
+	if err != nil {
+		return st, err
+	}
+	seen := make(map[netip.Addr]bool)
+	var addrs []netip.Addr
+	for i := range c.list {
+		cl := &c.list[i]
+		if cl.check.DNS && cl.addr.IsValid() && !seen[cl.addr] {
+			seen[cl.addr] = true
+			addrs = append(addrs, cl.addr)
+		}
+	}
+	sort.Slice(addrs, func(a, b int) bool { return addrs[a].Less(addrs[b]) })
+	st.Addresses = len(addrs)
+	if opt.Live {
+		// Resolve looks up what the cache does not hold, and retries the
+		// failures it holds.
+		for _, a := range addrs {
+			if ans, ok := cache.Get(a); !ok || !ans.Usable() {
+				st.Queried++
+			}
+		}
+	}
+	resolver := opt.Resolver
+	if resolver == nil {
+		resolver = &rdns.Resolver{}
+	}
+	answers := rdns.Resolve(ctx, resolver, cache, addrs, opt.Live, opt.Progress)
+	st.Answered = len(answers)
+	for _, a := range answers {
+		if !a.Usable() {
+			st.Failed++
+		}
+	}
+	for i := range c.list {
+		cl := &c.list[i]
+		if !cl.check.DNS || !cl.addr.IsValid() {
+			continue
+		}
+		ans, ok := answers[cl.addr]
+		if !ok {
+			continue
+		}
+		was := cl.check.Identity
+		cl.check = verify.ApplyDNS(cl.check, ans, c.ranges.DNSDomains(cl.bot), cl.first, cl.last)
+		if cl.check.Identity != was {
+			st.Changed++
+		}
+	}
+	if err := cache.Save(); err != nil {
+		return st, fmt.Errorf("--rdns-cache %s: %w", opt.CachePath, err)
+	}
+	return st, ctx.Err()
+}
+
+// identityCounts returns the bot requests per identity.
+func (c *claims) identityCounts() map[string]int64 {
+	m := map[string]int64{"verified": 0, "spoofed": 0, "unverified": 0}
+	for _, cl := range c.list {
+		m[cl.check.Identity.String()] += cl.rows
+	}
+	return m
+}
+
+// ClaimsSchema is the schema of the table "claims".
+var ClaimsSchema = arrow.NewSchema([]arrow.Field{
+	{Name: "id", Type: arrow.PrimitiveTypes.Int32},
+	{Name: "identity", Type: arrow.BinaryTypes.String},
+	{Name: "evidence", Type: arrow.BinaryTypes.String},
+}, nil)
+
+// batch returns the claims as a record batch of ClaimsSchema (the caller
+// releases it).
+func (c *claims) batch(mem memory.Allocator) arrow.RecordBatch {
+	b := array.NewRecordBuilder(mem, ClaimsSchema)
+	defer b.Release()
+	ids := b.Field(0).(*array.Int32Builder)
+	idents := b.Field(1).(*array.StringBuilder)
+	evs := b.Field(2).(*array.StringBuilder)
+	for i, cl := range c.list {
+		ids.Append(int32(i))
+		idents.Append(cl.check.Identity.String())
+		evs.Append(strings.ToValidUTF8(cl.check.Evidence, "\uFFFD"))
+	}
+	return b.NewRecordBatch()
+}
