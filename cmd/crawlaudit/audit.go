@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"net/netip"
 	"strings"
 	"time"
 
@@ -12,6 +13,8 @@ import (
 	"github.com/crawlaudit/crawlaudit/ingest"
 	"github.com/crawlaudit/crawlaudit/report"
 	"github.com/crawlaudit/crawlaudit/robots"
+	"github.com/crawlaudit/crawlaudit/verify"
+	"github.com/crawlaudit/crawlaudit/verify/rdns"
 )
 
 // auditOptions are the flags of `crawlaudit audit`.
@@ -24,6 +27,15 @@ type auditOptions struct {
 	out, db            string
 	grace              time.Duration
 	blockMin           int
+	blockOn            string
+	blockVerified      bool
+	ranges             string
+	rdns               bool
+	rdnsCache          string
+	rdnsServer         string
+	rdnsTimeout        time.Duration
+	rdnsConcurrency    int
+	trustedProxies     []string
 	workers, batchRows int
 	maxLineBytes       int
 	keepGoing, quiet   bool
@@ -60,6 +72,19 @@ Metrics (per bot and host):
                   (time-t, time] under Request-rate n/t
   visit           requests outside the Visit-time window (UTC)
 
+Who really made each request (identity, one row per bot, host and identity):
+  verified        the client address is in the range list the crawler's
+                  operator published, in the list in effect at the request's
+                  time, or forward-confirmed reverse DNS (--rdns) says so
+  spoofed         the operator's list in effect then does not hold the
+                  address (and reverse DNS, where looked up, does not confirm
+                  it): shown as "Googlebot (spoofed)", never blamed on Google
+  unverified      nothing settles it: no list of that date, no published
+                  ranges, a DNS timeout, no client address
+The built-in snapshot of the operators' lists is used unless --ranges DIR
+(made by crawlaudit ranges update) holds newer ones. A verified address is
+never put on the block list unless --block-verified.
+
 Exit status: 0 success; 2 usage or input error (after the report, unless
 --keep-going).`,
 			Example: `  # the sample month in the repository
@@ -86,7 +111,16 @@ Exit status: 0 success; 2 usage or input error (after the report, unless
 		f.StringVar(&opt.out, "out", "", "write summary.json, violations.csv, breaches.csv, blocklist.txt into `DIR`")
 		f.StringVar(&opt.db, "db", "", "keep the audit in the DuckDB `FILE` (for crawlaudit query); default in memory")
 		f.DurationVar(&opt.grace, "grace", 24*time.Hour, "robots.txt cache grace period; 0 turns it off")
-		f.IntVar(&opt.blockMin, "block-min", 1, "disallowed requests that put a client address on the block list")
+		f.IntVar(&opt.blockMin, "block-min", 1, "requests of one --block-on kind that put a client address on the block list")
+		f.StringVar(&opt.blockOn, "block-on", strings.Join(audit.DefaultBlockOn, ","), "`KINDS` that put an address on the block list: "+strings.Join(audit.BlockKinds, ", "))
+		f.BoolVar(&opt.blockVerified, "block-verified", false, "allow addresses verified as their crawler's operator's on the block list")
+		f.StringVar(&opt.ranges, "ranges", "", "operators' IP range lists in `DIR` (crawlaudit ranges update), in place of the built-in snapshot for the sources it holds")
+		f.BoolVar(&opt.rdns, "rdns", false, "verify addresses the ranges do not settle with forward-confirmed reverse DNS (queries your resolver)")
+		f.StringVar(&opt.rdnsCache, "rdns-cache", "", "keep reverse DNS answers in `FILE` (JSON lines) and reuse them; without --rdns only its answers are used")
+		f.StringVar(&opt.rdnsServer, "rdns-server", "", "DNS server `HOST:PORT` for --rdns (default: the first nameserver of /etc/resolv.conf)")
+		f.DurationVar(&opt.rdnsTimeout, "rdns-timeout", 2*time.Second, "timeout of one DNS query")
+		f.IntVar(&opt.rdnsConcurrency, "rdns-concurrency", 16, "addresses looked up at once")
+		f.StringArrayVar(&opt.trustedProxies, "trusted-proxy", nil, "a proxy or CDN `CIDR` whose forwarded client address (X-Forwarded-For) is trusted; repeat or comma-separate")
 		f.IntVar(&opt.workers, "workers", 0, "parsing goroutines (default: one per core)")
 		f.IntVar(&opt.batchRows, "batch-rows", 0, "rows per Arrow record batch (default 32768)")
 		f.IntVar(&opt.maxLineBytes, "max-line-bytes", 0, "longest log line accepted (default 65536)")
@@ -141,6 +175,43 @@ func runAudit(ctx context.Context, e *env, opt *auditOptions, logs []string) err
 	if e.stderrTTY && !opt.quiet {
 		cfg.Ingest.Progress = e.stderr
 	}
+	block := audit.BlockPolicy{Min: opt.blockMin, Verified: opt.blockVerified}
+	if block.On, err = audit.ParseBlockOn(opt.blockOn); err != nil {
+		return usageErr("audit: --block-on: %v", err)
+	}
+	if opt.blockMin < 1 {
+		return usageErr("audit: --block-min must be at least 1")
+	}
+	for _, list := range opt.trustedProxies {
+		for _, s := range strings.Split(list, ",") {
+			if s = strings.TrimSpace(s); s == "" {
+				continue
+			}
+			p, err := parsePrefix(s)
+			if err != nil {
+				return usageErr("audit: --trusted-proxy %q: %v", s, err)
+			}
+			cfg.TrustedProxies = append(cfg.TrustedProxies, p)
+		}
+	}
+	if opt.ranges != "" {
+		if cfg.Ranges, err = loadRanges(opt.ranges); err != nil {
+			return usageErr("audit: --ranges: %v", err)
+		}
+	}
+	if opt.rdnsConcurrency < 1 || opt.rdnsTimeout <= 0 {
+		return usageErr("audit: --rdns-concurrency and --rdns-timeout must be positive")
+	}
+	cfg.DNS = audit.DNSOptions{Live: opt.rdns, CachePath: opt.rdnsCache,
+		Resolver: &rdns.Resolver{Server: opt.rdnsServer, Timeout: opt.rdnsTimeout, Concurrency: opt.rdnsConcurrency}}
+	if opt.rdns && e.stderrTTY && !opt.quiet {
+		cfg.DNS.Progress = func(done, total int) {
+			fmt.Fprintf(e.stderr, "\r\033[Kreverse DNS: %d of %d addresses", done, total)
+			if done == total {
+				fmt.Fprint(e.stderr, "\r\033[K")
+			}
+		}
+	}
 	if opt.timings {
 		cfg.Timings = e.stderr
 	}
@@ -163,7 +234,7 @@ func runAudit(ctx context.Context, e *env, opt *auditOptions, logs []string) err
 		fmt.Fprintf(e.stderr, "crawlaudit: warning: %s\n", w)
 	}
 	if opt.out != "" {
-		if err := res.WriteOut(ctx, opt.out, opt.blockMin); err != nil {
+		if err := res.WriteOut(ctx, opt.out, block); err != nil {
 			return usageErr("audit: --out %s: %v", opt.out, err)
 		}
 	}
@@ -208,4 +279,31 @@ func parseInstant(s string, end bool) (time.Time, error) {
 		return t, nil
 	}
 	return time.Time{}, fmt.Errorf("cannot parse %q: use RFC 3339 (2026-10-01T00:00:00Z) or a date (2026-10-01)", s)
+}
+
+// parsePrefix parses a CIDR, or a bare address as its /32 or /128.
+func parsePrefix(s string) (netip.Prefix, error) {
+	if p, err := netip.ParsePrefix(s); err == nil {
+		return p.Masked(), nil
+	}
+	a, err := netip.ParseAddr(s)
+	if err != nil {
+		return netip.Prefix{}, fmt.Errorf("not a CIDR or an address")
+	}
+	a = a.Unmap()
+	return netip.PrefixFrom(a, a.BitLen()), nil
+}
+
+// loadRanges returns the built-in snapshot with the sources of dir in place
+// of its own.
+func loadRanges(dir string) (*verify.Ranges, error) {
+	snap, err := verify.Snapshot()
+	if err != nil {
+		return nil, err
+	}
+	over, err := verify.LoadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	return snap.Override(over), nil
 }

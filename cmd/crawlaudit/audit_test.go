@@ -140,7 +140,7 @@ func TestAuditOut(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(string(viol), "ts,host,client_ip,bot,method,target,status,rule,rule_line,robots_version,robots_group,in_grace,file,line\n") {
+	if !strings.HasPrefix(string(viol), "ts,host,client_ip,bot,identity,method,target,status,rule,rule_line,robots_version,robots_group,in_grace,file,line\n") {
 		t.Errorf("violations.csv header: %q", strings.SplitN(string(viol), "\n", 2)[0])
 	}
 }

@@ -3,8 +3,11 @@ package main
 import (
 	"fmt"
 	"runtime/debug"
+	"time"
 
 	"github.com/spf13/cobra"
+
+	"github.com/crawlaudit/crawlaudit/verify"
 )
 
 func init() {
@@ -19,6 +22,24 @@ func init() {
 					v = bi.Main.Version
 				}
 				fmt.Fprintf(e.stdout, "crawlaudit %s\n", v)
+				info, err := verify.BuiltinSnapshot()
+				if err != nil {
+					return err
+				}
+				ranges, err := verify.Snapshot()
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(e.stdout, "IP range snapshot made %s (%d bytes), the operators' lists with their history:\n",
+					info.Made.UTC().Format(time.RFC3339), info.Size)
+				for _, s := range ranges.Info() {
+					if s.Versions == 0 {
+						fmt.Fprintf(e.stdout, "  %-38s %-10s no list in the snapshot (crawlaudit ranges update)\n", s.Name, s.Operator)
+						continue
+					}
+					fmt.Fprintf(e.stdout, "  %-38s %-10s %3d versions %s … %s\n", s.Name, s.Operator, s.Versions,
+						s.First.UTC().Format("2006-01-02"), s.Last.UTC().Format("2006-01-02"))
+				}
 				return nil
 			},
 		}

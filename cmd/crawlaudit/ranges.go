@@ -1,0 +1,103 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/crawlaudit/crawlaudit/verify"
+)
+
+// rangesUpdateOptions are the flags of `crawlaudit ranges update`.
+type rangesUpdateOptions struct {
+	dir     string
+	sources string
+	baseURL string
+	timeout time.Duration
+}
+
+func init() {
+	subcommands = append(subcommands, func(e *env) *cobra.Command {
+		ranges := &cobra.Command{
+			Use:   "ranges",
+			Short: "Manage the crawler operators' published IP range lists",
+			Long: `The operators' published IP range lists verify who made each bot request
+(contract §10). The binary carries a dated snapshot of them; "ranges update"
+downloads the current lists into a directory that --ranges DIR then uses.`,
+		}
+		var opt rangesUpdateOptions
+		update := &cobra.Command{
+			Use:   "update [--dir DIR]",
+			Short: "Download the operators' current IP range lists into dated files",
+			Long: `Downloads each operator's published IP range list from its own address and
+stores it, as published, in DIR/<source>/<creation time>.json when its prefixes
+differ from the newest file already there. The directory keeps the history:
+an audit judges each request by the list in effect at its time.
+
+Audit with it: crawlaudit audit --ranges DIR ... (its sources replace the
+built-in snapshot's; the others stay).
+
+Exit status: 0 every source fetched or unchanged; 2 a source failed (the
+others are still written).`,
+			Example: `  crawlaudit ranges update --dir /var/lib/crawlaudit/ranges
+  crawlaudit ranges update --dir ranges --sources google-common-crawlers,bingbot`,
+			Args: cobra.NoArgs,
+			RunE: func(cmd *cobra.Command, args []string) error {
+				return runRangesUpdate(cmd.Context(), e, &opt)
+			},
+		}
+		f := update.Flags()
+		f.StringVar(&opt.dir, "dir", "ranges", "directory of dated lists, `DIR`/<source>/<creation time>.json")
+		f.StringVar(&opt.sources, "sources", "", "comma list of source `NAMES` (default: all; see crawlaudit version)")
+		f.StringVar(&opt.baseURL, "base-url", "", "fetch every list from this `URL`'s scheme and host instead (a mirror)")
+		f.DurationVar(&opt.timeout, "timeout", 30*time.Second, "timeout of one download")
+		ranges.AddCommand(update)
+		return ranges
+	})
+}
+
+func runRangesUpdate(ctx context.Context, e *env, opt *rangesUpdateOptions) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if opt.dir == "" {
+		return usageErr("ranges update: --dir must not be empty")
+	}
+	uo := verify.UpdateOptions{BaseURL: opt.baseURL}
+	for _, s := range strings.Split(opt.sources, ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			uo.Sources = append(uo.Sources, s)
+		}
+	}
+	if err := os.MkdirAll(opt.dir, 0o755); err != nil {
+		return usageErr("ranges update: %v", err)
+	}
+	results, err := verify.Update(ctx, &http.Client{Timeout: opt.timeout}, opt.dir, uo)
+	if err != nil {
+		return usageErr("ranges update: %v", err)
+	}
+	failed := 0
+	for _, r := range results {
+		switch {
+		case r.Err != nil:
+			failed++
+			fmt.Fprintf(e.stderr, "%-32s failed: %v\n", r.Source, r.Err)
+		case r.Skipped != "":
+			fmt.Fprintf(e.stdout, "%-32s skipped: %s\n", r.Source, r.Skipped)
+		case r.Unchanged:
+			fmt.Fprintf(e.stdout, "%-32s unchanged (%d prefixes, %s)\n", r.Source, r.Prefixes, r.Created.UTC().Format(time.RFC3339))
+		default:
+			fmt.Fprintf(e.stdout, "%-32s new list: %d prefixes, %s → %s\n", r.Source, r.Prefixes, r.Created.UTC().Format(time.RFC3339), filepath.ToSlash(r.File))
+		}
+	}
+	if failed > 0 {
+		return &exitError{code: exitUsage, err: fmt.Errorf("ranges update: %d of %d sources failed (see above); the others were written to %s", failed, len(results), opt.dir)}
+	}
+	return nil
+}
