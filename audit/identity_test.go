@@ -281,3 +281,60 @@ func sameSet(a, b []string) bool {
 	slices.Sort(b)
 	return slices.Equal(a, b)
 }
+
+// TestAuditTrustedProxy: behind a trusted proxy the client is the right-most
+// untrusted address of X-Forwarded-For (contract §10); without
+// --trusted-proxy the forwarded field is never read.
+func TestAuditTrustedProxy(t *testing.T) {
+	dir := t.TempDir()
+	robotsFile := filepath.Join(dir, "robots.txt")
+	logFile := filepath.Join(dir, "access.jsonl")
+	os.WriteFile(robotsFile, []byte(identityRobots), 0o644)
+	// nginx JSON lines: the remote address is the load balancer's; the
+	// chain's left part may be forged by the client.
+	lines := []string{
+		`{"time_iso8601":"2026-10-02T10:00:00+00:00","remote_addr":"10.0.0.5","request":"GET /private/a HTTP/1.1","status":200,"body_bytes_sent":5,"http_user_agent":"` + uaGooglebot + `","http_x_forwarded_for":"66.249.66.1"}`,
+		`{"time_iso8601":"2026-10-02T10:01:00+00:00","remote_addr":"10.0.0.5","request":"GET /b HTTP/1.1","status":200,"body_bytes_sent":5,"http_user_agent":"` + uaGooglebot + `","http_x_forwarded_for":"66.249.66.1, 192.0.2.77"}`,
+		`{"time_iso8601":"2026-10-02T10:02:00+00:00","remote_addr":"198.51.100.3","request":"GET /c HTTP/1.1","status":200,"body_bytes_sent":5,"http_user_agent":"` + uaGooglebot + `","http_x_forwarded_for":"66.249.66.1"}`,
+	}
+	os.WriteFile(logFile, []byte(strings.Join(lines, "\n")+"\n"), 0o644)
+	for _, c := range []struct {
+		name    string
+		trusted []netip.Prefix
+		want    map[string]identityRow
+	}{
+		// Behind 10.0.0.0/8: 66.249.66.1 (verified), then 192.0.2.77, the
+		// right-most untrusted address of a chain whose left part is
+		// forged (spoofed); 198.51.100.3 is no proxy, its chain unread.
+		{"trusted", []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8")}, map[string]identityRow{
+			"Googlebot/verified": {1, 1, 0, 1, "Google", report.VerdictDisallowed},
+			"Googlebot/spoofed":  {2, 0, 0, 2, "", report.VerdictSpoofed}}},
+		// Without --trusted-proxy every request comes from its remote
+		// address, none of them Google's.
+		{"untrusted", nil, map[string]identityRow{
+			"Googlebot/spoofed": {3, 1, 0, 2, "", report.VerdictSpoofed}}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			res, err := Run(context.Background(), Config{Robots: robotsFile, TrustedProxies: c.trusted}, []string{logFile})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer res.Close()
+			if got := identityRows(&res.Summary); len(got) != len(c.want) || !mapsEqual(got, c.want) {
+				t.Errorf("rows = %+v, want %+v", got, c.want)
+			}
+		})
+	}
+}
+
+func mapsEqual[K comparable, V comparable](a, b map[K]V) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if w, ok := b[k]; !ok || w != v {
+			return false
+		}
+	}
+	return true
+}
