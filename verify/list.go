@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"net/netip"
 	"slices"
+	"sync"
 	"time"
 )
 
@@ -16,10 +17,16 @@ type List struct {
 	// Created is the list's creation time, UTC.
 	Created time.Time
 
-	createdUS int64          // Created in Unix microseconds
-	stamp     string         // Created as evidence writes it
-	prefixes  []netip.Prefix // canonical (masked, IPv4 unmapped), sorted, distinct
-	v4, v6    ivtable
+	createdUS int64  // Created in Unix microseconds
+	stamp     string // Created as evidence writes it
+
+	// The prefixes are made canonical and the lookup tables built on first
+	// use: a snapshot holds hundreds of versions, of which an audit reads a
+	// few (building all of them took 20 ms of every audit's start).
+	once     sync.Once
+	raw      []netip.Prefix // as given, until built
+	prefixes []netip.Prefix // canonical (masked, IPv4 unmapped), sorted, distinct
+	v4, v6   ivtable
 }
 
 // NewList returns the list of the given prefixes created at created. The
@@ -27,25 +34,32 @@ type List struct {
 // prefix of /96 or longer becomes the IPv4 prefix it maps, and duplicates
 // are dropped. Invalid prefixes are ignored (the parsers never pass one).
 func NewList(created time.Time, prefixes []netip.Prefix) *List {
-	ps := make([]netip.Prefix, 0, len(prefixes))
-	for _, p := range prefixes {
-		if p = canonicalPrefix(p); p.IsValid() {
-			ps = append(ps, p)
+	return &List{Created: created.UTC(), createdUS: created.UnixMicro(), stamp: stamp(created), raw: slices.Clone(prefixes)}
+}
+
+// ready builds the canonical prefixes and the lookup tables, once.
+func (l *List) ready() *List {
+	l.once.Do(func() {
+		ps := l.raw[:0]
+		for _, p := range l.raw {
+			if p = canonicalPrefix(p); p.IsValid() {
+				ps = append(ps, p)
+			}
 		}
-	}
-	slices.SortFunc(ps, comparePrefix)
-	ps = slices.Compact(ps)
-	l := &List{Created: created.UTC(), createdUS: created.UnixMicro(), stamp: stamp(created), prefixes: ps}
-	l.v4, l.v6 = buildTables(ps)
+		slices.SortFunc(ps, comparePrefix)
+		l.prefixes = slices.Clip(slices.Compact(ps))
+		l.raw = nil
+		l.v4, l.v6 = buildTables(l.prefixes)
+	})
 	return l
 }
 
 // Len returns the number of distinct prefixes in the list.
-func (l *List) Len() int { return len(l.prefixes) }
+func (l *List) Len() int { return len(l.ready().prefixes) }
 
 // Prefixes returns the list's prefixes, IPv4 first, each family in address
 // order. The slice belongs to the list: do not modify it.
-func (l *List) Prefixes() []netip.Prefix { return l.prefixes }
+func (l *List) Prefixes() []netip.Prefix { return l.ready().prefixes }
 
 // Lookup returns the longest prefix of the list that contains a, and
 // whether there is one. An IPv4-mapped IPv6 address is looked up as the
@@ -54,6 +68,7 @@ func (l *List) Lookup(a netip.Addr) (netip.Prefix, bool) {
 	if !a.IsValid() {
 		return netip.Prefix{}, false
 	}
+	l.ready()
 	a = a.Unmap()
 	t, k := &l.v6, key(a)
 	if a.Is4() {
@@ -66,7 +81,7 @@ func (l *List) Lookup(a netip.Addr) (netip.Prefix, bool) {
 }
 
 // samePrefixes reports whether two lists hold the same prefix set.
-func (l *List) samePrefixes(m *List) bool { return slices.Equal(l.prefixes, m.prefixes) }
+func (l *List) samePrefixes(m *List) bool { return slices.Equal(l.Prefixes(), m.Prefixes()) }
 
 // canonicalPrefix masks p and unmaps an IPv4-mapped IPv6 prefix that lies
 // inside ::ffff:0:0/96.

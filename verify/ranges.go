@@ -100,6 +100,10 @@ func newRanges(sources []*Source, dns []DNSOnly) *Ranges {
 	return r
 }
 
+// Empty returns ranges without any source or DNS domain: every check is
+// unverified.
+func Empty() *Ranges { return newRanges(nil, nil) }
+
 // noPlan is the plan of a crawler that nothing covers.
 var noPlan = &plan{}
 
