@@ -135,6 +135,17 @@ func Run(ctx context.Context, cfg Config, logs []string) (*Result, error) {
 			}
 		}
 	}()
+	// The built-in range snapshot decodes while the history loads and the
+	// first lines are parsed: the judge waits for it at the first bot.
+	pendingRanges := readyRanges(cfg.Ranges)
+	if cfg.Ranges == nil {
+		ch := make(chan rangesResult, 1)
+		go func() {
+			r, err := verify.Snapshot()
+			ch <- rangesResult{r, err}
+		}()
+		pendingRanges = ch
+	}
 	hist, err := history.Load(cfg.Robots, history.Options{Host: cfg.Host})
 	if err != nil {
 		return nil, err
@@ -150,14 +161,8 @@ func Run(ctx context.Context, cfg Config, logs []string) (*Result, error) {
 		// pool hands their buffers to the next ones.
 		mem = ingest.NewPoolAllocator()
 	}
-	ranges := cfg.Ranges
-	if ranges == nil {
-		if ranges, err = verify.Snapshot(); err != nil {
-			return nil, err
-		}
-	}
 	ident := bots.NewIdentifier()
-	j := newJudge(mem, hist, cfg.Profile, ident, ranges)
+	j := newJudge(mem, hist, cfg.Profile, ident, pendingRanges)
 	j.trusted = cfg.TrustedProxies
 	defer j.release()
 	j.graceUS = cfg.Grace.Microseconds()
@@ -210,6 +215,9 @@ func Run(ctx context.Context, cfg Config, logs []string) (*Result, error) {
 		fmt.Fprintf(cfg.Timings, "%-28s %v (of which DuckDB inserts %v, %d bot rows)\n", "ingest+judge+insert", time.Since(start).Round(time.Millisecond), insertTime.Round(time.Millisecond), j.botRows)
 		start = time.Now()
 	}
+	if err := j.claims.rangesErr(); err != nil {
+		return nil, err
+	}
 	dnsStats, err := j.claims.applyDNS(ctx, cfg.DNS)
 	if err != nil {
 		return nil, err
@@ -241,7 +249,7 @@ func Run(ctx context.Context, cfg Config, logs []string) (*Result, error) {
 	if err := res.summarize(ctx, cfg, hist, j, acc); err != nil {
 		return nil, err
 	}
-	res.Summary.Verification = verification(ranges, j.claims, cfg.DNS, dnsStats)
+	res.Summary.Verification = verification(j.claims.ranges(), j.claims, cfg.DNS, dnsStats)
 	phase("summary.sql (with windows)")
 	if cfg.DB != "" {
 		// A kept audit has everything `crawlaudit query` may ask for.
@@ -533,7 +541,7 @@ func (res *Result) summarize(ctx context.Context, cfg Config, hist *history.Hist
 			r.Purpose = *purpose
 		}
 		r.FirstSeen, r.LastSeen = r.FirstSeen.UTC(), r.LastSeen.UTC()
-		r.Verifiable = j.claims.ranges.Verifiable(r.Bot)
+		r.Verifiable = j.claims.ranges().Verifiable(r.Bot)
 		r.Judge()
 		s.Bots = append(s.Bots, r)
 	}

@@ -41,8 +41,12 @@ type addrClaim struct {
 
 // claims is the judge's part that verifies who made each bot request.
 type claims struct {
-	ranges *verify.Ranges
-	list   []claim
+	// pending delivers the range lists once (the built-in snapshot decodes
+	// while the logs begin to flow); ranges() waits for it on first use.
+	pending <-chan rangesResult
+	r       *verify.Ranges
+	err     error
+	list    []claim
 	// byAddr caches, per (bot dict id, client address dict id), the claim
 	// of the current list period: one map probe per bot request.
 	byAddr map[uint64]addrClaim
@@ -51,8 +55,40 @@ type claims struct {
 	byBot map[int32]int32
 }
 
-func newClaims(r *verify.Ranges) *claims {
-	return &claims{ranges: r, byAddr: make(map[uint64]addrClaim), byBot: make(map[int32]int32)}
+// rangesResult is the outcome of loading the range lists.
+type rangesResult struct {
+	ranges *verify.Ranges
+	err    error
+}
+
+func newClaims(pending <-chan rangesResult) *claims {
+	return &claims{pending: pending, byAddr: make(map[uint64]addrClaim), byBot: make(map[int32]int32)}
+}
+
+// readyRanges returns a channel that delivers r at once.
+func readyRanges(r *verify.Ranges) <-chan rangesResult {
+	ch := make(chan rangesResult, 1)
+	ch <- rangesResult{ranges: r}
+	return ch
+}
+
+// ranges returns the range lists, waiting for them the first time. If they
+// could not be loaded, every claim is unverified and rangesErr says why.
+func (c *claims) ranges() *verify.Ranges {
+	if c.r == nil {
+		res := <-c.pending
+		c.r, c.err = res.ranges, res.err
+		if c.r == nil {
+			c.r = verify.Empty()
+		}
+	}
+	return c.r
+}
+
+// rangesErr returns the error that kept the range lists from loading.
+func (c *claims) rangesErr() error {
+	c.ranges()
+	return c.err
 }
 
 // of returns the claim id of a request of the bot of ua at us from the
@@ -62,7 +98,7 @@ func (c *claims) of(ua *uaState, ipID int32, ip string, us int64) int32 {
 	if !ua.verifiable {
 		id, ok := c.byBot[ua.botID]
 		if !ok {
-			id = c.add(claim{bot: ua.bot.Name, check: c.ranges.Check(ua.bot.Name, netip.Addr{}, 0), first: math.MaxInt64, last: math.MinInt64})
+			id = c.add(claim{bot: ua.bot.Name, check: c.ranges().Check(ua.bot.Name, netip.Addr{}, 0), first: math.MaxInt64, last: math.MinInt64})
 			c.byBot[ua.botID] = id
 		}
 		c.list[id].rows++
@@ -77,7 +113,7 @@ func (c *claims) of(ua *uaState, ipID int32, ip string, us int64) int32 {
 				addr = a.Unmap()
 			}
 		}
-		chk := c.ranges.Check(ua.bot.Name, addr, us)
+		chk := c.ranges().Check(ua.bot.Name, addr, us)
 		ac = addrClaim{from: chk.From, until: chk.Until}
 		ac.id = c.add(claim{bot: ua.bot.Name, addr: addr, check: chk, first: us, last: us})
 		c.byAddr[key] = ac
@@ -176,7 +212,7 @@ func (c *claims) applyDNS(ctx context.Context, opt DNSOptions) (DNSStats, error)
 			continue
 		}
 		was := cl.check.Identity
-		cl.check = verify.ApplyDNS(cl.check, ans, c.ranges.DNSDomains(cl.bot), cl.first, cl.last)
+		cl.check = verify.ApplyDNS(cl.check, ans, c.ranges().DNSDomains(cl.bot), cl.first, cl.last)
 		if cl.check.Identity != was {
 			st.Changed++
 		}
@@ -199,6 +235,7 @@ func (c *claims) identityCounts() map[string]int64 {
 // ClaimsSchema is the schema of the table "claims".
 var ClaimsSchema = arrow.NewSchema([]arrow.Field{
 	{Name: "id", Type: arrow.PrimitiveTypes.Int32},
+	{Name: "identity_code", Type: arrow.PrimitiveTypes.Uint8},
 	{Name: "identity", Type: arrow.BinaryTypes.String},
 	{Name: "evidence", Type: arrow.BinaryTypes.String},
 }, nil)
@@ -209,10 +246,12 @@ func (c *claims) batch(mem memory.Allocator) arrow.RecordBatch {
 	b := array.NewRecordBuilder(mem, ClaimsSchema)
 	defer b.Release()
 	ids := b.Field(0).(*array.Int32Builder)
-	idents := b.Field(1).(*array.StringBuilder)
-	evs := b.Field(2).(*array.StringBuilder)
+	codes := b.Field(1).(*array.Uint8Builder)
+	idents := b.Field(2).(*array.StringBuilder)
+	evs := b.Field(3).(*array.StringBuilder)
 	for i, cl := range c.list {
 		ids.Append(int32(i))
+		codes.Append(uint8(cl.check.Identity))
 		idents.Append(cl.check.Identity.String())
 		evs.Append(strings.ToValidUTF8(cl.check.Evidence, "\uFFFD"))
 	}

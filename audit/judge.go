@@ -13,7 +13,6 @@ import (
 	"github.com/crawlaudit/crawlaudit/ingest"
 	"github.com/crawlaudit/crawlaudit/robots"
 	"github.com/crawlaudit/crawlaudit/robots/history"
-	"github.com/crawlaudit/crawlaudit/verify"
 )
 
 // Verdicts of the requests table's verdict column.
@@ -196,7 +195,7 @@ type outColumns struct {
 	claim                    *array.Int32Builder
 }
 
-func newJudge(mem memory.Allocator, hist *history.History, profile robots.Profile, ident *bots.Identifier, ranges *verify.Ranges) *judge {
+func newJudge(mem memory.Allocator, hist *history.History, profile robots.Profile, ident *bots.Identifier, ranges <-chan rangesResult) *judge {
 	j := &judge{
 		hist:         hist,
 		ident:        ident,
@@ -307,7 +306,7 @@ func (j *judge) newUAState(ua string, logged bool) int32 {
 	st.bot = j.ident.Identify(st.ua)
 	if st.bot.IsBot { // only bot rows are stored, with their header
 		st.botID = j.intern(st.bot.Name)
-		st.verifiable = j.claims.ranges.Verifiable(st.bot.Name)
+		st.verifiable = j.claims.ranges().Verifiable(st.bot.Name)
 		if logged {
 			st.id = j.intern(ua)
 		}

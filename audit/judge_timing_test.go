@@ -74,7 +74,7 @@ func BenchmarkJudge(b *testing.B) {
 	b.ResetTimer()
 	start := time.Now()
 	for b.Loop() {
-		j := newJudge(mem, hist, robots.RFC9309, ident, ranges)
+		j := newJudge(mem, hist, robots.RFC9309, ident, readyRanges(ranges))
 		for _, rec := range batches {
 			if err := j.add(rec); err != nil {
 				b.Fatal(err)

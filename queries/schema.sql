@@ -48,7 +48,8 @@ CREATE TABLE IF NOT EXISTS decisions (
 -- in effect, with what the operators' published ranges and reverse DNS say of it.
 CREATE TABLE IF NOT EXISTS claims (
     id                INTEGER,
-    identity          VARCHAR,      -- verified | spoofed | unverified
+    identity_code     UTINYINT,     -- 0 unverified, 1 verified, 2 spoofed: for grouping
+    identity          VARCHAR,      -- unverified | verified | spoofed
     evidence          VARCHAR       -- which list and prefix, which PTR name, or what was missing
 );
 
@@ -66,6 +67,7 @@ SELECT
     d.verdict_id, d.rule_id, d.rule_line,
     p.crawl_delay, p.rate_requests, p.rate_seconds, p.visit_window_id,
     s.visit_breach, s.robots_fetch,
+    coalesce(c.identity_code, 0) AS identity_code,
     coalesce(c.identity, 'unverified') AS identity, s.claim_id
 FROM (SELECT rowid AS rid, unnest(r) FROM requests_store) s
 LEFT JOIN policies p ON p.id = s.policy_id

@@ -14,7 +14,7 @@ per AS (
     SELECT
         r.bot_id,
         r.host_id,
-        r.identity,
+        r.identity_code,
         count(*)                                                  AS requests,
         count(*) FILTER (WHERE r.robots_fetch)                    AS robots_fetches,
         count(*) FILTER (WHERE r.verdict_id = v.disallowed)       AS disallowed,
@@ -25,27 +25,27 @@ per AS (
         min(r.ts)                                                 AS first_seen,
         max(r.ts)                                                 AS last_seen
     FROM requests r, verdicts v
-    GROUP BY r.bot_id, r.host_id, r.identity
+    GROUP BY r.bot_id, r.host_id, r.identity_code
 ),
 breaches AS (
-    SELECT bot_id, host_id, identity,
+    SELECT bot_id, host_id, identity_code,
         count(*) FILTER (WHERE crawl_delay_breach)  AS crawl_delay_breaches,
         count(*) FILTER (WHERE request_rate_breach) AS request_rate_breaches
     FROM window_measures(false)
-    GROUP BY bot_id, host_id, identity
+    GROUP BY bot_id, host_id, identity_code
 ),
 counted AS (
     SELECT per.*,
         coalesce(b.crawl_delay_breaches, 0)  AS crawl_delay_breaches,
         coalesce(b.request_rate_breaches, 0) AS request_rate_breaches
-    FROM per LEFT JOIN breaches b USING (bot_id, host_id, identity)
+    FROM per LEFT JOIN breaches b USING (bot_id, host_id, identity_code)
 )
 SELECT
     bot.value                  AS bot,
     coalesce(host.value, '')   AS host,
-    c.identity,
+    ['unverified', 'verified', 'spoofed'][c.identity_code + 1] AS identity,
     -- a spoofed row's requests were not made by the operator (contract §10)
-    CASE WHEN c.identity = 'spoofed' THEN NULL ELSE b.operator END AS operator,
+    CASE WHEN c.identity_code = 2 THEN NULL ELSE b.operator END AS operator,
     b.purpose,
     requests, robots_fetches, disallowed, disallowed_in_grace,
     crawl_delay_breaches, request_rate_breaches, visit_time_breaches,
@@ -56,4 +56,4 @@ LEFT JOIN dict host ON host.id = c.host_id
 LEFT JOIN bots b ON b.bot = bot.value
 ORDER BY disallowed DESC, disallowed_in_grace DESC,
          crawl_delay_breaches + request_rate_breaches + visit_time_breaches DESC,
-         requests DESC, bot, host, c.identity;
+         requests DESC, bot, host, c.identity_code;
