@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/crawlaudit/crawlaudit/internal/atomicfile"
 	"io"
 	"net/http"
 	"net/url"
@@ -161,7 +162,7 @@ func update(ctx context.Context, client *http.Client, dir string, s *Source, res
 			return fmt.Errorf("%s already holds a different list created at the same time", p)
 		}
 	}
-	if err := writeFileAtomic(p, body); err != nil {
+	if err := atomicfile.WriteFile(p, body); err != nil {
 		return err
 	}
 	res.File = p
@@ -225,30 +226,4 @@ func rewriteURL(raw, base string) (string, error) {
 	u.Scheme, u.Host = b.Scheme, b.Host
 	u.Path = strings.TrimSuffix(b.Path, "/") + u.Path
 	return u.String(), nil
-}
-
-// writeFileAtomic writes data to a temporary file in p's directory (its
-// name begins with '.', so LoadDir ignores it) and renames it to p.
-func writeFileAtomic(p string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(p), ".tmp-*.json")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(f.Name())
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Chmod(0o644); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), p)
 }

@@ -6,10 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/crawlaudit/crawlaudit/internal/atomicfile"
 	"io/fs"
 	"net/netip"
 	"os"
-	"path/filepath"
 	"slices"
 	"sync"
 )
@@ -175,42 +175,9 @@ func (c *Cache) Save() error {
 			return fmt.Errorf("cannot encode rdns answer for %s: %w", addr, err)
 		}
 	}
-	if err := writeAtomic(c.path, buf); err != nil {
+	if err := atomicfile.WriteFile(c.path, buf); err != nil {
 		return fmt.Errorf("cannot save rdns cache: %w", err)
 	}
 	c.dirty = false
 	return nil
-}
-
-// writeAtomic replaces the file at path with data through a temporary file
-// in the same directory. The file keeps its permissions when it exists, and
-// is 0644 otherwise.
-func writeAtomic(path string, data []byte) (err error) {
-	mode := fs.FileMode(0o644)
-	if fi, err := os.Stat(path); err == nil {
-		mode = fi.Mode().Perm()
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if _, err = tmp.Write(data); err != nil {
-		return err
-	}
-	if err = tmp.Chmod(mode); err != nil {
-		return err
-	}
-	if err = tmp.Sync(); err != nil {
-		return err
-	}
-	if err = tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }

@@ -36,6 +36,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/crawlaudit/crawlaudit/internal/atomicfile"
 	"io"
 	"os"
 	"path"
@@ -219,7 +220,7 @@ func run(dataDir, sourcesPath, out string, log io.Writer) error {
 	if err := zw.Close(); err != nil {
 		return err
 	}
-	if err := writeAtomic(out, gz.Bytes()); err != nil {
+	if err := atomicfile.WriteFile(out, gz.Bytes()); err != nil {
 		return err
 	}
 	fmt.Fprintf(log, "snapgen: wrote %s: %d bytes (%d bytes of JSON), made %s\n", out, gz.Len(), js.Len(), snap.Made.Format(time.RFC3339))
@@ -382,25 +383,4 @@ func diff(a, b []string) (add, remove []string) {
 func digest(b []byte) string {
 	h := sha256.Sum256(b)
 	return hex.EncodeToString(h[:])
-}
-
-// writeAtomic writes data to a temporary file beside p and renames it.
-func writeAtomic(p string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(p), "."+filepath.Base(p)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(f.Name())
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Chmod(0o644); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), p)
 }
