@@ -104,7 +104,7 @@ Exit status: 0 success; 2 usage or input error (after the report, unless
 		f.StringVar(&opt.spec, "spec", "rfc9309", "robots.txt semantics: rfc9309, google, koster1996, orig1994")
 		f.StringVar(&opt.format, "format", "auto", "log format: auto, or one of "+strings.Join(formatNames(), ", "))
 		f.StringVar(&opt.logFormat, "log-format", "", "an Apache LogFormat or nginx log_format `LAYOUT` the logs follow")
-		f.StringVar(&opt.jsonFields, "json-fields", "", "explicit JSON key `MAPPING` (time=ts,client_ip=request.remote_ip,...)")
+		f.StringVar(&opt.jsonFields, "json-fields", "", "explicit JSON key `MAPPING` (time=ts,client_ip=request.remote_ip,forwarded_for=xff,...)")
 		f.StringVar(&opt.from, "from", "", "audit requests at or after `T` (RFC 3339, or a date: its start, UTC)")
 		f.StringVar(&opt.to, "to", "", "audit requests at or before `T` (RFC 3339, or a date: its end, UTC)")
 		f.BoolVar(&opt.json, "json", false, "print the summary as JSON (summary.json) instead of a table")

@@ -75,7 +75,7 @@ truncated compressed file: reported after the account, unless --keep-going).`,
 		f := cmd.Flags()
 		f.StringVar(&opt.format, "format", "auto", "log format: auto, or one of "+strings.Join(formatNames(), ", "))
 		f.StringVar(&opt.logFormat, "log-format", "", "an Apache LogFormat or nginx log_format `LAYOUT` the logs follow")
-		f.StringVar(&opt.jsonFields, "json-fields", "", "explicit JSON key `MAPPING` (time=ts,client_ip=request.remote_ip,...)")
+		f.StringVar(&opt.jsonFields, "json-fields", "", "explicit JSON key `MAPPING` (time=ts,client_ip=request.remote_ip,forwarded_for=xff,...)")
 		f.BoolVar(&opt.json, "json", false, "print the account as JSON")
 		f.StringVar(&opt.parquet, "parquet", "", "write the parsed requests to the Parquet `FILE` (atomically)")
 		f.IntVar(&opt.batchRows, "batch-rows", 0, "rows per Arrow record batch (default 32768)")
