@@ -236,7 +236,6 @@ func (c *claims) identityCounts() map[string]int64 {
 var ClaimsSchema = arrow.NewSchema([]arrow.Field{
 	{Name: "id", Type: arrow.PrimitiveTypes.Int32},
 	{Name: "identity_code", Type: arrow.PrimitiveTypes.Uint8},
-	{Name: "identity", Type: arrow.BinaryTypes.String},
 	{Name: "evidence", Type: arrow.BinaryTypes.String},
 }, nil)
 
@@ -247,12 +246,10 @@ func (c *claims) batch(mem memory.Allocator) arrow.RecordBatch {
 	defer b.Release()
 	ids := b.Field(0).(*array.Int32Builder)
 	codes := b.Field(1).(*array.Uint8Builder)
-	idents := b.Field(2).(*array.StringBuilder)
-	evs := b.Field(3).(*array.StringBuilder)
+	evs := b.Field(2).(*array.StringBuilder)
 	for i, cl := range c.list {
 		ids.Append(int32(i))
 		codes.Append(uint8(cl.check.Identity))
-		idents.Append(cl.check.Identity.String())
 		evs.Append(strings.ToValidUTF8(cl.check.Evidence, "\uFFFD"))
 	}
 	return b.NewRecordBatch()

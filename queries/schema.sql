@@ -48,8 +48,7 @@ CREATE TABLE IF NOT EXISTS decisions (
 -- in effect, with what the operators' published ranges and reverse DNS say of it.
 CREATE TABLE IF NOT EXISTS claims (
     id                INTEGER,
-    identity_code     UTINYINT,     -- 0 unverified, 1 verified, 2 spoofed: for grouping
-    identity          VARCHAR,      -- unverified | verified | spoofed
+    identity_code     UTINYINT,     -- 0 unverified, 1 verified, 2 spoofed (the view requests names them)
     evidence          VARCHAR       -- which list and prefix, which PTR name, or what was missing
 );
 
@@ -68,7 +67,7 @@ SELECT
     p.crawl_delay, p.rate_requests, p.rate_seconds, p.visit_window_id,
     s.visit_breach, s.robots_fetch,
     coalesce(c.identity_code, 0) AS identity_code,
-    coalesce(c.identity, 'unverified') AS identity, s.claim_id
+    ['unverified', 'verified', 'spoofed'][coalesce(c.identity_code, 0) + 1] AS identity, s.claim_id
 FROM (SELECT rowid AS rid, unnest(r) FROM requests_store) s
 LEFT JOIN policies p ON p.id = s.policy_id
 LEFT JOIN decisions d ON d.id = s.decision_id
