@@ -10,6 +10,7 @@ require (
 	github.com/schollz/progressbar/v3 v3.19.1
 	github.com/spf13/cobra v1.10.2
 	github.com/ua-parser/uap-go v0.0.0-20260529044130-17c35e68e58c
+	go4.org/netipx v0.0.0-20260823151212-3075585bcbeb
 	golang.org/x/term v0.47.0
 )
 

@@ -1,0 +1,276 @@
+package firewall
+
+import (
+	"fmt"
+	"net/netip"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"go4.org/netipx"
+)
+
+// Widest is how far Build may widen prefixes beyond exact merges, per
+// address family (--block-aggregate): the shortest prefix length allowed
+// for IPv4 (V4) and IPv6 (V6). Zero, the default, allows only exact merges
+// (a prefix every address of which qualifies).
+type Widest struct{ V4, V6 int }
+
+// String describes w for a header.
+func (w Widest) String() string {
+	part := func(n int, fam string) string {
+		if n == 0 {
+			return fam + " exact merges only"
+		}
+		return fmt.Sprintf("%s up to /%d", fam, n)
+	}
+	return part(w.V4, "IPv4") + ", " + part(w.V6, "IPv6") + "; never covering an address seen in the logs that does not qualify"
+}
+
+// ParseWidest parses --block-aggregate: "/24,/64" (IPv4, then IPv6), one
+// prefix alone (a length up to 32 for IPv4, above for IPv6, the other
+// family exact), "exact" or "" for exact merges only. The slash is
+// optional. IPv4 lengths run from 8 to 32, IPv6 from 16 to 128.
+func ParseWidest(s string) (Widest, error) {
+	var w Widest
+	s = strings.TrimSpace(s)
+	if s == "" || s == "exact" || s == "none" {
+		return w, nil
+	}
+	parts := strings.Split(s, ",")
+	if len(parts) > 2 {
+		return w, fmt.Errorf("--block-aggregate %q: at most two prefix lengths, IPv4 then IPv6 (\"/24,/64\")", s)
+	}
+	for i, p := range parts {
+		p = strings.TrimPrefix(strings.TrimSpace(p), "/")
+		n, err := strconv.Atoi(p)
+		if err != nil {
+			return w, fmt.Errorf("--block-aggregate %q: %q is not a prefix length (\"/24,/64\")", s, parts[i])
+		}
+		v6 := len(parts) == 2 && i == 1 || len(parts) == 1 && n > 32
+		switch {
+		case !v6 && (n < 8 || n > 32):
+			return w, fmt.Errorf("--block-aggregate %q: an IPv4 prefix length is between /8 and /32", s)
+		case v6 && (n < 16 || n > 128):
+			return w, fmt.Errorf("--block-aggregate %q: an IPv6 prefix length is between /16 and /128", s)
+		case v6:
+			w.V6 = n
+		default:
+			w.V4 = n
+		}
+	}
+	return w, nil
+}
+
+// Options say what Build must keep reachable.
+type Options struct {
+	// Widest allows prefixes wider than exact merges.
+	Widest Widest
+	// Allow are prefixes never blocked (--allow-list): an entry inside one
+	// is dropped, and no prefix covers any of their addresses.
+	Allow []netip.Prefix
+	// Seen are the client addresses seen in the logs, qualifying or not
+	// (addresses of entries among them are ignored). No widened prefix
+	// covers one that does not qualify. Only needed with Widest.
+	Seen []netip.Addr
+}
+
+// Stats count what Build did with its entries.
+type Stats struct {
+	// Listed is the number of distinct addresses on the list.
+	Listed int
+	// Invalid counts entries whose address is not valid or has a zone.
+	Invalid int
+	// NotBlockable counts addresses never listed: unspecified (0.0.0.0,
+	// ::), loopback (127.0.0.0/8, ::1), multicast, and the IPv4 broadcast
+	// address.
+	NotBlockable int
+	// Allowed counts addresses inside the allow list.
+	Allowed int
+	// Duplicates counts entries that repeat an address (an IPv4-mapped
+	// IPv6 address and its IPv4 address), merged.
+	Duplicates int
+}
+
+// notBlockable are the ranges no list ever covers.
+var notBlockable = []netip.Prefix{
+	netip.MustParsePrefix("0.0.0.0/32"),
+	netip.MustParsePrefix("127.0.0.0/8"),
+	netip.MustParsePrefix("224.0.0.0/4"),
+	netip.MustParsePrefix("255.255.255.255/32"),
+	netip.MustParsePrefix("::/128"),
+	netip.MustParsePrefix("::1/128"),
+	netip.MustParsePrefix("ff00::/8"),
+}
+
+// Blockable reports whether a may ever be on a block list: valid, without a
+// zone, and not unspecified, loopback, multicast or the IPv4 broadcast
+// address. An IPv4-mapped IPv6 address is judged as its IPv4 address.
+func Blockable(a netip.Addr) bool {
+	if !a.IsValid() || a.Zone() != "" {
+		return false
+	}
+	a = a.Unmap()
+	for _, p := range notBlockable {
+		if p.Contains(a) {
+			return false
+		}
+	}
+	return true
+}
+
+// Build makes the list of entries under opt: it drops the entries that must
+// never be blocked (invalid, not blockable, allowed), merges the entries of
+// one address, and covers the rest with the fewest prefixes that (a) hold
+// only qualifying addresses, or (b) are no wider than opt.Widest and cover
+// no seen address that does not qualify, no allowed and no not-blockable
+// address. Every maximal such prefix is taken: since those are disjoint and
+// any cover needs one prefix inside each, no cover has fewer.
+func Build(entries []Entry, opt Options, meta Meta) (*List, Stats) {
+	var st Stats
+	var allowB netipx.IPSetBuilder
+	for _, p := range opt.Allow {
+		allowB.AddPrefix(unmapPrefix(p))
+	}
+	allow, _ := allowB.IPSet()
+
+	kept := make([]Entry, 0, len(entries))
+	for _, e := range entries {
+		switch {
+		case !e.Addr.IsValid() || e.Addr.Zone() != "":
+			st.Invalid++
+			continue
+		case !Blockable(e.Addr):
+			st.NotBlockable++
+			continue
+		}
+		e.Addr = e.Addr.Unmap()
+		if allow.Contains(e.Addr) {
+			st.Allowed++
+			continue
+		}
+		kept = append(kept, e)
+	}
+	slices.SortStableFunc(kept, func(a, b Entry) int { return a.Addr.Compare(b.Addr) })
+	out := kept[:0]
+	for _, e := range kept {
+		if n := len(out); n > 0 && out[n-1].Addr == e.Addr {
+			out[n-1] = mergeEntries(out[n-1], e)
+			st.Duplicates++
+			continue
+		}
+		out = append(out, e)
+	}
+	kept = out
+	st.Listed = len(kept)
+
+	var qualB netipx.IPSetBuilder
+	for _, e := range kept {
+		qualB.Add(e.Addr)
+	}
+	qualSet, _ := qualB.IPSet()
+	qual := rangeSet(qualSet.Ranges())
+
+	var reach rangeSet
+	if opt.Widest != (Widest{}) {
+		var b netipx.IPSetBuilder
+		for _, a := range opt.Seen {
+			if a.IsValid() && a.Zone() == "" {
+				b.Add(a.Unmap())
+			}
+		}
+		b.RemoveSet(qualSet)
+		b.AddSet(allow)
+		for _, p := range notBlockable {
+			b.AddPrefix(p)
+		}
+		s, _ := b.IPSet()
+		reach = rangeSet(s.Ranges())
+	}
+
+	l := &List{Entries: kept, Meta: meta}
+	for i := 0; i < len(kept); {
+		a := kept[i].Addr
+		bits := a.BitLen()
+		widest := opt.Widest.V4
+		if a.Is6() {
+			widest = opt.Widest.V6
+		}
+		if widest == 0 {
+			widest = bits
+		}
+		best := netip.PrefixFrom(a, bits)
+		for n := bits - 1; n >= 0; n-- {
+			p, _ := a.Prefix(n)
+			r := netipx.RangeOfPrefix(p)
+			if !qual.contains(r) && (n < widest || reach.overlaps(r)) {
+				break
+			}
+			best = p
+		}
+		j := i + 1
+		for j < len(kept) && best.Contains(kept[j].Addr) {
+			j++
+		}
+		l.Blocks = append(l.Blocks, Block{Prefix: best, Entries: kept[i:j:j]})
+		i = j
+	}
+	return l, st
+}
+
+// mergeEntries adds b's counts and claims to a.
+func mergeEntries(a, b Entry) Entry {
+	for k := range a.Counts {
+		a.Counts[k] += b.Counts[k]
+	}
+	a.Claims = slices.Clone(a.Claims)
+	for _, c := range b.Claims {
+		if !slices.Contains(a.Claims, c) {
+			a.Claims = append(a.Claims, c)
+		}
+	}
+	if !b.FirstSeen.IsZero() && (a.FirstSeen.IsZero() || b.FirstSeen.Before(a.FirstSeen)) {
+		a.FirstSeen = b.FirstSeen
+	}
+	if b.LastSeen.After(a.LastSeen) {
+		a.LastSeen = b.LastSeen
+	}
+	return a
+}
+
+// unmapPrefix returns p with an IPv4-mapped IPv6 prefix written as IPv4
+// (::ffff:192.0.2.0/120 is 192.0.2.0/24).
+func unmapPrefix(p netip.Prefix) netip.Prefix {
+	a := p.Addr()
+	if !a.Is4In6() {
+		return p.Masked()
+	}
+	bits := p.Bits() - 96
+	if bits < 0 {
+		bits = 0
+	}
+	q, _ := a.Unmap().Prefix(bits)
+	return q
+}
+
+// rangeSet is a sorted list of disjoint ranges (an IPSet's Ranges), searched
+// by bisection: IPSet's own ContainsRange and OverlapsRange scan.
+type rangeSet []netipx.IPRange
+
+// contains reports whether r lies inside one range of s.
+func (s rangeSet) contains(r netipx.IPRange) bool {
+	i := sort.Search(len(s), func(i int) bool { return r.From().Less(s[i].From()) })
+	if i == 0 {
+		return false
+	}
+	x := s[i-1]
+	return !x.To().Less(r.To())
+}
+
+// overlaps reports whether some address of r is in s.
+func (s rangeSet) overlaps(r netipx.IPRange) bool {
+	// The first range that does not end before r starts.
+	i := sort.Search(len(s), func(i int) bool { return !s[i].To().Less(r.From()) })
+	return i < len(s) && !r.To().Less(s[i].From())
+}
