@@ -33,6 +33,7 @@ import (
 	"io"
 	"net/netip"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -78,6 +79,11 @@ type Config struct {
 	// TrustedProxies are --trusted-proxy: behind them, the client is the
 	// right-most address of the forwarded chain not in one of them.
 	TrustedProxies []netip.Prefix
+	// SeenClients makes the audit remember the address of every client,
+	// human ones included, so that a block list aggregated beyond exact
+	// merges (BlockPolicy.Widest) never covers one that does not qualify.
+	// It costs memory per distinct address.
+	SeenClients bool
 }
 
 // flushRows is how many judged rows are collected before they go to DuckDB.
@@ -92,6 +98,10 @@ type Result struct {
 	// Warnings are things the user should know that did not stop the audit
 	// (skipped history files, logs with hosts an unnamed history judges).
 	Warnings []string
+	// logs are the log files read; clients the human clients' addresses,
+	// sorted (only with Config.SeenClients).
+	logs    []string
+	clients []netip.Addr
 }
 
 // Close releases the database (a file given with Config.DB stays).
@@ -164,6 +174,7 @@ func Run(ctx context.Context, cfg Config, logs []string) (*Result, error) {
 	ident := bots.NewIdentifier()
 	j := newJudge(mem, hist, cfg.Profile, ident, pendingRanges)
 	j.trusted = cfg.TrustedProxies
+	j.collectClients = cfg.SeenClients
 	defer j.release()
 	j.graceUS = cfg.Grace.Microseconds()
 	if !cfg.From.IsZero() {
@@ -202,6 +213,14 @@ func Run(ctx context.Context, cfg Config, logs []string) (*Result, error) {
 		return nil, err
 	}
 	res.store = store
+	res.logs = logs
+	if j.clients != nil {
+		res.clients = make([]netip.Addr, 0, len(j.clients))
+		for a := range j.clients {
+			res.clients = append(res.clients, a)
+		}
+		slices.SortFunc(res.clients, netip.Addr.Compare)
+	}
 	if err := store.Exec(ctx, fmt.Sprintf("SET threads = %d", runtime.GOMAXPROCS(0))); err != nil {
 		return nil, err
 	}
@@ -322,7 +341,7 @@ func (j *judge) judgeInto(ctx context.Context, pending *pendingStore, opts inges
 			toStore <- j.flush()
 		}
 	}
-	filters := &humanFilters{ident: j.ident, fromUS: j.fromUS, toUS: j.toUS}
+	filters := &humanFilters{ident: j.ident, fromUS: j.fromUS, toUS: j.toUS, collect: j.collectClients, trusted: j.trusted}
 	opts.RowFilter = filters.newFilter
 	acc, inputErr = ingest.Run(readCtx, logs, opts, func(rec arrow.RecordBatch) error {
 		if err := j.add(rec); err != nil {

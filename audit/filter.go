@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"net/netip"
 	"sync"
 
 	"github.com/crawlaudit/crawlaudit/audit/bots"
@@ -28,6 +29,9 @@ type humanFilter struct {
 	// logs hold one host, or none.
 	lastHost   []byte
 	lastHumans int64
+	// clients are the addresses of human clients (only with collect).
+	clients map[netip.Addr]struct{}
+	lastIP  []byte
 }
 
 // humanFilters makes the filters of one run and remembers them for their
@@ -35,6 +39,10 @@ type humanFilter struct {
 type humanFilters struct {
 	ident        *bots.Identifier
 	fromUS, toUS int64
+	// collect: remember the address of every human client (for the
+	// aggregation of block lists), behind the trusted proxies.
+	collect bool
+	trusted []netip.Prefix
 
 	mu  sync.Mutex
 	all []*humanFilter
@@ -60,6 +68,15 @@ func (fs *humanFilters) addTo(j *judge) {
 			j.hosts[j.hostState(string(ingest.RepairUTF8([]byte(host))))].humans += n
 		}
 		f.outside, f.humans = 0, map[string]int64{}
+		if len(f.clients) > 0 {
+			if j.clients == nil {
+				j.clients = make(map[netip.Addr]struct{}, len(f.clients))
+			}
+			for a := range f.clients {
+				j.clients[a] = struct{}{}
+			}
+			f.clients = nil
+		}
 	}
 }
 
@@ -81,6 +98,9 @@ func (f *humanFilter) keep(r *logfmt.Row) bool {
 		}
 	}
 	if !bot {
+		if f.collect && len(r.ClientIP) > 0 {
+			f.addClient(r)
+		}
 		if f.lastHumans == 0 || string(r.Host) != string(f.lastHost) {
 			f.flushHost()
 			f.lastHost = append(f.lastHost[:0], r.Host...)
@@ -96,4 +116,26 @@ func (f *humanFilter) flushHost() {
 		f.humans[string(f.lastHost)] += f.lastHumans
 		f.lastHumans = 0
 	}
+}
+
+// addClient remembers the client address of the human request r: the
+// remote address, or behind a trusted proxy the forwarded one.
+func (f *humanFilter) addClient(r *logfmt.Row) {
+	if r.ForwardedFor == nil && string(r.ClientIP) == string(f.lastIP) {
+		return
+	}
+	ip := string(r.ClientIP)
+	if r.ForwardedFor != nil && len(f.trusted) > 0 {
+		ip, _ = clientBehindProxies(ip, string(r.ForwardedFor), f.trusted)
+	} else {
+		f.lastIP = append(f.lastIP[:0], r.ClientIP...)
+	}
+	a, err := netip.ParseAddr(ip)
+	if err != nil {
+		return
+	}
+	if f.clients == nil {
+		f.clients = make(map[netip.Addr]struct{})
+	}
+	f.clients[a.Unmap().WithZone("")] = struct{}{}
 }

@@ -176,6 +176,20 @@ func TestAuditIdentity(t *testing.T) {
 	if got := blockAddrs(t, filepath.Join(out, "blocklist.txt")); !sameSet(got, wantBlock) {
 		t.Errorf("blocklist = %v, want %v", got, wantBlock)
 	}
+	// Each entry says why: its counts and the crawlers it claimed, with
+	// what verification found.
+	l, _, err := res.BlockList(ctx, BlockPolicy{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reasons := map[string]string{}
+	for _, b := range l.Blocks {
+		reasons[b.String()] = b.Reason()
+	}
+	t.Logf("reasons: %v", reasons)
+	if got := reasons["192.0.2.7"]; !strings.Contains(got, "Googlebot spoofed") || !strings.Contains(got, "disallowed ") {
+		t.Errorf("reason of 192.0.2.7 = %q, want its disallowed count and Googlebot spoofed", got)
+	}
 	for _, c := range []struct {
 		name string
 		p    BlockPolicy
@@ -188,13 +202,13 @@ func TestAuditIdentity(t *testing.T) {
 			[]string{"65.52.104.9", "66.249.66.1", "157.55.39.12", "192.0.2.7", "203.0.113.7", "5.255.253.104"}},
 		{"min 2", BlockPolicy{On: []string{"disallowed", "spoofed"}, Min: 2}, []string{"192.0.2.7"}},
 	} {
-		entries, err := res.Blocklist(ctx, c.p)
+		l, _, err := res.BlockList(ctx, c.p)
 		if err != nil {
 			t.Fatal(err)
 		}
 		var got []string
-		for _, e := range entries {
-			got = append(got, e.Addr)
+		for _, e := range l.Entries {
+			got = append(got, e.Addr.String())
 		}
 		if !sameSet(got, c.want) {
 			t.Errorf("%s: blocklist = %v, want %v", c.name, got, c.want)

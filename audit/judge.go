@@ -62,6 +62,10 @@ type judge struct {
 	// address and forwarded chain, the dict id of the client behind them.
 	trusted []netip.Prefix
 	fwdIDs  map[string]int32
+	// collectClients: the human filters remember every human client's
+	// address, gathered in clients when the logs are read (Config.SeenClients).
+	collectClients bool
+	clients        map[netip.Addr]struct{}
 
 	groupStates map[groupKey]*groupState
 

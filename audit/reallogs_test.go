@@ -137,14 +137,14 @@ func TestAuditRealLogsIdentity(t *testing.T) {
 	}
 	noneBlocked := func(res *Result, prefixes ...string) {
 		t.Helper()
-		entries, err := res.Blocklist(ctx, BlockPolicy{})
+		l, _, err := res.BlockList(ctx, BlockPolicy{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, e := range entries {
+		for _, e := range l.Entries {
 			for _, p := range prefixes {
-				if strings.HasPrefix(e.Addr, p) {
-					t.Errorf("block list holds the crawler address %s (%s, %s)", e.Addr, e.Bots, e.Identities)
+				if strings.HasPrefix(e.Addr.String(), p) {
+					t.Errorf("block list holds the crawler address %s (%v)", e.Addr, e.Claims)
 				}
 			}
 		}

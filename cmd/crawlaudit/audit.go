@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"net/netip"
+	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -12,6 +14,7 @@ import (
 	"github.com/crawlaudit/crawlaudit/audit"
 	"github.com/crawlaudit/crawlaudit/ingest"
 	"github.com/crawlaudit/crawlaudit/report"
+	"github.com/crawlaudit/crawlaudit/report/firewall"
 	"github.com/crawlaudit/crawlaudit/robots"
 	"github.com/crawlaudit/crawlaudit/verify"
 	"github.com/crawlaudit/crawlaudit/verify/rdns"
@@ -29,6 +32,10 @@ type auditOptions struct {
 	blockMin           int
 	blockOn            string
 	blockVerified      bool
+	blockFormat        string
+	blockTTL           time.Duration
+	blockAggregate     string
+	allowList          string
 	ranges             string
 	rdns               bool
 	rdnsCache          string
@@ -114,6 +121,10 @@ Exit status: 0 success; 2 usage or input error (after the report, unless
 		f.IntVar(&opt.blockMin, "block-min", 1, "requests of one --block-on kind that put a client address on the block list")
 		f.StringVar(&opt.blockOn, "block-on", strings.Join(audit.DefaultBlockOn, ","), "`KINDS` that put an address on the block list: "+strings.Join(audit.BlockKinds, ", "))
 		f.BoolVar(&opt.blockVerified, "block-verified", false, "allow addresses verified as their crawler's operator's on the block list")
+		f.StringVar(&opt.blockFormat, "block-format", "", "block-list `FORMATS` written into --out beside blocklist.txt: all, or a comma list of "+strings.Join(firewall.FormatNames(), ", "))
+		f.DurationVar(&opt.blockTTL, "block-ttl", audit.DefaultBlockTTL, "how long a firewall keeps a blocked entry (nftables, ipset, crowdsec); 0: for ever")
+		f.StringVar(&opt.blockAggregate, "block-aggregate", "", "widest merged prefix per family, IPv4 then IPv6 (/24,/64), never covering another address seen in the logs (default: exact merges only)")
+		f.StringVar(&opt.allowList, "allow-list", "", "never block an address in `FILE` (one address or CIDR per line, # comments)")
 		f.StringVar(&opt.ranges, "ranges", "", "operators' IP range lists in `DIR` (crawlaudit ranges update), in place of the built-in snapshot for the sources it holds")
 		f.BoolVar(&opt.rdns, "rdns", false, "verify addresses the ranges do not settle with forward-confirmed reverse DNS (queries your resolver)")
 		f.StringVar(&opt.rdnsCache, "rdns-cache", "", "keep reverse DNS answers in `FILE` (JSON lines) and reuse them; without --rdns only its answers are used")
@@ -182,6 +193,33 @@ func runAudit(ctx context.Context, e *env, opt *auditOptions, logs []string) err
 	if opt.blockMin < 1 {
 		return usageErr("audit: --block-min must be at least 1")
 	}
+	if block.Formats, err = firewall.ParseFormats(opt.blockFormat); err != nil {
+		return usageErr("audit: %v", err)
+	}
+	if len(block.Formats) > 0 && opt.out == "" {
+		return usageErr("audit: --block-format writes files into --out DIR: give --out")
+	}
+	if opt.blockTTL < 0 {
+		return usageErr("audit: --block-ttl must not be negative")
+	}
+	block.TTL = opt.blockTTL
+	if block.Widest, err = firewall.ParseWidest(opt.blockAggregate); err != nil {
+		return usageErr("audit: %v", err)
+	}
+	cfg.SeenClients = block.Widest != (firewall.Widest{}) && opt.out != ""
+	if opt.allowList != "" {
+		f, err := os.Open(opt.allowList)
+		if err != nil {
+			return usageErr("audit: --allow-list: %v", err)
+		}
+		block.Allow, err = firewall.ParseAllowList(f, opt.allowList)
+		f.Close()
+		if err != nil {
+			return usageErr("audit: --allow-list: %v", err)
+		}
+		block.AllowFile = opt.allowList
+	}
+	block.Tool = "crawlaudit " + toolVersion()
 	for _, list := range opt.trustedProxies {
 		for _, s := range strings.Split(list, ",") {
 			if s = strings.TrimSpace(s); s == "" {
@@ -246,7 +284,13 @@ func runAudit(ctx context.Context, e *env, opt *auditOptions, logs []string) err
 		return err
 	}
 	if opt.out != "" && !opt.json {
-		fmt.Fprintf(e.stderr, "Wrote %s to %s\n", strings.Join(audit.OutFiles, ", "), opt.out)
+		files := slices.Clone(audit.OutFiles)
+		for _, f := range block.Formats {
+			for _, file := range f.Files {
+				files = append(files, file.Name)
+			}
+		}
+		fmt.Fprintf(e.stderr, "Wrote %s to %s\n", strings.Join(files, ", "), opt.out)
 	}
 	if inputErr != nil {
 		if opt.keepGoing {

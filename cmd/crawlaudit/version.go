@@ -17,11 +17,7 @@ func init() {
 			Short: "Print the version of crawlaudit",
 			Args:  cobra.NoArgs,
 			RunE: func(cmd *cobra.Command, args []string) error {
-				v := "devel"
-				if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
-					v = bi.Main.Version
-				}
-				fmt.Fprintf(e.stdout, "crawlaudit %s\n", v)
+				fmt.Fprintf(e.stdout, "crawlaudit %s\n", toolVersion())
 				info, err := verify.BuiltinSnapshot()
 				if err != nil {
 					return err
@@ -44,4 +40,13 @@ func init() {
 			},
 		}
 	})
+}
+
+// toolVersion returns the module version this binary was built from, or
+// "devel".
+func toolVersion() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "devel"
 }

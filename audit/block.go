@@ -1,0 +1,195 @@
+//go:build duckdb_arrow
+
+package audit
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/netip"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/crawlaudit/crawlaudit/queries"
+	"github.com/crawlaudit/crawlaudit/report"
+	"github.com/crawlaudit/crawlaudit/report/firewall"
+)
+
+// BlockKinds are the kinds of finding that may put a client address on the
+// block list (--block-on; contract §8), in the order of the parameters of
+// queries/blocklist.sql.
+var BlockKinds = []string{"disallowed", "spoofed", "in-grace", "crawl-delay", "request-rate", "visit-time"}
+
+// DefaultBlockOn is the default of --block-on.
+var DefaultBlockOn = []string{"disallowed", "spoofed"}
+
+// DefaultBlockTTL is the default of --block-ttl.
+const DefaultBlockTTL = 720 * time.Hour
+
+// BlockPolicy says who qualifies for the block list and how it is written
+// (contract §8).
+type BlockPolicy struct {
+	// On are the kinds of BlockKinds that qualify an address; empty:
+	// DefaultBlockOn.
+	On []string
+	// Min is how many requests of one kind qualify an address (--block-min;
+	// below 1: 1).
+	Min int
+	// Verified lets an address verified as its crawler's operator's qualify
+	// (--block-verified). Without it, such an address is never written.
+	Verified bool
+	// Allow are the --allow-list prefixes, never blocked; AllowFile names
+	// the file for the headers.
+	Allow     []netip.Prefix
+	AllowFile string
+	// Widest allows prefixes wider than exact merges (--block-aggregate);
+	// it needs an audit run with Config.SeenClients.
+	Widest firewall.Widest
+	// TTL is how long a firewall keeps an entry (--block-ttl); 0: for ever.
+	TTL time.Duration
+	// Formats are the --block-format files written beside blocklist.txt.
+	Formats []firewall.Format
+	// Tool names the program and version in the headers.
+	Tool string
+}
+
+// ParseBlockOn parses a --block-on list ("disallowed,spoofed").
+func ParseBlockOn(s string) ([]string, error) {
+	var kinds []string
+	for _, k := range strings.Split(s, ",") {
+		k = strings.TrimSpace(k)
+		if k == "" {
+			continue
+		}
+		if !slices.Contains(BlockKinds, k) {
+			if k == "unreachable" {
+				return nil, fmt.Errorf("%q needs the robots.txt availability periods (contract §12), which this version does not compute yet", k)
+			}
+			return nil, fmt.Errorf("unknown kind %q (kinds: %s)", k, strings.Join(BlockKinds, ", "))
+		}
+		if !slices.Contains(kinds, k) {
+			kinds = append(kinds, k)
+		}
+	}
+	if len(kinds) == 0 {
+		return nil, fmt.Errorf("no kind given (kinds: %s)", strings.Join(BlockKinds, ", "))
+	}
+	return kinds, nil
+}
+
+func (p BlockPolicy) normalized() BlockPolicy {
+	if len(p.On) == 0 {
+		p.On = DefaultBlockOn
+	}
+	if p.Min < 1 {
+		p.Min = 1
+	}
+	return p
+}
+
+// args returns the parameters of queries/blocklist.sql.
+func (p BlockPolicy) args() []any {
+	args := []any{p.Min}
+	for _, k := range BlockKinds {
+		args = append(args, slices.Contains(p.On, k))
+	}
+	return append(args, p.Verified)
+}
+
+// meta says how a list under p is made, for the headers of its files.
+func (r *Result) blockMeta(p BlockPolicy) firewall.Meta {
+	m := firewall.Meta{
+		Tool: p.Tool, Made: time.Now().UTC(), Logs: r.logs,
+		Robots: r.Summary.Audit.Robots, Spec: r.Summary.Audit.Spec,
+		Min: p.Min, Verified: p.Verified, AllowList: p.AllowFile, Aggregate: p.Widest, TTL: p.TTL,
+	}
+	if in := r.Summary.Input; in.From != nil && in.To != nil {
+		m.From, m.To = *in.From, *in.To
+	}
+	for _, k := range p.On {
+		if kind, ok := firewall.ParseKind(k); ok {
+			m.Kinds = append(m.Kinds, kind)
+		}
+	}
+	return m
+}
+
+// BlockList returns the block list under p (contract §8): the addresses
+// queries/blocklist.sql says qualify, less the allow list and the addresses
+// never blocked, merged into prefixes that cover no other address seen in
+// the logs; and what was dropped.
+func (r *Result) BlockList(ctx context.Context, p BlockPolicy) (*firewall.List, firewall.Stats, error) {
+	p = p.normalized()
+	if err := r.materialize(ctx); err != nil {
+		return nil, firewall.Stats{}, err
+	}
+	if p.Widest != (firewall.Widest{}) && r.clients == nil && r.Summary.Input.HumanRequests > 0 {
+		return nil, firewall.Stats{}, fmt.Errorf("--block-aggregate needs the addresses of every client: run the audit with Config.SeenClients")
+	}
+	var entries []firewall.Entry
+	var seen []netip.Addr
+	err := r.store.Each(ctx, queries.SQL("blocklist.sql"), nil, func(v []any) error {
+		ip, _ := v[0].(string)
+		addr, _ := netip.ParseAddr(ip) // not an address (a logged host name): the zero Addr, counted invalid
+		if qualifies, _ := v[11].(bool); !qualifies {
+			if addr.IsValid() {
+				seen = append(seen, addr)
+			}
+			return nil
+		}
+		e := firewall.Entry{Addr: addr, Claims: claimsOf(v[8])}
+		for k := 0; k < 6; k++ {
+			e.Counts[k] = toInt64(v[1+k])
+		}
+		e.FirstSeen, _ = v[9].(time.Time)
+		e.LastSeen, _ = v[10].(time.Time)
+		entries = append(entries, e)
+		return nil
+	}, p.args()...)
+	if err != nil {
+		return nil, firewall.Stats{}, fmt.Errorf("block list: %w", err)
+	}
+	opt := firewall.Options{Widest: p.Widest, Allow: p.Allow}
+	if p.Widest != (firewall.Widest{}) {
+		opt.Seen = append(seen, r.clients...)
+	}
+	l, st := firewall.Build(entries, opt, r.blockMeta(p))
+	return l, st, nil
+}
+
+// claimsOf reads the claims column: a list of {bot, identity} structs.
+func claimsOf(v any) []firewall.Claim {
+	list, _ := v.([]any)
+	var cs []firewall.Claim
+	for _, x := range list {
+		m, _ := x.(map[string]any)
+		bot, _ := m["bot"].(string)
+		id, _ := m["identity"].(string)
+		cs = append(cs, firewall.Claim{Bot: bot, Identity: id})
+	}
+	return cs
+}
+
+func toInt64(v any) int64 {
+	switch x := v.(type) {
+	case int64:
+		return x
+	case int32:
+		return int64(x)
+	case uint64:
+		return int64(x)
+	}
+	return 0
+}
+
+// WriteBlocklist writes blocklist.txt for l to w: the header lines, then
+// one address per line.
+func WriteBlocklist(w io.Writer, l *firewall.List) error {
+	ips := make([]string, len(l.Entries))
+	for i, e := range l.Entries {
+		ips[i] = e.Addr.String()
+	}
+	_, err := report.WriteBlocklist(w, ips, strings.Join(l.Meta.Lines(l), "\n"))
+	return err
+}
