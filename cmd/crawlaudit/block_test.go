@@ -1,0 +1,256 @@
+package main
+
+import (
+	"bufio"
+	"compress/gzip"
+	"encoding/csv"
+	"net/netip"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// readAddrs reads blocklist.txt: the addresses, comments skipped.
+func readAddrs(t *testing.T, path string) []netip.Addr {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var as []netip.Addr
+	for _, l := range strings.Split(string(b), "\n") {
+		if l == "" || strings.HasPrefix(l, "#") {
+			continue
+		}
+		a, err := netip.ParseAddr(l)
+		if err != nil {
+			t.Fatalf("%s: %q: %v", path, l, err)
+		}
+		as = append(as, a)
+	}
+	return as
+}
+
+// readPrefixes reads blocklist.cidr.txt: the prefixes, comments skipped.
+func readPrefixes(t *testing.T, path string) []netip.Prefix {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ps []netip.Prefix
+	for _, l := range strings.Split(string(b), "\n") {
+		l, _, _ = strings.Cut(l, "#")
+		if l = strings.TrimSpace(l); l == "" {
+			continue
+		}
+		p, err := netip.ParsePrefix(l)
+		if err != nil {
+			t.Fatalf("%s: %q: %v", path, l, err)
+		}
+		ps = append(ps, p)
+	}
+	return ps
+}
+
+// queryAddrs runs a one-column query on a kept audit.
+func queryAddrs(t *testing.T, db, q string) []netip.Addr {
+	t.Helper()
+	code, out, stderr := runCLI(t, "", "query", "--db", db, "--csv", q)
+	if code != exitOK {
+		t.Fatalf("query exit %d: %s", code, stderr)
+	}
+	var as []netip.Addr
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n")[1:] {
+		as = append(as, netip.MustParseAddr(l))
+	}
+	return as
+}
+
+// sampleClients returns every client address of the sample log.
+func sampleClients(t *testing.T) []netip.Addr {
+	t.Helper()
+	f, err := os.Open(sampleLog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[netip.Addr]bool{}
+	sc := bufio.NewScanner(zr)
+	for sc.Scan() {
+		ip, _, _ := strings.Cut(sc.Text(), " ")
+		if a, err := netip.ParseAddr(ip); err == nil {
+			seen[a.Unmap()] = true
+		}
+	}
+	var as []netip.Addr
+	for a := range seen {
+		as = append(as, a)
+	}
+	return as
+}
+
+func covered(ps []netip.Prefix, a netip.Addr) bool {
+	for _, p := range ps {
+		if p.Contains(a) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestAuditBlockSample: on the sample month, the spoofed Googlebots'
+// addresses are blocked and the genuine Googlebot's never; an allow-listed
+// CIDR never is; the aggregated prefixes cover no client address of the log
+// that does not qualify; every format is written.
+func TestAuditBlockSample(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out")
+	db := filepath.Join(dir, "audit.duckdb")
+	allow := filepath.Join(dir, "allow.txt")
+	// 185.220.101.34 is a spoofed Googlebot; the operator trusts its /24.
+	os.WriteFile(allow, []byte("# partner network\n185.220.101.0/24\n"), 0o644)
+	code, _, stderr := runCLI(t, "", "audit", "-q", "--out", out, "--db", db, "--block-format", "all",
+		"--block-aggregate", "/24,/64", "--allow-list", allow, "--robots", sampleRobots, sampleLog)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, name := range []string{"blocklist.txt", "blocklist.cidr.txt"} {
+		if _, err := os.Stat(filepath.Join(out, name)); err != nil {
+			t.Error(err)
+		}
+	}
+	listed := readAddrs(t, filepath.Join(out, "blocklist.txt"))
+	prefixes := readPrefixes(t, filepath.Join(out, "blocklist.cidr.txt"))
+
+	genuine := queryAddrs(t, db, "SELECT DISTINCT client_ip FROM judged WHERE bot = 'Googlebot' AND identity = 'verified' ORDER BY 1")
+	spoofed := queryAddrs(t, db, "SELECT DISTINCT client_ip FROM judged WHERE bot = 'Googlebot' AND identity = 'spoofed' ORDER BY 1")
+	if len(genuine) == 0 || len(spoofed) < 3 {
+		t.Fatalf("sample: %d genuine and %d spoofed Googlebot addresses", len(genuine), len(spoofed))
+	}
+	for _, a := range genuine {
+		if slices.Contains(listed, a) || covered(prefixes, a) {
+			t.Errorf("the genuine Googlebot %v is blocked", a)
+		}
+	}
+	trusted := netip.MustParsePrefix("185.220.101.0/24")
+	for _, a := range spoofed {
+		switch {
+		case trusted.Contains(a):
+			if slices.Contains(listed, a) || covered(prefixes, a) {
+				t.Errorf("the allow-listed %v is blocked", a)
+			}
+		case !slices.Contains(listed, a) || !covered(prefixes, a):
+			t.Errorf("the spoofed Googlebot %v is not blocked", a)
+		}
+	}
+	for _, p := range prefixes {
+		if p.Overlaps(trusted) {
+			t.Errorf("prefix %v covers the allow list", p)
+		}
+	}
+	// Widened to /24 and /64 at most, and never over a client that does
+	// not qualify, human or bot.
+	for _, a := range sampleClients(t) {
+		if covered(prefixes, a) && !slices.Contains(listed, a) {
+			t.Errorf("%v does not qualify but is covered", a)
+		}
+	}
+	for _, p := range prefixes {
+		if p.Addr().Is4() && p.Bits() < 24 || p.Addr().Is6() && p.Bits() < 64 {
+			t.Errorf("prefix %v is wider than --block-aggregate /24,/64", p)
+		}
+	}
+	for _, a := range listed {
+		if !covered(prefixes, a) {
+			t.Errorf("%v is listed but no prefix covers it", a)
+		}
+	}
+}
+
+// TestAuditBlockCrawlDelay: --block-on crawl-delay --block-min N lists
+// exactly the addresses with at least N crawl-delay rows in breaches.csv
+// that are not verified (in the sample: 35, 51, 208, 251 and 262 rows).
+func TestAuditBlockCrawlDelay(t *testing.T) {
+	for _, min := range []int{10, 100, 252} {
+		dir := t.TempDir()
+		code, _, stderr := runCLI(t, "", "audit", "-q", "--out", dir, "--block-on", "crawl-delay", "--block-min", strconv.Itoa(min),
+			"--robots", sampleRobots, sampleLog)
+		if code != exitOK {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		f, err := os.Open(filepath.Join(dir, "breaches.csv"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows, err := csv.NewReader(f).ReadAll()
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		col := map[string]int{}
+		for i, c := range rows[0] {
+			col[c] = i
+		}
+		delays := map[netip.Addr]int{}
+		verified := map[netip.Addr]bool{}
+		for _, r := range rows[1:] {
+			a := netip.MustParseAddr(r[col["client_ip"]])
+			if r[col["identity"]] == "verified" {
+				verified[a] = true
+			}
+			if r[col["kind"]] == "crawl-delay" {
+				delays[a]++
+			}
+		}
+		var want []string
+		for a, n := range delays {
+			if n >= min && !verified[a] {
+				want = append(want, a.String())
+			}
+		}
+		var got []string
+		for _, a := range readAddrs(t, filepath.Join(dir, "blocklist.txt")) {
+			got = append(got, a.String())
+		}
+		slices.Sort(want)
+		slices.Sort(got)
+		if len(want) == 0 || !slices.Equal(got, want) {
+			t.Errorf("--block-min %d: blocklist.txt = %v, want %v", min, got, want)
+		}
+		t.Logf("--block-min %d: %d of %d addresses with a crawl-delay breach", min, len(got), len(delays))
+	}
+}
+
+// TestAuditBlockUsage: bad block-list flags fail before the audit, naming
+// the flag, the file and the line.
+func TestAuditBlockUsage(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "allow.txt")
+	os.WriteFile(bad, []byte("192.0.2.1\n# ok\nnot-an-address\n"), 0o644)
+	for _, tc := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"--block-format", "pf", "--out", dir}, `unknown format "pf"`},
+		{[]string{"--block-format", "nftables"}, "give --out"},
+		{[]string{"--block-aggregate", "/4"}, "between /8 and /32"},
+		{[]string{"--block-ttl", "-1h"}, "--block-ttl"},
+		{[]string{"--allow-list", bad}, bad + ":3:"},
+		{[]string{"--allow-list", filepath.Join(dir, "missing.txt")}, "--allow-list"},
+		{[]string{"--block-on", "unreachable"}, "availability periods"},
+	} {
+		args := append([]string{"audit", "-q", "--robots", sampleRobots}, tc.args...)
+		code, _, stderr := runCLI(t, "", append(args, sampleLog)...)
+		if code != exitUsage || !strings.Contains(stderr, tc.msg) {
+			t.Errorf("%v: exit %d, stderr %q, want exit 2 and %q", tc.args, code, stderr, tc.msg)
+		}
+	}
+}
