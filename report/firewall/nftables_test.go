@@ -46,7 +46,7 @@ func TestNftablesLoads(t *testing.T) {
 	netfilterTool(t, "nft")
 	for _, tc := range netfilterLists(t) {
 		t.Run(tc.name, func(t *testing.T) {
-			file := writeTemp(t, "blocklist.nft", writeFile(t, "nftables", "blocklist.nft", tc.list))
+			file := nfWriteTemp(t, "blocklist.nft", writeFile(t, "nftables", "blocklist.nft", tc.list))
 			out := inNetns(t, `nft -c -f "$1"; nft -f "$1"; nft -f "$1"; nft -j list table inet crawlaudit`, file)
 			got := parseNftTable(t, out)
 			for _, set := range []string{nftSetV4, nftSetV6} {
@@ -71,9 +71,9 @@ func TestNftablesLoads(t *testing.T) {
 func TestNftablesReloadReplaces(t *testing.T) {
 	netfilterTool(t, "nft")
 	lists := netfilterLists(t)
-	first := writeTemp(t, "first.nft", writeFile(t, "nftables", "blocklist.nft", lists[0].list))
-	v6 := listNamed(t, lists, "ipv6 only")
-	second := writeTemp(t, "second.nft", writeFile(t, "nftables", "blocklist.nft", v6))
+	first := nfWriteTemp(t, "first.nft", writeFile(t, "nftables", "blocklist.nft", lists[0].list))
+	v6 := nfListNamed(t, lists, "ipv6 only")
+	second := nfWriteTemp(t, "second.nft", writeFile(t, "nftables", "blocklist.nft", v6))
 	got := parseNftTable(t, inNetns(t, `nft -f "$1"; nft -f "$2"; nft -j list table inet crawlaudit`, first, second))
 	checkNftSet(t, got.sets[nftSetV4], nil, v6.Meta.TTL)
 	checkNftSet(t, got.sets[nftSetV6], v6.Family(6), v6.Meta.TTL)
@@ -198,10 +198,10 @@ type netfilterCase struct {
 	list *List
 }
 
-// hostileBots are bot names that try to end a comment, a quoted string, an
+// netfilterHostileBots are bot names that try to end a comment, a quoted string, an
 // element, a set, a line or a command in nft, ipset and iptables-restore
 // syntax, or to run a shell.
-var hostileBots = []string{
+var netfilterHostileBots = []string{
 	`"`, "\n", "}", "{", ";", "#", "`id`", "$(reboot)", "\u2028", "\r", "\\", "'", "\x00", "\t",
 	`" ; flush ruleset ; "`, "\n}\nflush ruleset\n", "\"\nCOMMIT\n*filter\n-F\n", `" -j ACCEPT -m comment --comment "`,
 	"\ncreate evil hash:ip\n", "\ndestroy\n", "-exist", "--noflush", strings.Repeat("LongBotName", 20),
@@ -209,7 +209,7 @@ var hostileBots = []string{
 
 // netfilterLists returns the lists the netfilter tools must accept: the
 // fixture, an empty list, a list with only IPv6 blocks, the fixture without
-// a TTL, and a list whose bot names are hostileBots, each at its own
+// a TTL, and a list whose bot names are netfilterHostileBots, each at its own
 // address (no two adjacent, so each is a block of its own).
 func netfilterLists(t *testing.T) []netfilterCase {
 	t.Helper()
@@ -228,7 +228,7 @@ func netfilterLists(t *testing.T) []netfilterCase {
 	noTTL := meta
 	noTTL.TTL = 0
 	var hostile []Entry
-	for i, bot := range hostileBots {
+	for i, bot := range netfilterHostileBots {
 		e := Entry{
 			Addr:      netip.AddrFrom4([4]byte{203, 0, 113, byte(2*i + 1)}),
 			Claims:    []Claim{{bot, "unverified"}, {"x" + bot, bot}},
@@ -237,7 +237,7 @@ func netfilterLists(t *testing.T) []netfilterCase {
 		e.Counts[Disallowed] = int64(i + 1)
 		hostile = append(hostile, e)
 	}
-	all := Entry{Addr: netip.MustParseAddr("2001:db8:dead::1"), Claims: []Claim{{strings.Join(hostileBots, ""), "spoofed"}}}
+	all := Entry{Addr: netip.MustParseAddr("2001:db8:dead::1"), Claims: []Claim{{strings.Join(netfilterHostileBots, ""), "spoofed"}}}
 	all.Counts[Spoofed] = 1
 	hostile = append(hostile, all)
 	return []netfilterCase{
@@ -249,8 +249,8 @@ func netfilterLists(t *testing.T) []netfilterCase {
 	}
 }
 
-// listNamed returns the list of the case named name.
-func listNamed(t *testing.T, cases []netfilterCase, name string) *List {
+// nfListNamed returns the list of the case named name.
+func nfListNamed(t *testing.T, cases []netfilterCase, name string) *List {
 	t.Helper()
 	for _, c := range cases {
 		if c.name == name {
@@ -278,7 +278,7 @@ func netfilterTool(t *testing.T, name string) string {
 	return ""
 }
 
-var netns struct {
+var nfNetns struct {
 	once sync.Once
 	err  error
 }
@@ -289,17 +289,17 @@ var netns struct {
 // script fails.
 func inNetns(t *testing.T, script string, args ...string) []byte {
 	t.Helper()
-	netns.once.Do(func() {
+	nfNetns.once.Do(func() {
 		if _, err := exec.LookPath("unshare"); err != nil {
-			netns.err = err
+			nfNetns.err = err
 			return
 		}
 		if out, err := exec.Command("unshare", "-n", "true").CombinedOutput(); err != nil {
-			netns.err = fmt.Errorf("%v: %s", err, bytes.TrimSpace(out))
+			nfNetns.err = fmt.Errorf("%v: %s", err, bytes.TrimSpace(out))
 		}
 	})
-	if netns.err != nil {
-		t.Skipf("cannot make a private network namespace to load the file into (unshare -n needs root): %v", netns.err)
+	if nfNetns.err != nil {
+		t.Skipf("cannot make a private network namespace to load the file into (unshare -n needs root): %v", nfNetns.err)
 	}
 	cmd := exec.Command("unshare", append([]string{"-n", "sh", "-ec", script, "sh"}, args...)...)
 	cmd.Env = append(os.Environ(), "PATH=/usr/sbin:/sbin:/usr/bin:/bin:"+os.Getenv("PATH"))
@@ -307,14 +307,14 @@ func inNetns(t *testing.T, script string, args ...string) []byte {
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		t.Fatalf("unshare -n sh -ec '%s' %s: %v\n%s%s", script, strings.Join(args, " "), err, stderr.Bytes(), numbered(args))
+		t.Fatalf("unshare -n sh -ec '%s' %s: %v\n%s%s", script, strings.Join(args, " "), err, stderr.Bytes(), nfNumbered(args))
 	}
 	return out
 }
 
-// numbered returns the files among args with numbered lines, for a
+// nfNumbered returns the files among args with numbered lines, for a
 // failure's message (the tools name lines by number).
-func numbered(args []string) string {
+func nfNumbered(args []string) string {
 	var sb strings.Builder
 	for _, a := range args {
 		b, err := os.ReadFile(a)
@@ -331,8 +331,8 @@ func numbered(args []string) string {
 	return sb.String()
 }
 
-// writeTemp writes b to a file named name in a new temporary directory.
-func writeTemp(t *testing.T, name string, b []byte) string {
+// nfWriteTemp writes b to a file named name in a new temporary directory.
+func nfWriteTemp(t *testing.T, name string, b []byte) string {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), name)
 	if err := os.WriteFile(p, b, 0o644); err != nil {
