@@ -190,6 +190,42 @@ func checkNftSet(t *testing.T, got []nftElem, blocks []Block, ttl time.Duration)
 	}
 }
 
+// TestNetfilterHostileNames checks, without the tools, that bot names
+// cannot add a line or end a quoted comment in any file of the nftables,
+// ipset and iptables formats: the file of the hostile list has as many
+// lines as that of the same list with tame names, and every line of it
+// that is not a comment holds no '"' or exactly two. (The tests that load
+// the files check the rest where the tools can run.)
+func TestNetfilterHostileNames(t *testing.T) {
+	hostile := nfListNamed(t, netfilterLists(t), "hostile names")
+	tame := *hostile
+	tame.Blocks = nil
+	for _, b := range hostile.Blocks {
+		es := slices.Clone(b.Entries)
+		for i := range es {
+			es[i].Claims = []Claim{{"bot", "unverified"}}
+		}
+		tame.Blocks = append(tame.Blocks, Block{Prefix: b.Prefix, Entries: es})
+	}
+	for _, f := range []struct{ format, file string }{
+		{"nftables", "blocklist.nft"},
+		{"ipset", "blocklist.ipset"},
+		{"iptables", "blocklist.iptables"},
+		{"iptables", "blocklist.ip6tables"},
+	} {
+		got := string(writeFile(t, f.format, f.file, hostile))
+		want := string(writeFile(t, f.format, f.file, &tame))
+		if g, w := strings.Count(got, "\n"), strings.Count(want, "\n"); g != w {
+			t.Errorf("%s: %d lines with hostile names, %d with tame ones:\n%s", f.file, g, w, got)
+		}
+		for _, line := range strings.Split(got, "\n") {
+			if n := strings.Count(line, `"`); !strings.HasPrefix(line, "#") && n != 0 && n != 2 {
+				t.Errorf("%s: %d quotes in %q", f.file, n, line)
+			}
+		}
+	}
+}
+
 // The helpers below are shared by the nftables, ipset and iptables tests.
 
 // netfilterCase is one list every netfilter tool must accept.
