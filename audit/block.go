@@ -44,7 +44,8 @@ type BlockPolicy struct {
 	Allow     []netip.Prefix
 	AllowFile string
 	// Widest allows prefixes wider than exact merges (--block-aggregate);
-	// it needs an audit run with Config.SeenClients.
+	// it needs an audit run with Config.SeenClients, as does the
+	// cloudflare format (which widens IPv6 to /64).
 	Widest firewall.Widest
 	// TTL is how long a firewall keeps an entry (--block-ttl); 0: for ever.
 	TTL time.Duration
@@ -88,6 +89,13 @@ func (p BlockPolicy) normalized() BlockPolicy {
 	return p
 }
 
+// widens reports whether a file under p may block more than the qualifying
+// addresses: --block-aggregate, or Cloudflare's IPv6 /64.
+func (p BlockPolicy) widens() bool {
+	return p.Widest != (firewall.Widest{}) ||
+		slices.ContainsFunc(p.Formats, func(f firewall.Format) bool { return f.Name == "cloudflare" })
+}
+
 // args returns the parameters of queries/blocklist.sql.
 func (p BlockPolicy) args() []any {
 	args := []any{p.Min}
@@ -124,8 +132,8 @@ func (r *Result) BlockList(ctx context.Context, p BlockPolicy) (*firewall.List, 
 	if err := r.materialize(ctx); err != nil {
 		return nil, firewall.Stats{}, err
 	}
-	if p.Widest != (firewall.Widest{}) && r.clients == nil && r.Summary.Input.HumanRequests > 0 {
-		return nil, firewall.Stats{}, fmt.Errorf("--block-aggregate needs the addresses of every client: run the audit with Config.SeenClients")
+	if p.widens() && r.clients == nil && r.Summary.Input.HumanRequests > 0 {
+		return nil, firewall.Stats{}, fmt.Errorf("--block-aggregate and the cloudflare format need the addresses of every client: run the audit with Config.SeenClients")
 	}
 	var entries []firewall.Entry
 	var seen []netip.Addr
@@ -150,10 +158,9 @@ func (r *Result) BlockList(ctx context.Context, p BlockPolicy) (*firewall.List, 
 	if err != nil {
 		return nil, firewall.Stats{}, fmt.Errorf("block list: %w", err)
 	}
-	opt := firewall.Options{Widest: p.Widest, Allow: p.Allow}
-	if p.Widest != (firewall.Widest{}) {
-		opt.Seen = append(seen, r.clients...)
-	}
+	// Every address seen that does not qualify stays reachable: no widened
+	// prefix (--block-aggregate, Cloudflare's /64) may cover it.
+	opt := firewall.Options{Widest: p.Widest, Allow: p.Allow, Seen: append(seen, r.clients...)}
 	l, st := firewall.Build(entries, opt, r.blockMeta(p))
 	return l, st, nil
 }
@@ -192,4 +199,37 @@ func WriteBlocklist(w io.Writer, l *firewall.List) error {
 	}
 	_, err := report.WriteBlocklist(w, ips, strings.Join(l.Meta.Lines(l), "\n"))
 	return err
+}
+
+// blockWarnings says what the files of l under p leave out or widen that a
+// user should know: Cloudflare's IPv6 rows widened to /64, and those not
+// written because their /64 holds a client that does not qualify.
+func blockWarnings(l *firewall.List, p BlockPolicy) []string {
+	var ws []string
+	if !slices.ContainsFunc(p.Formats, func(f firewall.Format) bool { return f.Name == "cloudflare" }) {
+		return nil
+	}
+	var widened, dropped []string
+	for _, it := range firewall.CloudflareItems(l) {
+		switch {
+		case it.Dropped:
+			dropped = append(dropped, it.Value())
+		case len(it.Widened) > 0:
+			widened = append(widened, it.Value())
+		}
+	}
+	if len(widened) > 0 {
+		ws = append(ws, fmt.Sprintf("blocklist.cloudflare.csv widens %d IPv6 entries to their /64, as Cloudflare requires (no other client of those was seen): %s", len(widened), firstFew(widened)))
+	}
+	if len(dropped) > 0 {
+		ws = append(ws, fmt.Sprintf("blocklist.cloudflare.csv leaves out %d IPv6 /64s that hold clients that do not qualify (Cloudflare takes nothing longer than /64): %s; block those addresses with another format", len(dropped), firstFew(dropped)))
+	}
+	return ws
+}
+
+func firstFew(s []string) string {
+	if len(s) > 5 {
+		return strings.Join(s[:5], ", ") + fmt.Sprintf(" and %d more", len(s)-5)
+	}
+	return strings.Join(s, ", ")
 }

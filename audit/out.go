@@ -26,7 +26,8 @@ var OutFiles = []string{"summary.json", "violations.csv", "breaches.csv", "block
 // when every one is (contract §9); on any error none is, the previous
 // files stay as they were, and no temporary file is left. A format whose
 // limit the list exceeds (AWS WAF's 10,000 addresses) is such an error.
-// Files of formats not asked for this time are left alone.
+// Files of formats not asked for this time are left alone. What the block
+// list files leave out or widen is added to r.Warnings.
 func (r *Result) WriteOut(ctx context.Context, dir string, block BlockPolicy) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("cannot create output directory: %w", err)
@@ -61,7 +62,11 @@ func (r *Result) WriteOut(ctx context.Context, dir string, block BlockPolicy) er
 			}
 		}
 	}
-	return st.Commit()
+	if err := st.Commit(); err != nil {
+		return err
+	}
+	r.Warnings = append(r.Warnings, blockWarnings(list, block)...)
+	return nil
 }
 
 // WriteCSV writes the result of query as CSV: strings as neutralised text

@@ -206,7 +206,10 @@ func runAudit(ctx context.Context, e *env, opt *auditOptions, logs []string) err
 	if block.Widest, err = firewall.ParseWidest(opt.blockAggregate); err != nil {
 		return usageErr("audit: %v", err)
 	}
-	cfg.SeenClients = block.Widest != (firewall.Widest{}) && opt.out != ""
+	// Widened prefixes (--block-aggregate; Cloudflare's IPv6 /64) must not
+	// cover a client that does not qualify: the audit remembers them all.
+	cfg.SeenClients = opt.out != "" && (block.Widest != (firewall.Widest{}) ||
+		slices.ContainsFunc(block.Formats, func(f firewall.Format) bool { return f.Name == "cloudflare" }))
 	if opt.allowList != "" {
 		f, err := os.Open(opt.allowList)
 		if err != nil {
@@ -268,13 +271,13 @@ func runAudit(ctx context.Context, e *env, opt *auditOptions, logs []string) err
 		res.Close() // a kept audit is complete on disk only once closed
 	}()
 	inputErr := err
-	for _, w := range res.Warnings {
-		fmt.Fprintf(e.stderr, "crawlaudit: warning: %s\n", w)
-	}
 	if opt.out != "" {
 		if err := res.WriteOut(ctx, opt.out, block); err != nil {
 			return usageErr("audit: --out %s: %v", opt.out, err)
 		}
+	}
+	for _, w := range res.Warnings {
+		fmt.Fprintf(e.stderr, "crawlaudit: warning: %s\n", w)
 	}
 	if opt.json {
 		if err := report.WriteJSON(e.stdout, &res.Summary); err != nil {

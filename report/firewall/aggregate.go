@@ -72,7 +72,7 @@ type Options struct {
 	Allow []netip.Prefix
 	// Seen are the client addresses seen in the logs, qualifying or not
 	// (addresses of entries among them are ignored). No widened prefix
-	// covers one that does not qualify. Only needed with Widest.
+	// covers one that does not qualify, and List.Reachable reports them.
 	Seen []netip.Addr
 }
 
@@ -172,8 +172,11 @@ func Build(entries []Entry, opt Options, meta Meta) (*List, Stats) {
 	qualSet, _ := qualB.IPSet()
 	qual := rangeSet(qualSet.Ranges())
 
+	// reach: what must stay reachable. Built whenever Build knows of
+	// anything beyond the fixed not-blockable ranges, so that a format
+	// that must widen (Cloudflare's IPv6 /64) can ask List.Reachable.
 	var reach rangeSet
-	if opt.Widest != (Widest{}) {
+	if opt.Widest != (Widest{}) || len(opt.Seen) > 0 || len(opt.Allow) > 0 {
 		var b netipx.IPSetBuilder
 		for _, a := range opt.Seen {
 			if a.IsValid() && a.Zone() == "" {
@@ -189,7 +192,15 @@ func Build(entries []Entry, opt Options, meta Meta) (*List, Stats) {
 		reach = rangeSet(s.Ranges())
 	}
 
-	l := &List{Entries: kept, Meta: meta}
+	if reach == nil {
+		var b netipx.IPSetBuilder
+		for _, p := range notBlockable {
+			b.AddPrefix(p)
+		}
+		s, _ := b.IPSet()
+		reach = rangeSet(s.Ranges())
+	}
+	l := &List{Entries: kept, Meta: meta, reach: reach}
 	for i := 0; i < len(kept); {
 		a := kept[i].Addr
 		bits := a.BitLen()

@@ -45,6 +45,11 @@ type CloudflareItem struct {
 	// item widens to its /64 (in order); empty for an item written as it
 	// is.
 	Widened []netip.Prefix
+	// Dropped: the widened /64 would cover an address that must stay
+	// reachable (List.Reachable: a client seen in the logs that does not
+	// qualify, a verified crawler, the allow list), so the item is not
+	// written and its addresses are not blocked at Cloudflare.
+	Dropped bool
 	// Description is the item's description: its reason, after a note on
 	// the widening for a widened item, sanitized (Sanitize), without a
 	// comma (each becomes ';') so that no CSV reader needs quotes to read
@@ -69,6 +74,9 @@ func (it CloudflareItem) Value() string { return it.Block.String() }
 //     qualify).
 func CloudflareItems(l *List) []CloudflareItem {
 	var items []CloudflareItem
+	// owned: the entries of the last item are a slice of its own (copied
+	// at its first merge), so that later merges append in amortised time.
+	owned := false
 	for _, b := range l.Blocks {
 		p := b.Prefix
 		minBits := cloudflareIPv4MinBits
@@ -80,11 +88,16 @@ func CloudflareItems(l *List) []CloudflareItem {
 			w, _ := p.Addr().Prefix(CloudflareIPv6Bits)
 			if n := len(items); n > 0 && items[n-1].Block.Prefix == w {
 				last := &items[n-1]
-				last.Block.Entries = append(slices.Clip(last.Block.Entries), b.Entries...)
+				if !owned {
+					last.Block.Entries = slices.Clone(last.Block.Entries)
+					owned = true
+				}
+				last.Block.Entries = append(last.Block.Entries, b.Entries...)
 				last.Widened = append(last.Widened, p)
 				continue
 			}
 			items = append(items, CloudflareItem{Block: Block{Prefix: w, Entries: b.Entries}, Widened: []netip.Prefix{p}})
+			owned = false
 		case p.Bits() < minBits:
 			for _, q := range cloudflareSplit(p, minBits) {
 				var es []Entry
@@ -101,13 +114,14 @@ func CloudflareItems(l *List) []CloudflareItem {
 	}
 	for i := range items {
 		it := &items[i]
+		it.Dropped = len(it.Widened) > 0 && l.Reachable(it.Block.Prefix)
 		desc := it.Block.Reason()
 		if len(it.Widened) > 0 {
 			from := make([]string, len(it.Widened))
 			for j, w := range it.Widened {
 				from[j] = w.String()
 			}
-			desc = "widened to /64 from " + strings.Join(from, " ") + " (the rest of the /64 unchecked): " + desc
+			desc = "widened to /64 from " + strings.Join(from, " ") + " (the rest of the /64 not seen): " + desc
 		}
 		it.Description = strings.ReplaceAll(Sanitize(desc, CloudflareMaxDescription), ",", ";")
 	}
@@ -148,13 +162,16 @@ func cloudflareSplit(p netip.Prefix, bits int) []netip.Prefix {
 // than /64 (a single address, or a /127 of two) is widened to its /64, and
 // the blocks that widen to the same /64 become one row. Such a row blocks
 // the whole /64: 2^64 addresses of which only the listed ones were found to
-// qualify. Whether other clients of that /64 were seen in the logs and did
-// not qualify is not checked here (the List holds only the qualifying
-// addresses), so a widened row may block clients that did nothing wrong —
-// most often nobody, as a /64 is usually one host or one subscriber, but
-// not always. The description of a widened row says so and names the
-// blocks it widens ("widened to /64 from 2001:db8::1/128 (the rest of the
-// /64 unchecked): ..."), and CloudflareItems returns them for a report.
+// qualify. A /64 that holds an address that must stay reachable
+// (List.Reachable: a client seen in the logs that does not qualify, a
+// verified crawler, an allowed address) is not written at all: its
+// addresses are not blocked at Cloudflare (CloudflareItems marks them
+// Dropped, for a warning), since widening would block the innocent. The
+// audit tells Build of every client it saw when this format is asked for;
+// other clients of the /64 that never reached this site cannot be known,
+// and the description of a widened row says so and names the blocks it
+// widens ("widened to /64 from 2001:db8::1/128 (the rest of the /64 not
+// seen): ...").
 //
 // Cells are formula-safe by construction: the address starts with a digit
 // or a hex letter, and the description is sanitized (Sanitize: no '=',
@@ -166,6 +183,9 @@ func cloudflareSplit(p netip.Prefix, bits int) []netip.Prefix {
 func WriteCloudflare(w io.Writer, l *List) error {
 	cw := csv.NewWriter(w)
 	for _, it := range CloudflareItems(l) {
+		if it.Dropped {
+			continue
+		}
 		rec := []string{it.Value(), it.Description}
 		if it.Description == "" {
 			rec = rec[:1]

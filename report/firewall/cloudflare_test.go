@@ -148,9 +148,9 @@ func TestCloudflareWidening(t *testing.T) {
 		"disallowed 1",
 		"2 addresses: disallowed 2",
 		"disallowed 1",
-		"widened to /64 from 2001:db8:1::1/128 2001:db8:1::5/128 2001:db8:1:0:ffff::9/128 (the rest of the /64 unchecked): 3 addresses: disallowed 3",
-		"widened to /64 from 2001:db8:2::8/127 (the rest of the /64 unchecked): 2 addresses: disallowed 2",
-		"widened to /64 from 2001:db8:3::1/128 (the rest of the /64 unchecked): disallowed 1",
+		"widened to /64 from 2001:db8:1::1/128 2001:db8:1::5/128 2001:db8:1:0:ffff::9/128 (the rest of the /64 not seen): 3 addresses: disallowed 3",
+		"widened to /64 from 2001:db8:2::8/127 (the rest of the /64 not seen): 2 addresses: disallowed 2",
+		"widened to /64 from 2001:db8:3::1/128 (the rest of the /64 not seen): disallowed 1",
 	}
 	if !slices.Equal(descs, wantDesc) {
 		t.Errorf("descriptions:\n%q\nwant\n%q", descs, wantDesc)
@@ -166,6 +166,17 @@ func TestCloudflareWidening(t *testing.T) {
 	}
 	if len(l.Entries) != 10 || l.Entries[5].Addr != netip.MustParseAddr("2001:db8:1::5") {
 		t.Errorf("merging the widened blocks changed the list's entries: %v", l.Entries)
+	}
+
+	// A /64 holding a client seen in the logs that does not qualify (here
+	// a verified crawler's address) is not widened over it: dropped.
+	l, _ = Build(entriesOfCloudflare("2001:db8:1::1", "2001:db8:3::1"), Options{Seen: []netip.Addr{netip.MustParseAddr("2001:db8:1::66")}}, Meta{})
+	values, _ = cloudflareRead(t, l)
+	if !slices.Equal(values, []string{"2001:db8:3::/64"}) {
+		t.Errorf("with a reachable address in 2001:db8:1::/64: rows %q", values)
+	}
+	if items := CloudflareItems(l); len(items) != 2 || !items[0].Dropped || items[1].Dropped {
+		t.Errorf("Dropped marks: %+v", items)
 	}
 
 	// A /64 that --block-aggregate made is written as it is, not widened.

@@ -20,6 +20,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"go4.org/netipx"
 )
 
 // Kind is a kind of finding that may put an address on a block list
@@ -322,6 +324,17 @@ type List struct {
 	Blocks []Block
 	// Meta says how the list was made.
 	Meta Meta
+
+	// reach are the addresses that must stay reachable (Build's Options).
+	reach rangeSet
+}
+
+// Reachable reports whether p holds an address that must stay reachable:
+// one seen in the logs that does not qualify, an allowed one (Options of
+// Build), or one never blocked (loopback, multicast, ...). A format that
+// must widen a block (Cloudflare's IPv6 /64) asks it before it does.
+func (l *List) Reachable(p netip.Prefix) bool {
+	return l.reach.overlaps(netipx.RangeOfPrefix(p.Masked()))
 }
 
 // Family returns the blocks of one address family: IPv4 (4) or IPv6 (6).
