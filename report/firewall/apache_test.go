@@ -38,7 +38,7 @@ func apacheModules(t *testing.T, apache string) string {
 		}
 		path := filepath.Join(dir, m.file)
 		if _, err := os.Stat(path); err != nil {
-			t.Skipf("apache2 has no %s built in and %s is missing: cannot check the file with it", m.name, path)
+			skipNoTool(t, "apache2 has no %s built in and %s is missing: cannot check the file with it", m.name, path)
 		}
 		fmt.Fprintf(&b, "LoadModule %s %s\n", m.name, path)
 	}

@@ -310,7 +310,7 @@ func netfilterTool(t *testing.T, name string) string {
 			return p
 		}
 	}
-	t.Skipf("%s is not installed (neither in PATH nor in /usr/sbin or /sbin): cannot check the file with it", name)
+	skipNoTool(t, "%s is not installed (neither in PATH nor in /usr/sbin or /sbin): cannot check the file with it", name)
 	return ""
 }
 

@@ -33,7 +33,7 @@ func serverTool(t *testing.T, name string) string {
 	if fi, err := os.Stat(p); err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0 {
 		return p
 	}
-	t.Skipf("%s is not installed (neither in PATH nor in /usr/sbin): cannot check the file with it", name)
+	skipNoTool(t, "%s is not installed (neither in PATH nor in /usr/sbin): cannot check the file with it", name)
 	return ""
 }
 
