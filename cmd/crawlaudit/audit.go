@@ -92,6 +92,15 @@ The built-in snapshot of the operators' lists is used unless --ranges DIR
 (made by crawlaudit ranges update) holds newer ones. A verified address is
 never put on the block list unless --block-verified.
 
+Block lists (--out DIR): blocklist.txt always; --block-format all (or a comma
+list) adds blocklist.nft (nft -f), blocklist.ipset (ipset restore),
+blocklist.iptables/.ip6tables (iptables-restore --noflush), blocklist.nginx.conf
+(include), blocklist.apache.conf (Include), blocklist.haproxy.acl (src -n -f),
+blocklist.cloudflare.csv, blocklist.aws-waf.json, blocklist.crowdsec.json
+(cscli decisions import -i), blocklist.cidr.txt and blocklist.csv. Never an
+address of --allow-list FILE, never loopback or multicast; --block-aggregate
+/24,/64 merges up to those widths, never over another client seen in the logs.
+
 Exit status: 0 success; 2 usage or input error (after the report, unless
 --keep-going).`,
 			Example: `  # the sample month in the repository
@@ -99,7 +108,11 @@ Exit status: 0 success; 2 usage or input error (after the report, unless
 
   # last month's rotated logs, a robots.txt history kept in git, files for a firewall
   crawlaudit audit --robots git:/srv/site//public/robots.txt --host www.example.com \
-      --from 2026-10-01 --to 2026-10-31 --out report/ /var/log/nginx/access.log*`,
+      --from 2026-10-01 --to 2026-10-31 --out report/ /var/log/nginx/access.log*
+
+  # an nftables set of impostors and rule breakers, never the allow-listed partner
+  crawlaudit audit --robots robots.txt --out out/ --block-format nftables \
+      --allow-list partners.txt --block-min 5 access.log && nft -f out/blocklist.nft`,
 			Args: cobra.MinimumNArgs(1),
 			RunE: func(cmd *cobra.Command, args []string) error {
 				return runAudit(cmd.Context(), e, &opt, args)
@@ -115,7 +128,7 @@ Exit status: 0 success; 2 usage or input error (after the report, unless
 		f.StringVar(&opt.from, "from", "", "audit requests at or after `T` (RFC 3339, or a date: its start, UTC)")
 		f.StringVar(&opt.to, "to", "", "audit requests at or before `T` (RFC 3339, or a date: its end, UTC)")
 		f.BoolVar(&opt.json, "json", false, "print the summary as JSON (summary.json) instead of a table")
-		f.StringVar(&opt.out, "out", "", "write summary.json, violations.csv, breaches.csv, blocklist.txt into `DIR`")
+		f.StringVar(&opt.out, "out", "", "write summary.json, violations.csv, breaches.csv, blocklist.txt (and the --block-format files) into `DIR`, all or none")
 		f.StringVar(&opt.db, "db", "", "keep the audit in the DuckDB `FILE` (for crawlaudit query); default in memory")
 		f.DurationVar(&opt.grace, "grace", 24*time.Hour, "robots.txt cache grace period; 0 turns it off")
 		f.IntVar(&opt.blockMin, "block-min", 1, "requests of one --block-on kind that put a client address on the block list")
@@ -123,7 +136,7 @@ Exit status: 0 success; 2 usage or input error (after the report, unless
 		f.BoolVar(&opt.blockVerified, "block-verified", false, "allow addresses verified as their crawler's operator's on the block list")
 		f.StringVar(&opt.blockFormat, "block-format", "", "block-list `FORMATS` written into --out beside blocklist.txt: all, or a comma list of "+strings.Join(firewall.FormatNames(), ", "))
 		f.DurationVar(&opt.blockTTL, "block-ttl", audit.DefaultBlockTTL, "how long a firewall keeps a blocked entry (nftables, ipset, crowdsec); 0: for ever")
-		f.StringVar(&opt.blockAggregate, "block-aggregate", "", "widest merged prefix per family, IPv4 then IPv6 (/24,/64), never covering another address seen in the logs (default: exact merges only)")
+		f.StringVar(&opt.blockAggregate, "block-aggregate", "", "widest merged prefix `LENGTHS` per family, IPv4 then IPv6 (/24,/64), never covering another address seen in the logs (default: exact merges only)")
 		f.StringVar(&opt.allowList, "allow-list", "", "never block an address in `FILE` (one address or CIDR per line, # comments)")
 		f.StringVar(&opt.ranges, "ranges", "", "operators' IP range lists in `DIR` (crawlaudit ranges update), in place of the built-in snapshot for the sources it holds")
 		f.BoolVar(&opt.rdns, "rdns", false, "verify addresses the ranges do not settle with forward-confirmed reverse DNS (queries your resolver)")
