@@ -19,6 +19,9 @@ type Widest struct{ V4, V6 int }
 
 // String describes w for a header.
 func (w Widest) String() string {
+	if w == (Widest{}) {
+		return "exact merges only, every address of a prefix qualifies"
+	}
 	part := func(n int, fam string) string {
 		if n == 0 {
 			return fam + " exact merges only"
