@@ -42,10 +42,43 @@ func OpenStore(ctx context.Context, path string) (*Store, error) {
 	return openStore(ctx, path, true)
 }
 
+// OpenStoreReadOnly opens the kept audit at path so that no SQL run on it
+// can change anything (contract §9): the database is opened with DuckDB's
+// access_mode READ_ONLY (INSERT, UPDATE, DELETE, DROP, CREATE fail), then
+// external access is turned off (COPY … TO, reading or writing other files,
+// ATTACH, INSTALL, LOAD fail) and the configuration is locked, so that a
+// query cannot SET either back.
+func OpenStoreReadOnly(ctx context.Context, path string) (*Store, error) {
+	if path == "" {
+		return nil, errors.New("a read-only store needs a database file")
+	}
+	s, err := openStoreMode(ctx, path, false, "READ_ONLY")
+	if err != nil {
+		return nil, err
+	}
+	for _, q := range []string{"SET enable_external_access = false", "SET lock_configuration = true"} {
+		if err := s.Exec(ctx, q); err != nil {
+			s.Close()
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
 // openStore opens the database at path, and creates the tables when schema
 // is true.
 func openStore(ctx context.Context, path string, schema bool) (*Store, error) {
-	connector, err := duckdb.NewConnector(path, nil)
+	return openStoreMode(ctx, path, schema, "")
+}
+
+// openStoreMode opens the database at path with DuckDB's access_mode mode
+// ("" for the default, READ_WRITE for a file).
+func openStoreMode(ctx context.Context, path string, schema bool, mode string) (*Store, error) {
+	dsn := path
+	if mode != "" {
+		dsn += "?access_mode=" + mode
+	}
+	connector, err := duckdb.NewConnector(dsn, nil)
 	if err != nil {
 		return nil, fmt.Errorf("cannot open DuckDB database %q: %w", path, err)
 	}

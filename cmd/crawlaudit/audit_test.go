@@ -228,3 +228,48 @@ func TestAuditFromTo(t *testing.T) {
 		t.Errorf("period %s .. %s", in.From, in.To)
 	}
 }
+
+// TestQueryReadOnly: query cannot change the kept audit, touch other files,
+// attach, install or load, nor turn its guard off (contract §9).
+func TestQueryReadOnly(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "audit.duckdb")
+	if code, _, stderr := runCLI(t, "", "audit", "-q", "--db", db, "--robots", sampleRobots, sampleLog); code != exitOK {
+		t.Fatalf("audit exit %d: %s", code, stderr)
+	}
+	count := func() string {
+		_, out, _ := runCLI(t, "", "query", "--db", db, "--csv", "SELECT (SELECT count(*) FROM requests_store) || '/' || (SELECT count(*) FROM dict)")
+		return out
+	}
+	before := count()
+	victim := filepath.Join(dir, "victim.csv")
+	for _, q := range []string{
+		"DELETE FROM requests_store",
+		"DROP TABLE dict",
+		"DROP VIEW judged",
+		"UPDATE dict SET value = 'x'",
+		"INSERT INTO dict VALUES (-1, 'x')",
+		"CREATE TABLE x AS SELECT 1",
+		"ATTACH '" + filepath.Join(dir, "other.duckdb") + "' AS other",
+		"COPY dict TO '" + victim + "'",
+		"EXPORT DATABASE '" + filepath.Join(dir, "export") + "'",
+		"SELECT * FROM read_csv('" + sampleLog + "')",
+		"INSTALL httpfs",
+		"LOAD httpfs",
+		"SET enable_external_access = true",
+		"SET access_mode = 'READ_WRITE'",
+	} {
+		code, _, stderr := runCLI(t, "", "query", "--db", db, q)
+		if code != exitUsage || !strings.Contains(stderr, "read-only") {
+			t.Errorf("%s: exit %d, stderr %q; want exit 2 and the read-only message", q, code, stderr)
+		}
+	}
+	if after := count(); after != before || !strings.Contains(before, "/") {
+		t.Errorf("rows/dict before %q, after %q", before, after)
+	}
+	for _, p := range []string{victim, filepath.Join(dir, "other.duckdb"), filepath.Join(dir, "export")} {
+		if _, err := os.Stat(p); err == nil {
+			t.Errorf("%s was written", p)
+		}
+	}
+}

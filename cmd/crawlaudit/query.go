@@ -26,7 +26,9 @@ func init() {
 			Use:   "query --db FILE SQL",
 			Short: "Run SQL over an audit kept with audit --db",
 			Long: `Runs one SQL statement over a DuckDB database written by 'crawlaudit audit --db FILE'
-and prints the result as an aligned table (or CSV with --csv).
+and prints the result as an aligned table (or CSV with --csv). The audit is opened
+read-only: no statement can change or delete it, attach other databases, load
+extensions, or read or write other files.
 
 Query the view judged: one row per bot request with its verdict and measures (ts,
 host, client_ip, method, target, status, bytes, user_agent, bot, file, line,
@@ -58,14 +60,14 @@ func runQuery(ctx context.Context, e *env, opt *queryOptions, query string) erro
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	s, err := audit.OpenStore(ctx, opt.db)
+	s, err := audit.OpenStoreReadOnly(ctx, opt.db)
 	if err != nil {
 		return usageErr("query: %v", err)
 	}
 	defer s.Close()
 	if opt.csv {
 		if err := s.WriteCSV(ctx, e.stdout, query); err != nil {
-			return usageErr("query: %v", err)
+			return queryErr(err)
 		}
 		return nil
 	}
@@ -80,9 +82,20 @@ func runQuery(ctx context.Context, e *env, opt *queryOptions, query string) erro
 		return nil
 	})
 	if err != nil {
-		return usageErr("query: %v", err)
+		return queryErr(err)
 	}
 	return writeGrid(e, cols, out)
+}
+
+// queryErr reports a failed query, saying why when the read-only guard
+// refused it.
+func queryErr(err error) error {
+	msg := err.Error()
+	if strings.Contains(msg, "read-only mode") || strings.Contains(msg, "disabled by configuration") ||
+		strings.Contains(msg, "configuration has been locked") || strings.Contains(msg, "disabled through configuration") {
+		return usageErr("query: %v\n(crawlaudit query opens the audit read-only: SQL can read it, never change it, attach, load extensions or touch other files; run audit --db again to make a new one)", err)
+	}
+	return usageErr("query: %v", err)
 }
 
 func formatValue(v any) string {
