@@ -3,11 +3,13 @@ package main
 import (
 	"encoding/json"
 	"flag"
+	"fmt"
 	"net/netip"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 var updateAudit = flag.Bool("update-audit", false, "rewrite the golden summary of the sample audit")
@@ -270,6 +272,42 @@ func TestQueryReadOnly(t *testing.T) {
 	for _, p := range []string{victim, filepath.Join(dir, "other.duckdb"), filepath.Join(dir, "export")} {
 		if _, err := os.Stat(p); err == nil {
 			t.Errorf("%s was written", p)
+		}
+	}
+}
+
+// TestQueryJSON: query --json prints one object per row, keys in column
+// order, each line valid JSON with the values of the --csv output.
+func TestQueryJSON(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "audit.duckdb")
+	if code, _, stderr := runCLI(t, "", "audit", "-q", "--db", db, "--robots", sampleRobots, sampleLog); code != exitOK {
+		t.Fatalf("audit exit %d: %s", code, stderr)
+	}
+	q := "SELECT bot, count(*) AS n, min(ts) AS first, NULL AS nothing FROM judged WHERE verdict = 'disallowed' GROUP BY bot ORDER BY n DESC, bot"
+	code, out, stderr := runCLI(t, "", "query", "--db", db, "--json", q)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	_, csvOut, _ := runCLI(t, "", "query", "--db", db, "--csv", q)
+	csvRows := strings.Split(strings.TrimSpace(csvOut), "\n")[1:]
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != len(csvRows) || len(lines) < 3 {
+		t.Fatalf("%d JSON lines, %d CSV rows", len(lines), len(csvRows))
+	}
+	for i, l := range lines {
+		if !strings.HasPrefix(l, `{"bot":`) || !strings.Contains(l, `,"n":`) || !strings.HasSuffix(l, `,"nothing":null}`) {
+			t.Errorf("line %d keys out of order: %s", i, l)
+		}
+		var row struct {
+			Bot   string    `json:"bot"`
+			N     int64     `json:"n"`
+			First time.Time `json:"first"`
+		}
+		if err := json.Unmarshal([]byte(l), &row); err != nil {
+			t.Fatalf("line %d: %v: %s", i, err, l)
+		}
+		if want := fmt.Sprintf("%s,%d,%s,", row.Bot, row.N, row.First.UTC().Format(time.RFC3339)); csvRows[i] != want {
+			t.Errorf("line %d: JSON %s, CSV %q (want %q)", i, l, csvRows[i], want)
 		}
 	}
 }

@@ -1,7 +1,13 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -10,14 +16,24 @@ import (
 
 // lintOptions are the arguments of `crawlaudit lint`.
 type lintOptions struct {
-	files []string // robots.txt files, "-" for stdin
+	files []string // robots.txt files or history directories, "-" for stdin
+	json  bool     // diagnostics as JSON lines
+}
+
+// lintDiagnostic is one line of lint --json.
+type lintDiagnostic struct {
+	File     string `json:"file"`
+	Line     int    `json:"line"`
+	Severity string `json:"severity"`
+	Code     string `json:"code"`
+	Message  string `json:"message"`
 }
 
 func init() {
 	subcommands = append(subcommands, func(e *env) *cobra.Command {
 		o := &lintOptions{}
-		return &cobra.Command{
-			Use:   "lint ROBOTS_FILE...",
+		cmd := &cobra.Command{
+			Use:   "lint ROBOTS_FILE|DIR...",
 			Short: "Report problems in robots.txt files",
 			Long: `lint parses each robots.txt file and prints every diagnostic as
 "file:line: severity: message": unknown keys and likely misspellings, missing
@@ -28,18 +44,68 @@ served as robots.txt. An error is something that does not take effect as
 written (or a file that is not a robots.txt); a warning is read, but not by
 every crawler the same way.
 
+A directory is a robots.txt history (audit --robots DIR): every version file
+in it (INSTANT.txt, or HOST/INSTANT.txt) is linted, in order. --json prints
+one JSON object per diagnostic: {"file","line","severity","code","message"}.
+
 Exit status: 0 no errors (warnings allowed); 1 errors found; 2 a file could
 not be read.`,
 			Example: `  crawlaudit lint robots.txt
   curl -s https://example.com/robots.txt | crawlaudit lint -
-  crawlaudit lint sites/*/robots.txt || echo "fix the errors above"`,
+  crawlaudit lint sites/*/robots.txt || echo "fix the errors above"
+  crawlaudit lint --json testdata/sample/robots | jq -r 'select(.severity == "error") | .file'`,
 			Args: cobra.MinimumNArgs(1),
 			RunE: func(cmd *cobra.Command, args []string) error {
 				o.files = args
 				return runLint(e, o)
 			},
 		}
+		cmd.Flags().BoolVar(&o.json, "json", false, "print diagnostics as JSON lines")
+		return cmd
 	})
+}
+
+// lintPaths expands the arguments of lint: a directory is a robots.txt
+// history, whose version files (*.txt, at its top or one host directory
+// down, hidden names skipped) are linted in order.
+func lintPaths(args []string) ([]string, error) {
+	var paths []string
+	for _, a := range args {
+		fi, err := os.Stat(a)
+		if a == "-" || err != nil || !fi.IsDir() {
+			paths = append(paths, a)
+			continue
+		}
+		var found []string
+		err = filepath.WalkDir(a, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			rel, _ := filepath.Rel(a, p)
+			depth := strings.Count(rel, string(filepath.Separator))
+			switch {
+			case p == a:
+			case strings.HasPrefix(d.Name(), "."):
+				if d.IsDir() {
+					return filepath.SkipDir
+				}
+			case d.IsDir() && depth >= 1:
+				return filepath.SkipDir
+			case !d.IsDir() && strings.HasSuffix(d.Name(), ".txt"):
+				found = append(found, p)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("cannot read robots.txt history %s: %w", a, err)
+		}
+		if len(found) == 0 {
+			return nil, fmt.Errorf("robots.txt history %s holds no version file (INSTANT.txt or HOST/INSTANT.txt)", a)
+		}
+		slices.Sort(found)
+		paths = append(paths, found...)
+	}
+	return paths, nil
 }
 
 // runLint runs `crawlaudit lint`. Every readable file is linted; a file
@@ -50,7 +116,13 @@ func runLint(e *env, o *lintOptions) error {
 	}
 	errorsFound := false
 	var readErr error
-	for _, path := range o.files {
+	files, err := lintPaths(o.files)
+	if err != nil {
+		return usageErr("lint: %v", err)
+	}
+	enc := json.NewEncoder(e.stdout)
+	enc.SetEscapeHTML(false)
+	for _, path := range files {
 		name, data, err := readRobots(e, path)
 		if err != nil {
 			if readErr == nil {
@@ -62,7 +134,13 @@ func runLint(e *env, o *lintOptions) error {
 		}
 		f := robots.Parse(data)
 		for _, d := range f.Diagnostics {
-			fmt.Fprintf(e.stdout, "%s:%d: %s: %s\n", name, d.Line, d.Severity, d.Message)
+			if o.json {
+				if err := enc.Encode(lintDiagnostic{name, d.Line, d.Severity.String(), string(d.Code), d.Message}); err != nil {
+					return err
+				}
+			} else {
+				fmt.Fprintf(e.stdout, "%s:%d: %s: %s\n", name, d.Line, d.Severity, d.Message)
+			}
 			errorsFound = errorsFound || d.Severity == robots.Error
 		}
 	}

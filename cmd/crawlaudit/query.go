@@ -1,11 +1,15 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -15,8 +19,9 @@ import (
 
 // queryOptions are the flags of `crawlaudit query`.
 type queryOptions struct {
-	db  string
-	csv bool
+	db   string
+	csv  bool
+	json bool
 }
 
 func init() {
@@ -46,6 +51,7 @@ traffic (host, humans, bots); requests has the same rows with ids into dict
 		}
 		cmd.Flags().StringVar(&opt.db, "db", "", "DuckDB file written by audit --db (required)")
 		cmd.Flags().BoolVar(&opt.csv, "csv", false, "print CSV instead of a table")
+		cmd.Flags().BoolVar(&opt.json, "json", false, "print one JSON object per row (JSON lines), keys in column order")
 		return cmd
 	})
 }
@@ -65,8 +71,17 @@ func runQuery(ctx context.Context, e *env, opt *queryOptions, query string) erro
 		return usageErr("query: %v", err)
 	}
 	defer s.Close()
+	if opt.csv && opt.json {
+		return usageErr("query: --csv and --json exclude each other")
+	}
 	if opt.csv {
 		if err := s.WriteCSV(ctx, e.stdout, query); err != nil {
+			return queryErr(err)
+		}
+		return nil
+	}
+	if opt.json {
+		if err := writeJSONLines(ctx, e, s, query); err != nil {
 			return queryErr(err)
 		}
 		return nil
@@ -143,4 +158,78 @@ func writeGrid(e *env, cols []string, rows [][]string) error {
 	}
 	fmt.Fprintf(e.stderr, "(%d rows)\n", len(rows))
 	return nil
+}
+
+// writeJSONLines prints the rows of query as JSON lines: one object per
+// row, its keys the column names in column order; times in RFC 3339 (UTC),
+// NULL as null, lists and structs as JSON arrays and objects.
+func writeJSONLines(ctx context.Context, e *env, s *audit.Store, query string) error {
+	var keys [][]byte
+	bw := bufio.NewWriter(e.stdout)
+	err := s.Each(ctx, query, func(cols []string) error {
+		for _, c := range cols {
+			k, err := json.Marshal(c)
+			if err != nil {
+				return err
+			}
+			keys = append(keys, k)
+		}
+		return nil
+	}, func(vals []any) error {
+		bw.WriteByte('{')
+		for i, v := range vals {
+			if i > 0 {
+				bw.WriteByte(',')
+			}
+			bw.Write(keys[i])
+			bw.WriteByte(':')
+			b, err := json.Marshal(jsonValue(v))
+			if err != nil {
+				return fmt.Errorf("column %s: %w", keys[i], err)
+			}
+			bw.Write(b)
+		}
+		bw.WriteString("}\n")
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+// jsonValue makes a scanned value JSON-encodable: bytes as text, times in
+// UTC, NaN and infinities as strings, nested lists and maps likewise.
+func jsonValue(v any) any {
+	switch x := v.(type) {
+	case []byte:
+		return string(x)
+	case sql.RawBytes:
+		return string(x)
+	case time.Time:
+		return x.UTC().Format(time.RFC3339Nano)
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return fmt.Sprint(x)
+		}
+		return x
+	case float32:
+		return jsonValue(float64(x))
+	case []any:
+		out := make([]any, len(x))
+		for i, y := range x {
+			out[i] = jsonValue(y)
+		}
+		return out
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, y := range x {
+			out[k] = jsonValue(y)
+		}
+		return out
+	case nil, bool, string, int, int8, int16, int32, int64, uint8, uint16, uint32, uint64:
+		return x
+	default:
+		return fmt.Sprint(x)
+	}
 }
