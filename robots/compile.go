@@ -213,7 +213,9 @@ func (r *Robots) Default() *Resolved { return r.star }
 // agent is either a bare product token ("Googlebot", "GPTBot") or a full
 // User-Agent header value ("Mozilla/5.0 (compatible; Googlebot/2.1;
 // +http://www.google.com/bot.html)"). It is a header when it contains a
-// space, a tab, '/', '(', ')', ';' or ','.
+// space, a tab, '/', '(', ')', ';' or ','. An empty (or blank) agent gets
+// the "*" groups, under every profile (google/robotstxt's
+// GoogleOnly_SystemTest asks an empty agent).
 //
 // rfc9309 and google: a bare token selects the groups whose token equals it,
 // case-insensitively (RFC 9309 §2.2.1). In a header, a robots.txt token

@@ -79,14 +79,22 @@ func TestKoster1996_FictOrgFile(t *testing.T) {
 // match instead of first match): the matrix comes out the same, by other
 // rules: /org/plans.html is disallowed because "Disallow: /org/plans.html"
 // (15 octets) is longer than "Allow: /org/" (5), not because it comes first.
+//
+// Google's matcher compares the URL as written: "/%7Emak/mak.html" is not
+// "Allow: /~mak", so under the google profile OtherBot is refused it (the
+// only cell that differs).
 func TestRFC9309_FictOrgFile(t *testing.T) {
 	for _, p := range []Profile{RFC9309, Google} {
 		r := Compile(Parse([]byte(fictOrg)), p)
 		for _, row := range fictOrgMatrix {
+			other := row.other
+			if p == Google && row.url == "http://www.fict.org/%7Emak/mak.html" {
+				other = false
+			}
 			for _, c := range []struct {
 				agent string
 				want  bool
-			}{{"unhipbot", row.unhip}, {"webcrawler", row.webcrawler}, {"excite", row.webcrawler}, {"OtherBot", row.other}} {
+			}{{"unhipbot", row.unhip}, {"webcrawler", row.webcrawler}, {"excite", row.webcrawler}, {"OtherBot", other}} {
 				d, _ := r.Resolve(c.agent).Decide([]byte(row.url), nil)
 				if d.Allowed != c.want {
 					t.Errorf("%s: %s for %s: allowed=%v (by %q), want %v", p, row.url, c.agent, d.Allowed, d.Rule, c.want)

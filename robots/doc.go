@@ -67,7 +67,10 @@
 // at MaxLineBytes-1 bytes, a colon replaced by whitespace only between
 // exactly two words, tokens cut at the first character outside [a-zA-Z_-],
 // "* anything" still the default group), plus the matcher's Google-only
-// rules (see ruleset.go).
+// rules: targets compared as written against values escaped as Google's
+// parser escapes them, and the index.htm rule (see ruleset.go). A URL
+// given by a person (crawlaudit check) is read as Google's matcher reads
+// it, by GooglePathParamsQuery ("example.com/a" is "/a", "" is "/").
 //
 // koster1996 and orig1994 (seeds 001, 004): records are separated by blank
 // lines; a record without rule lines is no record; the first record with an
@@ -78,8 +81,8 @@
 //
 // Resolve takes a bare product token or a full User-Agent header; a header
 // selects the longest robots.txt token that appears in it as a product name
-// (contract §5). See Robots.Resolve for the boundaries and the Koster
-// profiles.
+// (contract §5). An empty agent gets the "*" groups only. See
+// Robots.Resolve for the boundaries and the Koster profiles.
 //
 // # Extensions
 //

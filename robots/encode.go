@@ -41,7 +41,9 @@ import "bytes"
 //
 // The Koster1996 and Orig1994 profiles use the 1996 draft's coarser rule
 // (§3.2.2: every %xx is decoded before comparing, except %2F), see
-// keepKoster.
+// keepKoster. The Google profile normalises neither side: it compares the
+// target as written with the value as Google's parser escapes it (see
+// googleEscapePattern and RuleSet).
 
 // Byte classes.
 const (
@@ -95,7 +97,7 @@ func escapeAt(s []byte, i int) (byte, bool) {
 type keepTable [2][256]bool
 
 // keepRFC9309 is the equivalence of RFC 9309 §2.2.2 described at the top
-// of this file (profiles RFC9309 and Google).
+// of this file (profile RFC9309).
 var keepRFC9309 = func() (k keepTable) {
 	k[0]['/'], k[0]['?'], k[0]['%'] = true, true, true
 	for c := 0; c < 256; c++ {
@@ -227,7 +229,7 @@ func normalLen(src []byte, inQuery bool) (int, bool) {
 // NormalizeTarget appends to dst the RFC 9309 normal form of a request
 // target (path and query as logged, or an absolute URL) and returns the
 // extended slice. It is the form the matcher compares under the RFC9309
-// and Google profiles, written out: a fragment is dropped, an absolute URL
+// profile, written out (the Google profile compares targets as written): a fragment is dropped, an absolute URL
 // ("https://host/p?q") is cut to its path and query, an empty path becomes
 // "/"; unreserved characters are decoded from %xx, every other octet that
 // is not a delimiter ("/" in the path, the first "?", and "&", "=", "+", ";"

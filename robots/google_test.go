@@ -245,3 +245,54 @@ func TestGoogleOnly_ExtensionsDoNotEndAgents(t *testing.T) {
 		}
 	}
 }
+
+// GoogleOnly_SystemTest (robots_test.cc) asks an empty agent: it is
+// allowed everything by a file that names only FooBot. Under the google
+// profile (and every other) an empty agent gets the "*" groups and nothing
+// else. Upstream's code goes one step further by accident: HandleUserAgent
+// compares the agent with ExtractUserAgent of the line's value, which is ""
+// for "User-agent: 123bot" or an empty value, so an empty agent would get
+// such a group as its own; crawlaudit reads those lines as naming no
+// crawler (contract §3), under google too.
+func TestGoogleOnly_EmptyAgent(t *testing.T) {
+	for _, c := range []struct {
+		body, url string
+		want      bool
+	}{
+		{"user-agent: FooBot\ndisallow: /\n", "", true},
+		{"user-agent: FooBot\ndisallow: /\n", "/x", true},
+		{"user-agent: *\ndisallow: /x\nuser-agent: FooBot\ndisallow: /\n", "/x", false},
+		{"user-agent: *\ndisallow: /x\nuser-agent: FooBot\ndisallow: /\n", "/y", true},
+		{"user-agent: 123bot\ndisallow: /\n", "/y", true},
+		{"user-agent:\ndisallow: /\n", "/y", true},
+	} {
+		for _, p := range []Profile{Google, RFC9309} {
+			if got := fileAllows(t, c.body, p, "", c.url); got != c.want {
+				t.Errorf("%s: %q, empty agent, %q: allowed=%v, want %v", p, c.body, c.url, got, c.want)
+			}
+		}
+	}
+	if g := Compile(Parse([]byte("user-agent: FooBot\ndisallow: /\nuser-agent: *\nallow: /\n")), Google).Resolve(""); g.Name() != "*" {
+		t.Errorf("empty agent got group %q, want *", g.Name())
+	}
+}
+
+// FuzzGooglePathParamsQuery: never panics; the result starts with "/",
+// holds no "#", and is a piece of the URL (with a "/" put in front when the
+// piece starts with "?" or ";"), or "/". (Checked against upstream's
+// compiled GetPathParamsQuery on 100,000 random URLs while porting.)
+func FuzzGooglePathParamsQuery(f *testing.F) {
+	for _, s := range []string{"", "http://www.example.com/a/b?c=http://d.e/", "example.com/a;b#c", "//a/b/c", "a/b",
+		"example.com?a", "//", "/", "#/", "a#b/c", "x://", "?://a/b", ";a://b/c"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, url string) {
+		p := GooglePathParamsQuery(url)
+		if !strings.HasPrefix(p, "/") || strings.Contains(p, "#") {
+			t.Fatalf("%q: %q", url, p)
+		}
+		if p != "/" && !strings.Contains(url, p) && !(strings.Contains(url, p[1:]) && (p[1] == '?' || p[1] == ';')) {
+			t.Fatalf("%q: %q is not a piece of it", url, p)
+		}
+	})
+}

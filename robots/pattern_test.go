@@ -39,6 +39,24 @@ func refCompile(p Profile, v string) (refPattern, bool) {
 	if v == "" {
 		return rp, false
 	}
+	if p == Google {
+		// Octets as written, "*" and "$" included, each counting one
+		// (google/robotstxt: the priority is pattern.length()).
+		rp.octets = len(v)
+		if strings.HasSuffix(v, "$") {
+			rp.anchored = true
+			v = v[:len(v)-1]
+		}
+		for i, piece := range strings.Split(v, "*") {
+			if i > 0 {
+				rp.tokens = append(rp.tokens, -1)
+			}
+			for k := 0; k < len(piece); k++ {
+				rp.tokens = append(rp.tokens, int(piece[k]))
+			}
+		}
+		return rp, true
+	}
 	if p == Orig1994 {
 		n, _ := refNorm(p, v, false)
 		for i := 0; i < len(n); i++ {
@@ -100,6 +118,9 @@ func refMatch(rp refPattern, t string) bool {
 func refDecide(rules []Rule, p Profile, target string) int {
 	tt, slash := trimTarget([]byte(target))
 	t, _ := refNorm(p, string(tt), false)
+	if p == Google {
+		t = string(tt) // Google compares the target as written
+	}
 	if slash {
 		t = "/" + t
 	}
@@ -112,12 +133,12 @@ func refDecide(rules []Rule, p Profile, target string) int {
 			continue
 		}
 		values := []string{r.Pattern}
-		if p == Google && r.Allow && r.Pattern != "" {
-			v := r.Pattern
-			if v[0] != '/' && v[0] != '*' {
-				v = "/" + v
-			}
-			if s := strings.LastIndexByte(v, '/'); s >= 0 && strings.HasPrefix(v[s:], "/index.htm") {
+		if p == Google {
+			// The value as Google's parser escapes it, and for an Allow
+			// of ".../index.htm*" also its directory.
+			v := googleEscapePattern(r.Pattern)
+			values[0] = v
+			if s := strings.LastIndexByte(v, '/'); r.Allow && s >= 0 && strings.HasPrefix(v[s:], "/index.htm") {
 				values = append(values, v[:s+1]+"$")
 			}
 		}
@@ -215,11 +236,7 @@ func TestGreedyMatchesReference(t *testing.T) {
 // work counts the bytes the matcher examines for one decision.
 func decideWork(rs *RuleSet, target []byte) (int, int) {
 	t, slash := trimTarget(target)
-	var key []byte
-	if slash {
-		key = append(key, '/')
-	}
-	key, _ = appendKey(key, t, rs.keep, false)
+	key := rs.appendTargetKey(nil, t, slash)
 	work := 0
 	return rs.decideKey(key, &work), work
 }

@@ -16,7 +16,10 @@ const (
 	// (draft-koster-rep-08, seed 003). It is the default.
 	RFC9309 Profile = iota
 	// Google is RFC9309 plus what Google's open-source parser accepts in
-	// practice (misspelled directives, agent values cut at the first space).
+	// practice (misspelled directives, agent values cut at the first
+	// character outside [a-zA-Z_-]), matched as Google's matcher matches:
+	// the URL as written against values escaped by Google's rules
+	// (MaybeEscapePattern), with no RFC 9309 normalisation.
 	Google
 	// Koster1996 is "A Method for Web Robots Control" (Internet-Draft, 1996,
 	// seed 001): first record whose agent contains the token as a

@@ -15,14 +15,22 @@ import (
 //
 // How it decides, per profile (each choice is documented where it is made):
 //
-//   - RFC9309 and Google: the matching rule with the most octets wins
-//     (RFC 9309 §2.2.2), its octets counted in the RFC 9309 normal form of
-//     the value (NormalizeTarget; "*" and a final "$" count one each, as
-//     written), so "/ツ" and "/%E3%83%84" weigh the same 10 octets. On a
-//     tie Allow wins; between equal rules of one kind the first in the file
-//     is reported. No match: allowed. Both sides are compared after the
+//   - RFC9309: the matching rule with the most octets wins (RFC 9309
+//     §2.2.2), its octets counted in the RFC 9309 normal form of the value
+//     (NormalizeTarget; "*" and a final "$" count one each, as written), so
+//     "/ツ" and "/%E3%83%84" weigh the same 10 octets. On a tie Allow wins;
+//     between equal rules of one kind the first in the file is reported.
+//     No match: allowed. Both sides are compared after the
 //     percent-encoding normalisation described in encode.go (%2F never
 //     equals "/"; %2A and %24 are a literal "*" and "$").
+//   - Google: longest match as RFC9309, but compared as google/robotstxt
+//     compares (Google-only): the value is escaped as Google's parser
+//     escapes it (googleEscapePattern: octets >= 0x80 %-encoded, the hex
+//     of %xx upper-cased, nothing decoded) and the target is taken as
+//     written, octet for octet ("/ツ" matches "/%E3%83%84" but not a raw
+//     "/ツ" nor "/%e3%83%84"; "/%62" does not match "/b"; %2A and %24 are
+//     octets like others). A value weighs its escaped length, "*" and "$"
+//     included.
 //   - Koster1996: the first matching rule in the order given wins (1996
 //     draft §3.2.2); every %xx but %2F is decoded before comparing. The
 //     draft defines no wildcards; crawlaudit keeps "*" and a final "$" as
@@ -101,6 +109,11 @@ func CompileRules(rules []Rule, p Profile) *RuleSet {
 		// with "/". RFC 9309's grammar requires path-pattern = "/" ...,
 		// and google/robotstxt's matcher compares from the first octet,
 		// so Google never matches it either. lint reports such values.
+		if p == Google {
+			// Google's parser escapes the value before matching
+			// (MaybeEscapePattern): "/ツ" is "/%E3%83%84", "%aa" "%AA".
+			v = googleEscapePattern(v)
+		}
 		rs.addPattern(v, i, r.Allow)
 		if p == Google && r.Allow {
 			// Google's matcher (robots.cc, HandleAllow) also allows the
@@ -144,10 +157,18 @@ func (rs *RuleSet) addPattern(v string, i int, allow bool) {
 	inQuery, inQueryN := false, false
 	for _, r := range raw {
 		var key []byte
-		key, inQuery = appendKey(nil, []byte(r), rs.keep, inQuery)
-		var n int
-		n, inQueryN = normalLen([]byte(r), inQueryN)
-		octets += n
+		if rs.profile == Google {
+			// Google: the (escaped) value's octets as written, each
+			// counting one in the priority, as in Google's matcher
+			// (LongestMatchRobotsMatchStrategy: pattern.length()).
+			key = []byte(r)
+			octets += len(r)
+		} else {
+			key, inQuery = appendKey(nil, []byte(r), rs.keep, inQuery)
+			var n int
+			n, inQueryN = normalLen([]byte(r), inQueryN)
+			octets += n
+		}
 		pat.pieces = append(pat.pieces, key)
 		pat.ids = append(pat.ids, -1)
 		var f []int32
@@ -445,25 +466,40 @@ func (rs *RuleSet) Profile() Profile { return rs.profile }
 // is allowed when the result is -1 or names an Allow rule.
 //
 // target is the path and query as logged (an absolute URL and a fragment
-// are accepted, see NormalizeTarget). buf is caller scratch space for the
-// normalised target; Decide returns it, possibly grown, for the next call.
-// A target with no "%" that starts with "/" is matched in place. Decide
-// does not allocate once buf has grown to the longest target.
+// are accepted, see trimTarget); a target that starts with "/" is a path,
+// even "//a/b" (to read a URL as Google's matcher does, see
+// GooglePathParamsQuery). buf is caller scratch space for the normalised
+// target; Decide returns it, possibly grown, for the next call. A target
+// that starts with "/" and has no "%" (under Google, any target that starts
+// with "/") is matched in place. Decide does not allocate once buf has
+// grown to the longest target.
 func (rs *RuleSet) Decide(target []byte, buf []byte) (rule int, bufOut []byte) {
 	t, slash := trimTarget(target)
 	key := t
-	if slash || bytes.IndexByte(t, '%') >= 0 {
-		buf = buf[:0]
-		if slash {
-			buf = append(buf, '/')
-		}
-		buf, _ = appendKey(buf, t, rs.keep, false)
+	if slash || rs.profile != Google && bytes.IndexByte(t, '%') >= 0 {
+		buf = rs.appendTargetKey(buf[:0], t, slash)
 		key = buf
 	}
 	if isRobotsTxt(key) {
 		return -1, buf
 	}
 	return rs.decideKey(key, nil), buf
+}
+
+// appendTargetKey appends to dst the matching key of the trimmed target t
+// (see trimTarget), with a "/" in front when slash is set. Under Google the
+// key is the target as written: Google's matcher does not normalise the URL
+// (AllowedByRobots: "the user is asked to provide it in escaped form
+// already"). Under the other profiles it is appendKey's.
+func (rs *RuleSet) appendTargetKey(dst, t []byte, slash bool) []byte {
+	if slash {
+		dst = append(dst, '/')
+	}
+	if rs.profile == Google {
+		return append(dst, t...)
+	}
+	dst, _ = appendKey(dst, t, rs.keep, false)
+	return dst
 }
 
 // DecideString is Decide for a target held in a string (an Arrow string

@@ -61,7 +61,9 @@ func TestRFC9309_Table2PercentEncoding(t *testing.T) {
 		{"/foo/bar/%E3%83%84", "/foo/bar/%E3%83%84", "/foo/bar/%E3%83%84"},
 		{"/foo/bar/%62%61%7A", "/foo/bar/%62%61%7A", "/foo/bar/baz"},
 	}
-	for _, p := range []Profile{RFC9309, Google} {
+	// RFC9309 only: the google profile compares the target as written
+	// (TestGoogle_Encoding).
+	for _, p := range []Profile{RFC9309} {
 		for _, row := range rows {
 			for _, pat := range row {
 				rules := group("disallow: /", "allow: "+pat)
@@ -235,21 +237,37 @@ func TestGoogle_SpecialCharacters(t *testing.T) {
 	})
 }
 
-// google/robotstxt ID_Encoding. crawlaudit follows RFC 9309 Table 2 where
-// Google's test suite does not: Google does not encode a raw UTF-8 URL nor
-// decode %62%61%7A, so two of its expectations are inverted here.
+// google/robotstxt ID_Encoding at the RuleSet level: the google profile
+// compares the target verbatim with the rule escaped as Google escapes it
+// (non-ASCII octets %-encoded, escapes' hex upper-cased), so a raw UTF-8
+// target, lower-case hex in the target and %-encoded unreserved characters
+// are not the rule's octets. rfc9309 normalises both sides (RFC 9309 Table
+// 2, TestRFC9309_Table2PercentEncoding).
 func TestGoogle_Encoding(t *testing.T) {
 	checkCases(t, Google, group("disallow: /", "allow: /foo/bar/ツ"), []urlCase{
 		{"http://foo.bar/foo/bar/%E3%83%84", true},
-		{"http://foo.bar/foo/bar/ツ", true}, // Google: false (URL not encoded); RFC 9309: encode both sides
+		{"http://foo.bar/foo/bar/ツ", false}, // the URL is not %-encoded
+		{"http://foo.bar/foo/bar/%e3%83%84", false},
 	})
-	checkCases(t, Google, group("disallow: /", "allow: /foo/bar/%E3%83%84"), []urlCase{
-		{"http://foo.bar/foo/bar/%E3%83%84", true}, {"http://foo.bar/foo/bar/%e3%83%84", true},
+	checkCases(t, Google, group("disallow: /", "allow: /foo/bar/%e3%83%84"), []urlCase{
+		{"http://foo.bar/foo/bar/%E3%83%84", true}, {"http://foo.bar/foo/bar/%e3%83%84", false},
 	})
 	checkCases(t, Google, group("disallow: /", "allow: /foo/bar/%62%61%7A"), []urlCase{
-		{"http://foo.bar/foo/bar/baz", true}, // Google: false; RFC 9309 Table 2 last row: matches
+		{"http://foo.bar/foo/bar/baz", false},
 		{"http://foo.bar/foo/bar/%62%61%7A", true},
 	})
+	checkCases(t, Google, group("disallow: /", "allow: /foo/bar?baz=http://foo.bar"), []urlCase{
+		{"/foo/bar?baz=http://foo.bar", true}, {"/foo/bar?baz=http%3A%2F%2Ffoo.bar", false},
+	})
+	// "%2A" and "%24" are octets like any other: no wildcard, no anchor,
+	// and not a literal "*" or "$" either.
+	checkCases(t, Google, group("disallow: /a%2A", "disallow: /b%24"), []urlCase{
+		{"/a%2A", false}, {"/a*", true}, {"/ax", true}, {"/b%24", false}, {"/b$", true},
+	})
+	// Priority is the length of the escaped value: "/ツ" weighs 10 octets,
+	// more than the 9 of "/%E3%83%8".
+	checkCases(t, Google, group("allow: /%E3%83%8", "disallow: /ツ"), []urlCase{{"/%E3%83%84", false}})
+	checkCases(t, Google, group("disallow: /%E3%83%8", "allow: /ツ"), []urlCase{{"/%E3%83%84", true}})
 }
 
 // google/robotstxt GoogleOnly_IndexHTMLisDirectory; and a value not
@@ -271,27 +289,32 @@ func TestKoster1996_PercentTable(t *testing.T) {
 	rows := []struct {
 		record, url string
 		match       bool
+		google      bool // matches under google: octet for octet, the record escaped (%xx upper-cased)
 	}{
-		{"/tmp", "/tmp", true},
-		{"/tmp", "/tmp.html", true},
-		{"/tmp", "/tmp/a.html", true},
-		{"/tmp/", "/tmp", false},
-		{"/tmp/", "/tmp/", true},
-		{"/tmp/", "/tmp/a.html", true},
-		{"/a%3cd.html", "/a%3cd.html", true},
-		{"/a%3Cd.html", "/a%3cd.html", true},
-		{"/a%3cd.html", "/a%3Cd.html", true},
-		{"/a%3Cd.html", "/a%3Cd.html", true},
-		{"/a%2fb.html", "/a%2fb.html", true},
-		{"/a%2fb.html", "/a/b.html", false},
-		{"/a/b.html", "/a%2fb.html", false},
-		{"/a/b.html", "/a/b.html", true},
-		{"/%7ejoe/index.html", "/~joe/index.html", true},
-		{"/~joe/index.html", "/%7Ejoe/index.html", true},
+		{"/tmp", "/tmp", true, true},
+		{"/tmp", "/tmp.html", true, true},
+		{"/tmp", "/tmp/a.html", true, true},
+		{"/tmp/", "/tmp", false, false},
+		{"/tmp/", "/tmp/", true, true},
+		{"/tmp/", "/tmp/a.html", true, true},
+		{"/a%3cd.html", "/a%3cd.html", true, false},
+		{"/a%3Cd.html", "/a%3cd.html", true, false},
+		{"/a%3cd.html", "/a%3Cd.html", true, true},
+		{"/a%3Cd.html", "/a%3Cd.html", true, true},
+		{"/a%2fb.html", "/a%2fb.html", true, false},
+		{"/a%2fb.html", "/a/b.html", false, false},
+		{"/a/b.html", "/a%2fb.html", false, false},
+		{"/a/b.html", "/a/b.html", true, true},
+		{"/%7ejoe/index.html", "/~joe/index.html", true, false},
+		{"/~joe/index.html", "/%7Ejoe/index.html", true, false},
 	}
 	for _, p := range Profiles {
 		for _, r := range rows {
-			checkCases(t, p, group("disallow: "+r.record), []urlCase{{r.url, !r.match}})
+			match := r.match
+			if p == Google {
+				match = r.google
+			}
+			checkCases(t, p, group("disallow: "+r.record), []urlCase{{r.url, !match}})
 		}
 	}
 }

@@ -25,6 +25,9 @@ type checkOptions struct {
 	spec   string   // --spec PROFILE
 	json   bool     // --json
 	urls   []string // URL arguments
+	// agentSet: --agent was given, possibly empty (accepted under
+	// --spec google, where an empty agent gets the "*" groups).
+	agentSet bool
 	// now is the instant the Request-rate in force is taken at; time.Now
 	// when nil.
 	now func() time.Time
@@ -45,6 +48,12 @@ else the "*" group. URLs are full (http://host/path?q) or bare paths
 (/path?q). --spec selects the semantics: rfc9309 (default), google,
 koster1996 or orig1994. The Request-rate shown is the one in force now (UTC).
 
+--spec google reads a URL as Google's matcher (google/robotstxt) does: any
+string is a URL, cut to its path, params and query ("example.com/a" and
+"//x/a" are /a, "a/b" is /b, "" is /), compared octet for octet with the
+rules (which are %-encoded as Google's parser encodes them); and --agent ""
+is accepted: only "*" groups apply.
+
 With --json each URL gives one JSON object per line:
   {"url": "/private/x", "allowed": false, "group": "googlebot",
    "rule": "Disallow: /private/", "line": 12, "crawl_delay": 10,
@@ -58,6 +67,7 @@ Exit status: 0 all URLs allowed; 1 some URL disallowed; 2 usage or input error.`
 			Args: cobra.MinimumNArgs(1),
 			RunE: func(cmd *cobra.Command, args []string) error {
 				o.urls = args
+				o.agentSet = cmd.Flags().Changed("agent")
 				return runCheck(e, o)
 			},
 		}
@@ -87,18 +97,30 @@ func runCheck(e *env, o *checkOptions) error {
 	if o.robots == "" {
 		return usageErr("check: --robots FILE is required")
 	}
-	if strings.TrimSpace(o.agent) == "" {
-		return usageErr("check: --agent AGENT is required (a product token or a User-Agent header)")
-	}
 	profile, err := robots.ParseProfile(o.spec)
 	if err != nil {
 		return usageErr("check: %v", err)
 	}
+	// Google's matcher takes an empty agent and applies only the "*"
+	// groups to it (robots_test.cc, GoogleOnly_SystemTest); the other
+	// profiles want a crawler to check.
+	if strings.TrimSpace(o.agent) == "" && !(profile == robots.Google && o.agentSet) {
+		return usageErr("check: --agent AGENT is required (a product token or a User-Agent header)")
+	}
 	if len(o.urls) == 0 {
 		return usageErr("check: no URL given")
 	}
-	for _, u := range o.urls {
-		if !isCheckURL(u) {
+	// targets are what is decided for each URL: under google the path
+	// Google's matcher reads in it (any string is a URL to it); else the
+	// URL itself, which must be absolute or a path.
+	targets := make([]string, len(o.urls))
+	for i, u := range o.urls {
+		switch {
+		case profile == robots.Google:
+			targets[i] = robots.GooglePathParamsQuery(u)
+		case isCheckURL(u):
+			targets[i] = u
+		default:
 			return usageErr("check: invalid URL %q: want a full URL (http://host/path?q) or a path starting with / (/path?q)", u)
 		}
 	}
@@ -121,9 +143,9 @@ func runCheck(e *env, o *checkOptions) error {
 	enc.SetEscapeHTML(false)
 	var buf []byte
 	disallowed := false
-	for _, u := range o.urls {
+	for i, u := range o.urls {
 		var d robots.Decision
-		d, buf = g.Decide([]byte(u), buf)
+		d, buf = g.Decide([]byte(targets[i]), buf)
 		disallowed = disallowed || !d.Allowed
 		res := limits
 		res.URL, res.Allowed = u, d.Allowed

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -212,4 +213,85 @@ func exitCode(err error) int {
 		return xe.code
 	}
 	return exitUsage
+}
+
+// TestCheckGoogleURLs: under --spec google, check reads a URL as Google's
+// matcher does (google/robotstxt robots.cc, GetPathParamsQuery; cases of
+// robots_test.cc TestGetPathParamsQuery and GoogleOnly_SystemTest): a URL
+// without a scheme is cut to its path ("example.com/a" is "/a", "a/b" is
+// "/b", "//a/b/c" is "/b/c"), the empty URL is "/", and the URL is matched
+// as written (ID_Encoding). The default profile still refuses a URL that is
+// neither absolute nor a path.
+func TestCheckGoogleURLs(t *testing.T) {
+	p := writeRobots(t, "User-agent: Googlebot\nDisallow: /a\nDisallow: /b/c\nDisallow: /b$\nDisallow: /$\nDisallow: /ツ\n")
+	for _, c := range []struct {
+		url, rule string // rule "" = allowed, no rule matches
+		line      int
+	}{
+		{"example.com/a", "Disallow: /a", 2},
+		{"//a/b/c", "Disallow: /b/c", 3},
+		{"a/b", "Disallow: /b$", 4},
+		{"", "Disallow: /$", 5},
+		{"example.com", "Disallow: /$", 5},
+		{"example.com#a/b", "Disallow: /$", 5}, // a fragment before the path
+		{"example.com/a;b#c", "Disallow: /a", 2},
+		{"/%E3%83%84", "Disallow: /ツ", 6},
+		{"/ツ", "", 0}, // the URL is not %-encoded: not the rule's octets
+	} {
+		code, out, errs := runCheckCLI("", "check", "--spec", "google", "--robots", p, "--agent", "Googlebot", "--json", c.url)
+		want := `"allowed":true,"group":"googlebot","rule":null,"line":null`
+		wantCode := exitOK
+		if c.rule != "" {
+			want = fmt.Sprintf(`"allowed":false,"group":"googlebot","rule":%q,"line":%d`, c.rule, c.line)
+			wantCode = exitFound
+		}
+		if code != wantCode || !strings.HasPrefix(out, fmt.Sprintf(`{"url":%q,`, c.url)) || !strings.Contains(out, want) {
+			t.Errorf("google %q: exit %d (want %d), stdout %q, stderr %q; want %s", c.url, code, wantCode, out, errs, want)
+		}
+	}
+	// rfc9309 keeps its reading: a scheme-less URL is a usage error, and
+	// "//a/b/c" is the path it looks like.
+	if code, _, errs := runCheckCLI("", "check", "--robots", p, "--agent", "Googlebot", "example.com/a"); code != exitUsage || !strings.Contains(errs, "invalid URL") {
+		t.Errorf("rfc9309 example.com/a: exit %d, stderr %q", code, errs)
+	}
+	if code, out, _ := runCheckCLI("", "check", "--robots", p, "--agent", "Googlebot", "//a/b/c"); code != exitOK {
+		t.Errorf("rfc9309 //a/b/c: exit %d, stdout %q", code, out)
+	}
+}
+
+// TestCheckGoogleAgents: under --spec google an empty --agent is accepted
+// and gets only the "*" groups (GoogleOnly_SystemTest: an empty agent in a
+// file without "*" group is allowed everything); a User-agent value is cut
+// at the first character outside [A-Za-z_-] (ExtractUserAgent), so
+// "User-agent: MJ12bot" names "MJ", not the crawler MJ12bot. rfc9309 still
+// wants an agent.
+func TestCheckGoogleAgents(t *testing.T) {
+	fooOnly := writeRobots(t, "user-agent: FooBot\ndisallow: /\n")
+	withStar := writeRobots(t, "user-agent: *\ndisallow: /x\nuser-agent: FooBot\ndisallow: /\n")
+	mj := writeRobots(t, "User-agent: MJ12bot\nDisallow: /\n")
+	for _, c := range []struct {
+		robots, agent, url string
+		code               int
+		out                string
+	}{
+		{fooOnly, "FooBot", "", exitFound, `"group":"foobot","rule":"Disallow: /"`},
+		{fooOnly, "", "", exitOK, `"allowed":true,"group":null`},
+		{fooOnly, "", "http://foo.bar/x", exitOK, `"allowed":true,"group":null`},
+		{withStar, "", "/x", exitFound, `"allowed":false,"group":"*","rule":"Disallow: /x","line":2`},
+		{withStar, "", "/y", exitOK, `"allowed":true,"group":"*"`},
+		{withStar, "FooBot", "/y", exitFound, `"group":"foobot"`},
+		{mj, "MJ12bot", "/a", exitOK, `"allowed":true,"group":null`},
+		{mj, "MJ", "/a", exitFound, `"group":"mj"`},
+	} {
+		code, out, errs := runCheckCLI("", "check", "--spec", "google", "--robots", c.robots, "--agent", c.agent, "--json", c.url)
+		if code != c.code || !strings.Contains(out, c.out) {
+			t.Errorf("google agent %q url %q: exit %d (want %d), stdout %q (want %s), stderr %q", c.agent, c.url, code, c.code, out, c.out, errs)
+		}
+	}
+	if code, _, errs := runCheckCLI("", "check", "--robots", fooOnly, "--agent", "", "/"); code != exitUsage || !strings.Contains(errs, "--agent AGENT is required") {
+		t.Errorf("rfc9309 empty agent: exit %d, stderr %q", code, errs)
+	}
+	if code, _, errs := runCheckCLI("", "check", "--spec", "google", "--robots", fooOnly, "/"); code != exitUsage || !strings.Contains(errs, "--agent AGENT is required") {
+		t.Errorf("google without --agent: exit %d, stderr %q", code, errs)
+	}
 }
