@@ -149,6 +149,14 @@ func (id *Identifier) Identify(ua string) Bot {
 
 func (id *Identifier) identify(ua string) Bot {
 	ua = strings.TrimSpace(ua)
+	// A header's name copied into its value ("User-Agent: igmHttp/0.1.501
+	// (Android OS; ...)") is not part of the client's products.
+	for _, p := range [...]string{"user-agent:", "user agent:", "user-agent ", "user agent "} {
+		if len(ua) > len(p) && hasPrefixFold(ua, p) {
+			ua = strings.TrimSpace(ua[len(p):])
+			break
+		}
+	}
 	if ua == "" || ua == "-" {
 		return Bot{Name: NoUserAgent, Purpose: PurposeScript, IsBot: true}
 	}
@@ -190,6 +198,9 @@ func known(i int) Bot {
 // unknown returns the bot for a name that is not in the table, inheriting
 // operator and purpose from a table token it extends with '-'.
 func unknown(name string) Bot {
+	if n := cleanName(name); n != "" {
+		name = n
+	}
 	if len(name) > maxNameBytes {
 		cut := maxNameBytes
 		for cut > 0 && !utf8.RuneStart(name[cut]) {
@@ -210,6 +221,65 @@ func unknown(name string) Bot {
 		}
 	}
 	return b
+}
+
+// cleanName returns the product name in a name found by the generic
+// signals, without parse debris: leading punctuation ("${java"), a
+// lowercase label before a colon and a capital ("aggregator:Spinn3r"), whatever follows
+// a bracket, brace, quote or '=' ("Spinn3r (Spinn3r"), and a version joined
+// with '-' or '_' ("grub-client-1.5.3", "binlar_2.6.3"). It returns "" when
+// nothing is left.
+func cleanName(name string) string {
+	i := 0
+	for i < len(name) && !isLetter(name[i]) && !(name[i] >= '0' && name[i] <= '9') && name[i] < utf8.RuneSelf {
+		i++
+	}
+	name = name[i:]
+	if k := strings.IndexAny(name, "(){}<>[]\"'=;,$"); k >= 0 {
+		name = name[:k]
+	}
+	if k := strings.IndexByte(name, ':'); k > 0 && k+1 < len(name) && 'A' <= name[k+1] && name[k+1] <= 'Z' && isLowerWord(name[:k]) {
+		name = name[k+1:]
+	}
+	name = strings.TrimRight(name, " :.-_")
+	// A version joined with '-' or '_': the last separator followed by a
+	// digit, or by 'v' and a digit, with no letters after the digits but
+	// release suffixes ("-1.0-RC1").
+	for k := 1; k < len(name); k++ {
+		if name[k-1] != '-' && name[k-1] != '_' {
+			continue
+		}
+		rest := name[k:]
+		if rest[0] == 'v' || rest[0] == 'V' {
+			rest = rest[1:]
+		}
+		if rest != "" && rest[0] >= '0' && rest[0] <= '9' && isVersionTail(rest) {
+			name = strings.TrimRight(name[:k-1], " :.-_")
+			break
+		}
+	}
+	return name
+}
+
+// isVersionTail reports whether s is a version: digits and dots, then at
+// most short release words ("1.5.3", "2.6.3", "1.0-RC1", "1.0_").
+func isVersionTail(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= '0' && c <= '9' || c == '.' || c == '-' || c == '_' || isLetter(c) && i > 0 && (s[i-1] == '-' || s[i-1] == '_' || isLetter(s[i-1]))) {
+			return false
+		}
+	}
+	return true
+}
+
+func isLowerWord(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 'a' || s[i] > 'z' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // uapParse returns uap-go's user-agent and device families of ua, which the

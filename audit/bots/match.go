@@ -10,6 +10,7 @@ type pattern struct {
 	lower  string // lowercased spelling, without the prefix '*'
 	entry  int    // index in table
 	prefix bool   // no boundary needed after it
+	lead   bool   // applies only at the start of the header (Crawler.Leading)
 	script bool   // the entry is a library or tool (loses to a crawler)
 }
 
@@ -26,7 +27,7 @@ func init() {
 	byFirst2 = make(map[uint16][]int32)
 	byName = make(map[string]int)
 	add := func(spelling string, entry int) {
-		p := pattern{entry: entry, script: table[entry].Purpose == PurposeScript}
+		p := pattern{entry: entry, script: table[entry].Purpose == PurposeScript, lead: table[entry].Leading}
 		if strings.HasSuffix(spelling, "*") {
 			p.prefix = true
 			spelling = strings.TrimSuffix(spelling, "*")
@@ -98,9 +99,12 @@ func matchTable(ua string) int {
 			continue
 		}
 		list := byFirst2[key2(lowerByte(ua[i]), lowerByte(ua[i+1]))]
+		if len(list) > 0 && afterLike(ua, i) {
+			continue // "like FeedFetcher-Google": Feedly says whom it imitates
+		}
 		for _, pi := range list {
 			p := &patterns[pi]
-			if !hasPrefixFold(ua[i:], p.lower) {
+			if p.lead && i > 0 || !hasPrefixFold(ua[i:], p.lower) {
 				continue
 			}
 			end := i + len(p.lower)
@@ -121,6 +125,17 @@ func matchTable(ua string) int {
 	return patterns[best].entry
 }
 
+// afterLike reports whether the word at ua[i] follows the word "like"
+// ("FreshRSS/1.11.2 (...) like Googlebot"): a client names whom it imitates
+// there, not itself.
+func afterLike(ua string, i int) bool {
+	j := i
+	for j > 0 && (ua[j-1] == ' ' || ua[j-1] == '+') {
+		j--
+	}
+	return j < i && j >= 4 && hasPrefixFold(ua[j-4:j], "like") && (j == 4 || isBoundary(ua[j-5]))
+}
+
 func better(p, q *pattern) bool {
 	if p.script != q.script {
 		return !p.script
@@ -132,13 +147,51 @@ func better(p, q *pattern) bool {
 // must end a word ("Foobot", "Foo-Bot/1.0", "bots") so that "Botim" is not
 // one.
 var botWords = [...]string{
-	"crawl", "spider", "spyder", "scraper", "fetch", "archiver", "indexer", "slurp", "scan",
-	"check", "validator", "preview", "monitor", "headless", "httpclient", "http-client", "http_client",
+	"crawl", "spider", "spyder", "scraper", "fetch", "archiver", "indexer", "slurp", "headless",
+}
+
+// weakWords mark a crawler too, except in a product appended to a complete
+// browser header: a corporate proxy or security gateway adds its own name
+// ("... Safari/537.36 ZscalerAgent/4.2") to a person's browser.
+var weakWords = [...]string{
+	"scan", "check", "validator", "preview", "monitor", "httpclient", "http-client", "http_client",
 	"http client", "subscriber", "agent", "synthetic", "uptime", "proxy", "webhook",
 }
 
 // hasBotWord reports whether the lowercase s contains a crawler word.
 func hasBotWord(s string) bool {
+	return hasStrongBotWord(s) || hasWeakBotWord(s)
+}
+
+// hasWeakBotWord reports whether the lowercase s contains one of weakWords.
+// "agent" in "user-agent" or "user agent" is the header's name, not a word
+// of the product.
+func hasWeakBotWord(s string) bool {
+	for _, w := range weakWords {
+		if w != "agent" {
+			if strings.Contains(s, w) {
+				return true
+			}
+			continue
+		}
+		for off := 0; ; {
+			i := strings.Index(s[off:], "agent")
+			if i < 0 {
+				break
+			}
+			i += off
+			if !(i >= 4 && s[i-4:i] == "user" || i >= 5 && s[i-5:i-1] == "user") {
+				return true
+			}
+			off = i + 5
+		}
+	}
+	return false
+}
+
+// hasStrongBotWord reports whether the lowercase s contains a crawler word
+// that is not one of weakWords.
+func hasStrongBotWord(s string) bool {
 	for off := 0; ; {
 		i := strings.Index(s[off:], "bot")
 		if i < 0 {
@@ -181,6 +234,7 @@ var browserProducts = map[string]bool{
 // analysis is what the generic signals find in a header.
 type analysis struct {
 	name         string // the crawler's name, when a signal fired
+	why          string // which signal named it (for the corpus tests' breakdown)
 	firstProduct string // the first product that is not a browser product
 	plainBrowser bool   // every product a browser product, no signal in comments
 }
@@ -199,7 +253,13 @@ func analyse(ua string) analysis {
 		urlName  string // name given by a comment that holds a URL
 		urlHost  string // host of the first URL, the name of last resort
 		run      [maxRunWords]int
-		runWords int // plain words (no '/', not a version) just before the current token
+		runWords int    // plain words (no '/', not a version) just before the current token
+		prev     string // the previous product's lowercased name, outside comments
+		// browserDone: the header is a complete browser header so far
+		// ("Mozilla/5.0 (...) ... Safari/537.36"); products after it are
+		// crawlers only by a strong crawler word.
+		browserDone bool
+		mozilla     = strings.HasPrefix(ua, "Mozilla/")
 	)
 	for i := 0; i < len(ua); {
 		c := ua[i]
@@ -225,7 +285,7 @@ func analyse(ua string) analysis {
 				a.plainBrowser = false
 			}
 			if a.name == "" && cm.name != "" {
-				a.name = cm.name
+				a.name, a.why = cm.name, cm.why
 			}
 			if cm.hasURL {
 				hasURL = true
@@ -257,12 +317,16 @@ func analyse(ua string) analysis {
 		}
 		name := productName(tok)
 		lower := strings.ToLower(name)
-		if name == "" || isVersionish(name) || lower == "compatible" || isLangTag(tok) {
+		afterLike := prev == "like"
+		prev = lower
+		if name == "" || isVersionish(name) || lower == "compatible" || isLangTag(tok) || afterLike {
+			// After "like", a client names whom it imitates
+			// ("FreshRSS/1.11.2 (...) like Googlebot").
 			runWords = 0
 			continue
 		}
 		if a.name == "" && isDomain(name) {
-			a.name = name
+			a.name, a.why = name, "domain product"
 		}
 		if !browserProducts[lower] {
 			a.plainBrowser = false
@@ -270,7 +334,12 @@ func analyse(ua string) analysis {
 				a.firstProduct = name
 			}
 		}
-		if a.name == "" && hasBotWord(lower) {
+		crawlerWord := hasStrongBotWord(lower) || !browserDone && (hasWeakBotWord(lower) ||
+			lower == "client" && runWords > 0 && strings.EqualFold(strings.TrimSpace(ua[run[(runWords-1)%maxRunWords]:start]), "http"))
+		if mozilla && (lower == "safari" || lower == "firefox" || lower == "chrome") && strings.IndexByte(tok, '/') > 0 {
+			browserDone = true
+		}
+		if a.name == "" && crawlerWord {
 			from := start
 			if runWords > maxRunWords {
 				from = run[runWords%maxRunWords] // the oldest in the ring
@@ -278,6 +347,7 @@ func analyse(ua string) analysis {
 				from = run[0]
 			}
 			a.name = strings.TrimLeft(ua[from:start], "+\"'[") + name
+			a.why = "crawler word in product"
 		}
 		if strings.IndexByte(tok, '/') >= 0 || browserProducts[lower] {
 			runWords = 0
@@ -287,6 +357,7 @@ func analyse(ua string) analysis {
 		runWords++
 	}
 	if a.name == "" && hasURL {
+		a.why = "URL or e-mail"
 		switch {
 		case a.firstProduct != "":
 			a.name = a.firstProduct
@@ -305,6 +376,7 @@ func analyse(ua string) analysis {
 // commentInfo is what analyseComment finds in one comment.
 type commentInfo struct {
 	name    string // an item with a crawler word
+	why     string // why name was chosen
 	urlName string // the item before the first URL or e-mail address
 	urlHost string // the host of the first URL or e-mail address
 	hasURL  bool
@@ -324,7 +396,10 @@ func analyseComment(cm string) commentInfo {
 	// Windows in it.
 	botCompatible := compatible && !containsAny(lower, "msie", "windows", "win16", "win32", "win9", "trident",
 		"mac os", "mac_", "macintosh", "linux", "x11", "bsd", "sunos", "risc os", "amigaos", "beos", "qnx",
-		"os/2", "browser", "konqueror", "aol", "voyager", "netpositive")
+		"os/2", "browser", "konqueror", "aol", "voyager", "netpositive",
+		// feature phones and handhelds: their browsers write
+		// "(compatible; Teleca Q7; Brew 3.1.5; U; en)"
+		"android", "brew", "bmp ", "symbian", "midp", "j2me", "rim9", "palm")
 	prev := ""
 	for len(cm) > 0 {
 		item := cm
@@ -358,10 +433,13 @@ func analyseComment(cm string) commentInfo {
 		if n == "" || isPlatformItem(n) {
 			continue
 		}
-		if !platform && hasBotWord(strings.ToLower(n)) || botCompatible {
+		if word := !platform && hasBotWord(strings.ToLower(n)); word || botCompatible {
 			info.signal = true
 			if info.name == "" {
-				info.name = n
+				info.name, info.why = n, "crawler word in comment"
+				if !word {
+					info.why = "compatible comment"
+				}
 			}
 		}
 		prev = n
@@ -395,12 +473,15 @@ var platformItems = map[string]bool{
 	"x11": true, "wv": true,
 }
 
-// isDomain reports whether w looks like a bare domain name ("twingly.com"):
-// labels of letters, digits and '-' separated by dots, the last one 2 to 6
-// letters.
+// isDomain reports whether w is written as a bare domain name
+// ("twingly.com"): labels of letters, digits and '-' separated by dots, the
+// first starting with a letter, the last a real top-level domain (tlds).
+// A dotted product name with no real top-level domain is not one ("UP.Link",
+// "Dr.Web", LG's "LM-Q710.FG"), nor is an Android package id, a domain
+// written backwards ("com.abc.mobile", "org.xyz.mobile").
 func isDomain(w string) bool {
 	dot := strings.LastIndexByte(w, '.')
-	if dot <= 0 || len(w)-dot-1 < 2 || len(w)-dot-1 > 6 || !isLetter(w[0]) {
+	if dot <= 0 || len(w)-dot-1 < 2 || len(w)-dot-1 > 10 || !isLetter(w[0]) {
 		return false
 	}
 	for i := 0; i < len(w); i++ {
@@ -408,12 +489,42 @@ func isDomain(w string) bool {
 		if !(isLetter(c) || c >= '0' && c <= '9' || c == '-' || c == '.') {
 			return false
 		}
-		if i > dot && !isLetter(c) {
-			return false
-		}
 	}
-	return true
+	var buf [10]byte
+	if !tlds[string(lowerASCII(buf[:0], w[dot+1:]))] {
+		return false
+	}
+	first := w[:strings.IndexByte(w, '.')]
+	return !(dot > len(first) && reversedFirst[strings.ToLower(first)])
 }
+
+// reversedFirst are the first labels of Android and Java package ids
+// ("com.google.android.apps.plus").
+var reversedFirst = map[string]bool{"com": true, "org": true, "net": true, "edu": true, "gov": true}
+
+// tlds are the top-level domains a crawler's domain is written with: the
+// country codes, the original generic ones and the new generic ones in
+// common use. Brand and rare ones are left out on purpose ("mobile",
+// "link", "web" end product names far more often than domains in headers).
+var tlds = func() map[string]bool {
+	m := map[string]bool{}
+	const cc = "ac ad ae af ag ai al am ao aq ar as at au aw ax az ba bb bd be bf bg bh bi bj bm bn bo br bs bt bw by bz " +
+		"ca cc cd cf cg ch ci ck cl cm cn co cr cu cv cw cx cy cz de dj dk dm do dz ec ee eg er es et eu fi fj fk fm fo fr " +
+		"ga gd ge gf gg gh gi gl gm gn gp gq gr gs gt gu gw gy hk hm hn hr ht hu id ie il im in io iq ir is it je jm jo jp " +
+		"ke kg kh ki km kn kp kr kw ky kz la lb lc li lk lr ls lt lu lv ly ma mc md me mg mh mk ml mm mn mo mp mq mr ms mt " +
+		"mu mv mw mx my mz na nc ne nf ng ni nl no np nr nu nz om pa pe pf pg ph pk pl pm pn pr ps pt pw py qa re ro rs ru " +
+		"rw sa sb sc sd se sg sh si sk sl sm sn so sr ss st su sv sx sy sz tc td tf tg th tj tk tl tm tn to tr tt tv tw tz " +
+		"ua ug uk us uy uz va vc ve vg vi vn vu wf ws ye yt za zm zw"
+	const generic = "com net org edu gov mil int arpa info biz name pro mobi aero asia cat coop jobs museum tel travel " +
+		"app dev xyz top online site shop store tech website space live club vip icu cloud blog page digital agency " +
+		"email news media network solutions systems tools social software studio services group works world today " +
+		"one global company codes technology team zone center host press rocks fun art run design agency marketing " +
+		"guide review reviews wiki ltd llc inc gmbh academy institute science ninja expert consulting"
+	for _, t := range strings.Fields(cc + " " + generic) {
+		m[t] = true
+	}
+	return m
+}()
 
 // isLangTag reports whether tok is a language tag in brackets ("[en]").
 func isLangTag(tok string) bool {
@@ -504,14 +615,54 @@ func isVersionish(w string) bool {
 func isURLish(w string) bool {
 	l := strings.ToLower(strings.TrimLeft(w, "+("))
 	return strings.HasPrefix(l, "http:") || strings.HasPrefix(l, "https:") || strings.HasPrefix(l, "www.") ||
-		strings.Contains(l, "://") || strings.Contains(l, "@")
+		strings.Contains(l, "://") || strings.IndexByte(l, '@') >= 0 && isEmail(l)
+}
+
+// isEmail reports whether w, stripped of the punctuation around it, is an
+// e-mail address local@domain.tld with a real domain (isDomain): "@" in
+// "(Ecosia android@150.0.0.0)" or "ICS@ROM_04.06.2012" is not one.
+func isEmail(w string) bool {
+	w = strings.Trim(w, "+(<[\"',;:)>]")
+	at := strings.IndexByte(w, '@')
+	local := at
+	for local > 0 && (isLetter(w[local-1]) || w[local-1] >= '0' && w[local-1] <= '9' || strings.IndexByte(".-_+%", w[local-1]) >= 0) {
+		local--
+	}
+	if at <= 0 || local == at {
+		return false
+	}
+	// The domain: letters, digits and '-' in dotted labels, the last of
+	// letters only ("unspecified.mail" is written as a domain, "150.0.0.0"
+	// and "ROM_04.06.2012" are not).
+	d := w[at+1:]
+	dot := strings.LastIndexByte(d, '.')
+	if dot <= 0 || len(d)-dot-1 < 2 || !isLetter(d[0]) {
+		return false
+	}
+	for i := 0; i < len(d); i++ {
+		c := d[i]
+		if !(isLetter(c) || c == '.' || i < dot && (c >= '0' && c <= '9' || c == '-')) {
+			return false
+		}
+	}
+	return true
 }
 
 // urlIn reports whether a comment item contains a URL or e-mail address.
 func urlIn(item string) bool {
 	l := strings.ToLower(item)
-	return strings.Contains(l, "http:") || strings.Contains(l, "https:") || strings.Contains(l, "www.") ||
-		strings.Contains(l, "@") && strings.Contains(l, ".")
+	if strings.Contains(l, "http:") || strings.Contains(l, "https:") || strings.Contains(l, "www.") {
+		return true
+	}
+	if strings.IndexByte(l, '@') < 0 {
+		return false
+	}
+	for _, w := range strings.Fields(l) {
+		if isEmail(w) {
+			return true
+		}
+	}
+	return false
 }
 
 func containsAny(s string, subs ...string) bool {
