@@ -206,6 +206,9 @@ func unknown(name string) Bot {
 		for cut > 0 && !utf8.RuneStart(name[cut]) {
 			cut--
 		}
+		if cut == 0 { // invalid UTF-8: no rune starts before the bound
+			cut = maxNameBytes
+		}
 		name = name[:cut]
 	}
 	name = strings.Clone(name)
