@@ -198,6 +198,9 @@ func known(i int) Bot {
 // unknown returns the bot for a name that is not in the table, inheriting
 // operator and purpose from a table token it extends with '-'.
 func unknown(name string) Bot {
+	if len(name) > 2*maxNameBytes {
+		name = name[:2*maxNameBytes] // cleanName is quadratic in the worst case
+	}
 	if n := cleanName(name); n != "" {
 		name = n
 	}
