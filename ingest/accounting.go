@@ -16,8 +16,10 @@ const (
 	// ErrLineTooLong: the line is longer than Options.MaxLineBytes.
 	ErrLineTooLong logfmt.Reason = "line too long"
 	// ErrTruncatedLine: the last line of a stream that ended with a read or
-	// decompression error, cut short.
-	ErrTruncatedLine logfmt.Reason = "truncated line"
+	// decompression error, cut short. It is the parsers' reason for a line
+	// cut inside a quoted field (logfmt.ErrTruncatedLine): both are lines
+	// cut short, counted together.
+	ErrTruncatedLine = logfmt.ErrTruncatedLine
 	// ErrUnknownFormat: every line of a file whose format could not be
 	// detected (no format parsed any of its first lines).
 	ErrUnknownFormat logfmt.Reason = "unknown format"

@@ -96,5 +96,6 @@
 // errors, the byte offset in the file (compressed bytes read when the error
 // was detected). Run reads everything it can and returns them joined at the
 // end; the lines read before a truncation count, and the cut last line is
-// rejected as ErrTruncatedLine.
+// rejected as ErrTruncatedLine, the reason the parsers give a line cut
+// inside a quoted field (logfmt.ErrTruncatedLine).
 package ingest

@@ -192,6 +192,37 @@ func TestTruncatedGzip(t *testing.T) {
 	}
 }
 
+// TestTruncatedLineCounted: a combined line cut inside its user agent (a
+// log rotated mid-write) is counted under "truncated line", the reason a cut
+// compressed stream's last line gets, with a sample, and is no request.
+func TestTruncatedLineCounted(t *testing.T) {
+	var b strings.Builder
+	for i := range 6 {
+		if i == 3 {
+			b.WriteString(`203.0.113.9 - - [10/Oct/2026:13:55:36 +0000] "GET /private/x HTTP/1.1" 200 12 "-" "Mozilla/5.0 (compatible; Cla` + "\n")
+			continue
+		}
+		fmt.Fprintf(&b, "203.0.113.9 - - [10/Oct/2026:13:55:36 +0000] \"GET /p/%d HTTP/1.1\" 200 12 \"-\" \"curl/8.0\"\n", i)
+	}
+	p := writeFile(t, t.TempDir(), "access.log", []byte(b.String()))
+	rows, _, acc, err := collect(t, []string{p}, Options{Formats: logfmt.Formats()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkInvariant(t, acc)
+	if f := acc.PerFile[0]; f.Format != "combined" || f.Parsed != 5 || f.Rejected != 1 || f.RejectedReasons[string(ErrTruncatedLine)] != 1 {
+		t.Errorf("file accounting %+v", f)
+	}
+	if len(acc.Samples) != 1 || acc.Samples[0].Reason != "truncated line" || acc.Samples[0].Line != 4 {
+		t.Errorf("samples %+v", acc.Samples)
+	}
+	for _, r := range rows {
+		if r.Line == 4 || r.UA != "curl/8.0" {
+			t.Errorf("row %+v", r)
+		}
+	}
+}
+
 func TestCorruptZstd(t *testing.T) {
 	enc, _ := zstd.NewWriter(nil)
 	data := enc.EncodeAll([]byte(tsvLog(5000)), nil)

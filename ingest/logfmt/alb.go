@@ -28,7 +28,9 @@ import "bytes"
 //     elb_status_code (what the client received; "-" is absent); bytes is
 //     sent_bytes; user_agent "-" is absent. A quoted field ends at the first
 //     '"' that is not escaped as \" and is followed by a space or the end of
-//     the line; inner quotes and backslashes are kept as logged.
+//     the line; inner quotes and backslashes are kept as logged. A line that
+//     ends inside a quoted field, read or skipped (cut mid-write), is
+//     ErrTruncatedLine.
 
 func init() {
 	register(Format{
@@ -74,21 +76,9 @@ func (p *albParser) Parse(line []byte, r *Row) error {
 			break
 		}
 		if line[i] == '"' {
-			j := i + 1
-			for {
-				k := bytes.IndexByte(line[j:], '"')
-				if k < 0 {
-					return ErrSyntax
-				}
-				j += k
-				if line[j-1] == '\\' && j-1 > i { // an escaped quote: \"
-					j++
-					continue
-				}
-				if j+1 == len(line) || line[j+1] == ' ' {
-					break
-				}
-				j++
+			j := albClose(line, i)
+			if j < 0 {
+				return ErrTruncatedLine
 			}
 			f[n] = line[i+1 : j]
 			i = j + 1
@@ -107,6 +97,11 @@ func (p *albParser) Parse(line []byte, r *Row) error {
 			return ErrNotThisFormat
 		}
 		return ErrFieldCount
+	}
+	// The fields after the user agent are not read, but a line cut inside
+	// one of them is cut all the same.
+	if albCutAfter(line, i) {
+		return ErrTruncatedLine
 	}
 	if first == 0 {
 		switch string(f[0]) {
@@ -179,6 +174,78 @@ func (p *albParser) Parse(line []byte, r *Row) error {
 		r.UserAgent = ua
 	}
 	return nil
+}
+
+// albClose returns the index of the quote that closes the quoted field
+// opened at line[open]: the first '"' after it that is not escaped as \" and
+// is followed by a space or the end of the line; -1 when the line ends
+// inside the field.
+func albClose(line []byte, open int) int {
+	j := open + 1
+	for {
+		k := bytes.IndexByte(line[j:], '"')
+		if k < 0 {
+			return -1
+		}
+		j += k
+		if line[j-1] == '\\' && j-1 > open { // an escaped quote: \"
+			j++
+			continue
+		}
+		if j+1 == len(line) || line[j+1] == ' ' {
+			return j
+		}
+		j++
+	}
+}
+
+// albCutAfter reports whether the fields of line after line[i] (a space, or
+// the end of the line), which the parser skips, end inside a quoted one. A
+// quote after a space opens a field (elsewhere it is inside an unquoted one)
+// that the next quote not escaped as \" and followed by a space or the end
+// of the line closes, as in albClose. Only the last quote after a space
+// matters: it opens the last quoted field or is inside it, so the line ends
+// inside a field exactly when no quote closes one after it. When that quote
+// could close a field itself (`"a "`, or `"` at the end of the line) the
+// quotes are followed from the start.
+func albCutAfter(line []byte, i int) bool {
+	q := len(line)
+	for {
+		k := bytes.LastIndexByte(line[i:q], '"')
+		if k < 0 {
+			return false
+		}
+		q = i + k
+		if line[q-1] == ' ' {
+			break
+		}
+	}
+	if q+1 == len(line) || line[q+1] == ' ' {
+		return albCutForward(line, i)
+	}
+	return albClose(line, q) < 0
+}
+
+// albCutForward is albCutAfter following every quote from line[i] on.
+func albCutForward(line []byte, i int) bool {
+	open := -1
+	for {
+		k := bytes.IndexByte(line[i:], '"')
+		if k < 0 {
+			return open >= 0
+		}
+		j := i + k
+		i = j + 1
+		switch {
+		case open < 0:
+			if line[j-1] == ' ' {
+				open = j
+			}
+		case line[j-1] == '\\' && j-1 > open:
+		case i == len(line) || line[i] == ' ':
+			open = -1
+		}
+	}
 }
 
 // albSlash is the target of an absolute URL without a path. Its capacity is

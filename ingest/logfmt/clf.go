@@ -14,8 +14,9 @@ import (
 // field runs up to the next occurrence of the literal that follows it. A field
 // between double quotes ("%r", "$http_user_agent") ends only at a '"' that is
 // not escaped by a backslash and is followed by the rest of the next literal,
-// so that escaped quotes (\" from Apache, \x22 from nginx) and even most
-// unescaped quotes inside a user agent do not end it.
+// so that escaped quotes (\" from Apache, \x22 from nginx, neither of which
+// writes a bare '"' inside a field) and even most unescaped quotes inside a
+// user agent do not end it.
 //
 // Decisions, for every layout:
 //   - Logger escapes are undone in every string field (target, referer, user
@@ -33,10 +34,23 @@ import (
 //     robots.txt rule can apply to them, and counting them under "bad request
 //     line" keeps them visible in the accounting rather than hiding them among
 //     requests. HTTP/0.9 request lines without a protocol are accepted.
-//   - The last field of a layout, when quoted and left unterminated at the end
-//     of the line, runs to the end of the line: loggers that cut long lines
-//     drop the closing quote of the user agent, and every field an audit needs
-//     is intact in such a line.
+//   - A line cut inside a quoted field (a log rotated or a disk filled
+//     mid-write, a syslog relay's length limit) is rejected with
+//     ErrTruncatedLine, never taken as a request: its cut user agent would
+//     be a bot's name ("... (compatible; Cla"), its cut target another path.
+//     A quoted field is cut when no unescaped '"' after its opening one can
+//     close it: none is followed by the next literal, nor by a blank or the
+//     end of the line (such a quote closed the field in a line of another
+//     layout, or of this one cut between two fields: ErrFieldCount, as a
+//     line cut outside quotes is), nor by the start of the next literal cut
+//     short. The trailing fields that combined, common and vhost_combined
+//     tolerate are checked the same way: one that starts with '"' must end
+//     with an unescaped '"' followed by a blank or the end of the line.
+//   - A line that ends at a field boundary is not truncated but short: a
+//     common line in a combined file ("... 200 1513", or cut there) is
+//     ErrFieldCount, as it always was; in a common file it is a request, and
+//     a combined line cut after its bytes or its referer is a common line
+//     (the trailing fields, when whole, are skipped).
 //   - A trailing '\r' (a CRLF file) is ignored.
 
 // kind is what a layout field means for the Row.
@@ -172,19 +186,15 @@ func (p *layoutParser) parse(line []byte, r *Row) error {
 		if !last {
 			next = l.fields[i+1].lit
 		}
-		end, lenient := p.fieldEnd(line, pos, next, f.quoted, last)
-		if end < 0 {
-			return ErrFieldCount
+		end, err := p.fieldEnd(line, pos, next, f.quoted, last)
+		if err != nil {
+			return err
 		}
 		v := line[pos:end]
 		if f.blanks && len(next) > 0 && hasBlank(v, len(next) == 1 && next[0] == ' ') {
 			return ErrSyntax
 		}
-		if lenient {
-			pos = len(line)
-		} else {
-			pos = end
-		}
+		pos = end
 		switch f.kind {
 		case kPath:
 			parts.path = span{end - len(v), end, true}
@@ -195,9 +205,6 @@ func (p *layoutParser) parse(line []byte, r *Row) error {
 			if err := p.assign(f.kind, v, r); err != nil {
 				return err
 			}
-		}
-		if lenient {
-			return p.finish(line, r, &parts)
 		}
 	}
 	if !bytes.HasPrefix(line[pos:], l.tail) {
@@ -210,6 +217,9 @@ func (p *layoutParser) parse(line []byte, r *Row) error {
 		}
 		if c := line[pos]; c != ' ' && c != '\t' {
 			return ErrSyntax
+		}
+		if cutInTrailing(line[pos:]) {
+			return ErrTruncatedLine
 		}
 	}
 	return p.finish(line, r, &parts)
@@ -302,28 +312,28 @@ func literalMismatch(rest, lit []byte) error {
 }
 
 // fieldEnd returns the end of the field starting at pos, followed by the
-// literal next (empty for the last field of a layout without a tail), or -1.
-// lenient reports an unterminated quoted last field taken to the end of the
-// line.
-func (p *layoutParser) fieldEnd(line []byte, pos int, next []byte, quoted, last bool) (end int, lenient bool) {
+// literal next (empty for the last field of a layout without a tail), or a
+// reason: ErrTruncatedLine for a quoted field the line ends in, ErrFieldCount
+// when the literal is not found.
+func (p *layoutParser) fieldEnd(line []byte, pos int, next []byte, quoted, last bool) (int, error) {
 	if len(next) == 0 {
 		if !last {
-			return -1, false // two adjacent fields: the compiler never makes this
+			return -1, ErrFieldCount // two adjacent fields: the compiler never makes this
 		}
 		if p.l.trailing {
 			if j := bytes.IndexAny(line[pos:], " \t"); j >= 0 {
-				return pos + j, false
+				return pos + j, nil
 			}
 		}
-		return len(line), false
+		return len(line), nil
 	}
 	if !quoted {
 		if len(next) == 1 {
 			j := bytes.IndexByte(line[pos:], next[0])
 			if j < 0 {
-				return -1, false
+				return -1, ErrFieldCount
 			}
-			return pos + j, false
+			return pos + j, nil
 		}
 		// The first byte of a literal, then the rest: literals are short
 		// ("] \"", "\" "), and their first byte rarely occurs in a field,
@@ -331,11 +341,11 @@ func (p *layoutParser) fieldEnd(line []byte, pos int, next []byte, quoted, last 
 		for i := pos; ; {
 			j := bytes.IndexByte(line[i:], next[0])
 			if j < 0 {
-				return -1, false
+				return -1, ErrFieldCount
 			}
 			j += i
 			if hasPrefix(line[j:], next) {
-				return j, false
+				return j, nil
 			}
 			i = j + 1
 		}
@@ -360,15 +370,86 @@ func (p *layoutParser) fieldEnd(line []byte, pos int, next []byte, quoted, last 
 				continue
 			}
 		}
-		return j, false
+		return j, nil
 	}
-	if last && bytes.Equal(next, quote) {
-		return len(line), true
+	if mayClose(line, pos, next) {
+		return -1, ErrFieldCount
 	}
-	return -1, false
+	return -1, ErrTruncatedLine
 }
 
-var quote = []byte{'"'}
+// mayClose reports whether the quoted field starting at pos, which no quote
+// closes as the layout says, has an unescaped '"' that ends it all the same:
+// followed by a blank or the end of the line (a line of another layout, or
+// cut after the field), or by the start of next cut short by the end of the
+// line (cut inside the literal after the field). When it has none, the line
+// ends inside the field: it is truncated.
+func mayClose(line []byte, pos int, next []byte) bool {
+	for i := pos; ; {
+		j := bytes.IndexByte(line[i:], '"')
+		if j < 0 {
+			return false
+		}
+		j += i
+		i = j + 1
+		if escapedAt(line, pos, j) {
+			continue
+		}
+		if i == len(line) || line[i] == ' ' || line[i] == '\t' || bytes.HasPrefix(next, line[j:]) {
+			return true
+		}
+	}
+}
+
+// cutInTrailing reports whether the trailing fields t (after a layout that
+// tolerates them; t starts with a blank) end inside a quoted one: a field
+// that starts with '"' without an unescaped '"' followed by a blank or the
+// end of the line after it. Other fields run to the next blank, whatever
+// they hold.
+func cutInTrailing(t []byte) bool {
+	if bytes.IndexByte(t, '"') < 0 {
+		return false
+	}
+	for i := 0; i < len(t); {
+		switch t[i] {
+		case ' ', '\t':
+			i++
+		case '"':
+			end := trailingClose(t, i+1)
+			if end < 0 {
+				return true
+			}
+			i = end + 1
+		default:
+			j := bytes.IndexAny(t[i:], " \t")
+			if j < 0 {
+				return false
+			}
+			i += j
+		}
+	}
+	return false
+}
+
+// trailingClose returns the index of the quote that closes a quoted trailing
+// field whose value starts at t[start]: the first unescaped '"' followed by a
+// blank or the end of t; -1 when there is none.
+func trailingClose(t []byte, start int) int {
+	for i := start; ; {
+		j := bytes.IndexByte(t[i:], '"')
+		if j < 0 {
+			return -1
+		}
+		j += i
+		i = j + 1
+		if escapedAt(t, start, j) {
+			continue
+		}
+		if i == len(t) || t[i] == ' ' || t[i] == '\t' {
+			return j
+		}
+	}
+}
 
 // escapedAt reports whether line[j] is escaped by an odd run of backslashes
 // that starts at or after start.

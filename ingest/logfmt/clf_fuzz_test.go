@@ -100,6 +100,8 @@ var clfSeeds = []string{
 	`[::1]:8080 ::1 - - [25/Oct/2021:11:05:52 +0200] "GET / HTTP/1.1" 403 6963 "abc.com" "x" 12 "-"`,
 	`2021/12/01 13:53:33 [error] 31#31: *46 "/usr/share/nginx/html/market/index.html" is not found`,
 	"83.149.9.216 - - [17/May/2015:10:05:03 +0000] \"GET / HTTP/1.1\" 200 1 \"-\" \"-\"\t1\r",
+	`83.149.9.216 - - [17/May/2015:10:05:03 +0000] "GET /private/ HTTP/1.1" 200 1 "-" "say \"hi\" (compatible; Cla`,
+	`83.149.9.216 - - [17/May/2015:10:05:03 +0000] "GET / HTTP/1.1" 200 1 "-" "x" "10.0.0.1, 10.`,
 }
 
 func FuzzParseCombined(f *testing.F)      { fuzzFormat(f, "combined", `\`, clfSeeds) }

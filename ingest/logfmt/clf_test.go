@@ -116,10 +116,12 @@ func TestCombined(t *testing.T) {
 		{"nginx \\xHH escapes in agent", `83.149.9.216 - - [17/May/2015:10:05:03 +0000] "GET /presentations/kibana-search.png HTTP/1.1" 200 203023 "http://semicomplete.com/presentations/" "say \x22hi\x22 \xD0\x9F\x5C"`, with(func(v *view) { v.Agent = "say \"hi\" \u041f\\" }), nil},
 		{"escaped quote in target", `83.149.9.216 - - [17/May/2015:10:05:03 +0000] "GET /a\"b HTTP/1.1" 200 203023 "http://semicomplete.com/presentations/" "` + uaChrome + `"`, with(func(v *view) { v.Target = `/a"b` }), nil},
 		{"escaped quote before the closing quote", `83.149.9.216 - - [17/May/2015:10:05:03 +0000] "GET /presentations/kibana-search.png HTTP/1.1" 200 203023 "http://semicomplete.com/presentations/" "x\""`, with(func(v *view) { v.Agent = `x"` }), nil},
+		{"escaped quote in referer", `83.149.9.216 - - [17/May/2015:10:05:03 +0000] "GET /presentations/kibana-search.png HTTP/1.1" 200 203023 "http://x/\"a\" b" "` + uaChrome + `"`, with(func(v *view) { v.Referer = `http://x/"a" b` }), nil},
+		{"escaped quotes and backslashes everywhere", `83.149.9.216 - - [17/May/2015:10:05:03 +0000] "GET /a\"\\ HTTP/1.1" 200 203023 "\\\"" "a\\\" \"b\\"`, with(func(v *view) { v.Target, v.Referer, v.Agent = `/a"\`, `\"`, `a\" "b\` }), nil},
+		{"nginx \\x22 in every quoted field", `83.149.9.216 - - [17/May/2015:10:05:03 +0000] "GET /a\x22 HTTP/1.1" 200 203023 "\x22" "\x22Cla\x22"`, with(func(v *view) { v.Target, v.Referer, v.Agent = `/a"`, `"`, `"Cla"` }), nil},
 		{"escaped backslash before the closing quote", `83.149.9.216 - - [17/May/2015:10:05:03 +0000] "GET /presentations/kibana-search.png HTTP/1.1" 200 203023 "http://semicomplete.com/presentations/" "x\\"`, with(func(v *view) { v.Agent = `x\` }), nil},
 		{"junk after the agent is a trailing field", `83.149.9.216 - - [17/May/2015:10:05:03 +0000] "GET /presentations/kibana-search.png HTTP/1.1" 200 203023 "http://semicomplete.com/presentations/" "ua" x"y`, with(func(v *view) { v.Agent = "ua" }), nil},
 		{"unescaped quotes inside agent", `83.149.9.216 - - [17/May/2015:10:05:03 +0000] "GET /presentations/kibana-search.png HTTP/1.1" 200 203023 "http://semicomplete.com/presentations/" "Mozilla "evil"x"`, with(func(v *view) { v.Agent = `Mozilla "evil"x` }), nil},
-		{"agent truncated without closing quote (semicomplete line 8899)", `46.118.127.106 - - [20/May/2015:12:05:17 +0000] "GET /scripts/grok-py-test/configlib.py HTTP/1.1" 200 235 "-" "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html`, view{Time: "2015-05-20T12:05:17Z", Client: "46.118.127.106", Method: "GET", Target: "/scripts/grok-py-test/configlib.py", Proto: "HTTP/1.1", Status: 200, Bytes: 235, Agent: "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html"}, nil},
 		{"HTTP/0.9 request without protocol", `83.149.9.216 - - [17/May/2015:10:05:03 +0000] "GET /presentations/kibana-search.png" 200 203023 "http://semicomplete.com/presentations/" "` + uaChrome + `"`, with(func(v *view) { v.Proto = "" }), nil},
 		{"HTTP/2.0 and percent-encoded target", `83.149.9.216 - - [17/May/2015:10:05:03 +0000] "GET /filter/27|13%20%D9%85?a=%2F HTTP/2.0" 200 203023 "http://semicomplete.com/presentations/" "` + uaChrome + `"`, with(func(v *view) { v.Target, v.Proto = "/filter/27|13%20%D9%85?a=%2F", "HTTP/2.0" }), nil},
 		{"space inside target", `83.149.9.216 - - [17/May/2015:10:05:03 +0000] "GET /a b HTTP/1.1" 200 203023 "http://semicomplete.com/presentations/" "` + uaChrome + `"`, with(func(v *view) { v.Target = "/a b" }), nil},
@@ -149,8 +151,28 @@ func TestCombined(t *testing.T) {
 		{"missing ident field (crowdsec nginx sample)", `192.168.1.1 - [08/Jun/2020:08:04:43 +0000] "GET /api/test HTTP/1.1" 200 100 "-" "curl/7.68.0"`, view{}, ErrFieldCount},
 		{"common line", `116.203.1.1 - - [05/Mar/2021:09:01:38 +0100] "GET /test/lists/sip_30d.txt HTTP/1.0" 200 1513`, view{}, ErrFieldCount},
 		{"referer only", `116.203.1.1 - - [05/Mar/2021:09:01:38 +0100] "GET /test/lists/sip_30d.txt HTTP/1.0" 200 1513 "-"`, view{}, ErrFieldCount},
-		{"truncated inside request", `116.203.1.1 - - [05/Mar/2021:09:01:38 +0100] "GET /test/lists/sip`, view{}, ErrFieldCount},
 		{"truncated inside time", `116.203.1.1 - - [05/Mar/2021:09:01`, view{}, ErrFieldCount},
+		{"cut after status (neither common nor combined)", `116.203.1.1 - - [05/Mar/2021:09:01:38 +0100] "GET /test/lists/sip_30d.txt HTTP/1.0" 200`, view{}, ErrFieldCount},
+		{"cut after the referer's closing quote", `116.203.1.1 - - [05/Mar/2021:09:01:38 +0100] "GET /test/lists/sip_30d.txt HTTP/1.0" 200 1513 "-" `, view{}, ErrFieldCount},
+
+		// Lines cut inside a quoted field (a log rotated or a disk filled
+		// mid-write): never a request.
+		{"truncated inside request", `116.203.1.1 - - [05/Mar/2021:09:01:38 +0100] "GET /test/lists/sip`, view{}, ErrTruncatedLine},
+		{"truncated right after the request's opening quote", `116.203.1.1 - - [05/Mar/2021:09:01:38 +0100] "`, view{}, ErrTruncatedLine},
+		{"truncated inside request after an escaped quote", `116.203.1.1 - - [05/Mar/2021:09:01:38 +0100] "GET /a\"b HTTP/1.`, view{}, ErrTruncatedLine},
+		{"truncated inside referer", `83.149.9.216 - - [17/May/2015:10:05:03 +0000] "GET /presentations/kibana-search.png HTTP/1.1" 200 203023 "http://semicomplete.com/pres`, view{}, ErrTruncatedLine},
+		{"truncated inside agent: the cut bot Cla", `83.149.9.216 - - [17/May/2015:10:05:03 +0000] "GET /private/ HTTP/1.1" 200 203023 "-" "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Cla`, view{}, ErrTruncatedLine},
+		{"truncated right after the agent's opening quote", `83.149.9.216 - - [17/May/2015:10:05:03 +0000] "GET /private/ HTTP/1.1" 200 203023 "-" "`, view{}, ErrTruncatedLine},
+		{"agent truncated without closing quote (semicomplete line 8899)", `46.118.127.106 - - [20/May/2015:12:05:17 +0000] "GET /scripts/grok-py-test/configlib.py HTTP/1.1" 200 235 "-" "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html`, view{}, ErrTruncatedLine},
+		{"truncated inside agent after Apache escaped quotes", `83.149.9.216 - - [17/May/2015:10:05:03 +0000] "GET /private/ HTTP/1.1" 200 203023 "-" "say \"hi\" (compatible; Cla`, view{}, ErrTruncatedLine},
+		{"truncated inside agent ending with an escaped quote", `83.149.9.216 - - [17/May/2015:10:05:03 +0000] "GET /private/ HTTP/1.1" 200 203023 "-" "say \"`, view{}, ErrTruncatedLine},
+		{"truncated inside agent ending with a backslash", `83.149.9.216 - - [17/May/2015:10:05:03 +0000] "GET /private/ HTTP/1.1" 200 203023 "-" "say \`, view{}, ErrTruncatedLine},
+		{"truncated inside agent after nginx \\x22 escapes", `83.149.9.216 - - [17/May/2015:10:05:03 +0000] "GET /private/ HTTP/1.1" 200 203023 "-" "say \x22hi\x22 (compatible; Cla`, view{}, ErrTruncatedLine},
+		{"truncated inside agent after an unescaped inner quote", `83.149.9.216 - - [17/May/2015:10:05:03 +0000] "GET /private/ HTTP/1.1" 200 203023 "-" "Mozilla "evil"x (compatible; Cla`, view{}, ErrTruncatedLine},
+		{"junk glued to the agent's closing quote", `83.149.9.216 - - [17/May/2015:10:05:03 +0000] "GET /private/ HTTP/1.1" 200 203023 "-" "curl/8.0"x`, view{}, ErrTruncatedLine},
+		{"truncated inside a quoted trailing field", `83.149.9.216 - - [17/May/2015:10:05:03 +0000] "GET /presentations/kibana-search.png HTTP/1.1" 200 203023 "http://semicomplete.com/presentations/" "` + uaChrome + `" "10.0.0.1, 10.0`, view{}, ErrTruncatedLine},
+		{"truncated right after a trailing field's opening quote", `83.149.9.216 - - [17/May/2015:10:05:03 +0000] "GET /presentations/kibana-search.png HTTP/1.1" 200 203023 "http://semicomplete.com/presentations/" "` + uaChrome + `" 0.012 "`, view{}, ErrTruncatedLine},
+		{"CRLF after a cut agent", "83.149.9.216 - - [17/May/2015:10:05:03 +0000] \"GET /private/ HTTP/1.1\" 200 203023 \"-\" \"Mozilla/5.0 (compatible; Cla\r", view{}, ErrTruncatedLine},
 		{"vhost line in a combined file", `www.crowdsec.net 1.2.3.4 - - [08/Jun/2020:08:04:43 +0000] "GET /solr/ HTTP/1.1" 500 803 "-" "` + uaChrome + `"`, view{}, ErrSyntax},
 		{"no space before time", `83.149.9.216 - -[17/May/2015:10:05:03 +0000] "GET / HTTP/1.1" 200 1 "-" "-"`, view{}, ErrFieldCount},
 		{"no space after time", `83.149.9.216 - - [17/May/2015:10:05:03 +0000]"GET / HTTP/1.1" 200 1 "-" "-"`, view{}, ErrFieldCount},
@@ -203,6 +225,17 @@ func TestCommon(t *testing.T) {
 		{"dash request", `116.203.1.1 - - [05/Mar/2021:09:01:38 +0100] "-" 408 -`, view{}, ErrBadRequestLine},
 		{"bytes glued to junk", `116.203.1.1 - - [05/Mar/2021:09:01:38 +0100] "GET / HTTP/1.0" 200 15x3`, view{}, ErrBadBytes},
 		{"no bytes", `116.203.1.1 - - [05/Mar/2021:09:01:38 +0100] "GET / HTTP/1.0" 200`, view{}, ErrFieldCount},
+		{"combined line cut after the bytes is a whole common line", `116.203.1.1 - - [05/Mar/2021:09:01:38 +0100] "GET /test/lists/sip_30d.txt HTTP/1.0" 200 1513 `, base, nil},
+		{"combined line cut after the referer", `116.203.1.1 - - [05/Mar/2021:09:01:38 +0100] "GET /test/lists/sip_30d.txt HTTP/1.0" 200 1513 "-"`, base, nil},
+		{"escaped quote in request", `116.203.1.1 - - [05/Mar/2021:09:01:38 +0100] "GET /a\"b\\ HTTP/1.0" 200 1513`, view{Time: base.Time, Client: base.Client, Method: "GET", Target: `/a"b\`, Proto: "HTTP/1.0", Status: 200, Bytes: 1513}, nil},
+		{"truncated inside request", `116.203.1.1 - - [05/Mar/2021:09:01:38 +0100] "GET /test/lists/sip`, view{}, ErrTruncatedLine},
+		{"truncated inside request after an escaped quote", `116.203.1.1 - - [05/Mar/2021:09:01:38 +0100] "GET /a\" HTTP/1.0`, view{}, ErrTruncatedLine},
+		{"truncated inside a trailing referer", `116.203.1.1 - - [05/Mar/2021:09:01:38 +0100] "GET /test/lists/sip_30d.txt HTTP/1.0" 200 1513 "https://exa`, view{}, ErrTruncatedLine},
+		{"truncated inside a trailing agent: the cut bot Cla", `116.203.1.1 - - [05/Mar/2021:09:01:38 +0100] "GET /test/lists/sip_30d.txt HTTP/1.0" 200 1513 "-" "Mozilla/5.0 (compatible; Cla`, view{}, ErrTruncatedLine},
+		{"truncated inside a trailing agent after escaped quotes", `116.203.1.1 - - [05/Mar/2021:09:01:38 +0100] "GET /test/lists/sip_30d.txt HTTP/1.0" 200 1513 "-" "say \"hi\" (compatible; Cla`, view{}, ErrTruncatedLine},
+		{"trailing agent with escaped quotes", `116.203.1.1 - - [05/Mar/2021:09:01:38 +0100] "GET /test/lists/sip_30d.txt HTTP/1.0" 200 1513 "-" "say \"hi\" \\" 12`, base, nil},
+		{"trailing agent with unescaped inner quotes", `116.203.1.1 - - [05/Mar/2021:09:01:38 +0100] "GET /test/lists/sip_30d.txt HTTP/1.0" 200 1513 "-" "Mozilla "evil"x"`, base, nil},
+		{"trailing key=\"value\" fields", `116.203.1.1 - - [05/Mar/2021:09:01:38 +0100] "GET /test/lists/sip_30d.txt HTTP/1.0" 200 1513 rt=0.012 ua="curl/8.0" x"y`, base, nil},
 	}
 	runCases(t, mustNew(t, "common"), cases)
 }
@@ -219,6 +252,11 @@ func TestVhostCombined(t *testing.T) {
 		{"combined line", `192.168.1.1 - - [08/Jun/2020:08:04:43 +0000] "GET /solr/ HTTP/1.1" 500 803 "-" "curl/7.68.0"`, view{}, ErrBadClientIP},
 		{"combined line with a user", `192.168.1.1 - frank [08/Jun/2020:08:04:43 +0000] "GET /solr/ HTTP/1.1" 500 803 "-" "curl/7.68.0"`, view{}, ErrBadClientIP},
 		{"nginx error log line", `2021/12/01 13:53:33 [error] 31#31: *46 open() failed, client: 172.17.0.1`, view{}, ErrNotThisFormat},
+		{"escaped quotes in referer and agent", `website.com:443 1.2.3.4 - - [25/Oct/2021:11:05:52 +0200] "GET /web/.well-known HTTP/1.1" 403 6963 "abc\".com" "User-agent-\"string\""`, with(func(v *view) { v.Referer, v.Agent = `abc".com`, `User-agent-"string"` }), nil},
+		{"truncated inside request", `website.com:443 1.2.3.4 - - [25/Oct/2021:11:05:52 +0200] "GET /web/.well-kn`, view{}, ErrTruncatedLine},
+		{"truncated inside referer", `website.com:443 1.2.3.4 - - [25/Oct/2021:11:05:52 +0200] "GET /web/.well-known HTTP/1.1" 403 6963 "abc.c`, view{}, ErrTruncatedLine},
+		{"truncated inside agent: the cut bot Cla", `website.com:443 1.2.3.4 - - [25/Oct/2021:11:05:52 +0200] "GET /web/.well-known HTTP/1.1" 403 6963 "abc.com" "Mozilla/5.0 (compatible; Cla`, view{}, ErrTruncatedLine},
+		{"truncated inside a trailing field", `website.com:443 1.2.3.4 - - [25/Oct/2021:11:05:52 +0200] "GET /web/.well-known HTTP/1.1" 403 6963 "abc.com" "User-agent-string" 1234 "10.0.`, view{}, ErrTruncatedLine},
 	}
 	runCases(t, mustNew(t, "vhost_combined"), cases)
 }
@@ -343,14 +381,21 @@ func tally(t *testing.T, format string, p Parser, path string) (parsed int, reje
 	return parsed, rejected
 }
 
+// realLogsCut names the one line of a real log that is cut inside a quoted
+// field: line 8899 of the 2015 log ends inside its user agent, "Mozilla/5.0
+// (compatible; Googlebot/2.1; +http://www.google.com/bot.html" without the
+// closing parenthesis and quote (a spoofed Googlebot, 46.118.127.106).
+var realLogsCut = map[string]int{"elastic-apache-semicomplete-2015": 8899}
+
 // TestRealLogs parses the real Apache and nginx logs in ../shared/data: every
-// line is a genuine request and must parse.
+// line is a genuine request and must parse, except the one cut inside its
+// user agent, which is a truncated line.
 func TestRealLogs(t *testing.T) {
 	for _, tc := range []struct {
 		rel   string
 		lines int
 	}{
-		{"real-logs/elastic-apache-semicomplete-2015/apache_logs.gz", 10000},
+		{"real-logs/elastic-apache-semicomplete-2015/apache_logs.gz", 9999},
 		{"real-logs/almhuette-raith-apache-2019/access.log.gz", 10000},
 		{"real-logs/zanbil-shop-nginx-2019-sample/access.log", 1000},
 		{"real-logs/darcien-findmu-gptbot-2026-snippet/access.log", 10},
@@ -359,6 +404,9 @@ func TestRealLogs(t *testing.T) {
 			path := shareddata.Path(t, tc.rel)
 			parsed, rejected := tally(t, "combined", mustNew(t, "combined"), path)
 			for n, err := range rejected {
+				if cut, ok := realLogsCut[filepath.Base(filepath.Dir(tc.rel))]; ok && n == cut && err == ErrTruncatedLine {
+					continue
+				}
 				t.Errorf("line %d rejected: %v", n, err)
 			}
 			if parsed != tc.lines {
@@ -369,15 +417,22 @@ func TestRealLogs(t *testing.T) {
 }
 
 // TestRealLogsDetails checks facts about the real logs that the parser must
-// keep: escaped quotes, the truncated spoofed Googlebot, robots.txt fetches.
+// keep: escaped quotes, the truncated spoofed Googlebot (rejected, not a
+// Googlebot request), robots.txt fetches.
 func TestRealLogsDetails(t *testing.T) {
 	path := shareddata.Path(t, "real-logs/elastic-apache-semicomplete-2015/apache_logs.gz")
 	p := mustNew(t, "combined")
 	var r Row
 	robots, googlebot := 0, 0
-	for _, line := range readLines(t, path) {
+	for i, line := range readLines(t, path) {
 		if err := p.Parse([]byte(line), &r); err != nil {
-			t.Fatal(err)
+			if i+1 == realLogsCut["elastic-apache-semicomplete-2015"] && err == ErrTruncatedLine {
+				continue
+			}
+			t.Fatalf("line %d: %v", i+1, err)
+		}
+		if i+1 == realLogsCut["elastic-apache-semicomplete-2015"] {
+			t.Errorf("line %d, cut inside its user agent, parsed as a request from %q", i+1, r.UserAgent)
 		}
 		if string(r.Target) == "/robots.txt" {
 			robots++

@@ -11,7 +11,9 @@ import "bytes"
 // quoted field (where the engine would undo escapes or skip an escaped
 // quote; elsewhere a backslash fails the field's own check), each quoted
 // field closed by the first '"' after it, each separator where the layout
-// puts it. It fills the Row exactly as the layout engine would (the
+// puts it, no trailing field cut inside its quotes. A line cut inside a
+// quoted field has no such closing quote: the engine rejects it as
+// ErrTruncatedLine. It fills the Row exactly as the layout engine would (the
 // differential test and FuzzCombinedFastPath hold it to that) and gives up
 // on any other line, which the engine then parses — and rejects with its
 // reason when the line is bad. So the fast path decides nothing on its own:
@@ -112,12 +114,12 @@ func (p *combinedParser) fast(line []byte, r *Row) bool {
 	r.Referer = plainStr(line[pos : pos+i])
 	pos += i + 3
 	// "%{User-Agent}i", up to a '"' that ends the line or is followed by a
-	// blank (trailing fields).
+	// blank (trailing fields, which must not end inside a quoted one).
 	i = bytes.IndexByte(line[pos:], '"')
 	if i < 0 || hasBackslash(line[pos:pos+i]) {
 		return false
 	}
-	if end := pos + i + 1; end < len(line) && line[end] != ' ' && line[end] != '\t' {
+	if end := pos + i + 1; end < len(line) && (line[end] != ' ' && line[end] != '\t' || cutInTrailing(line[end:])) {
 		return false
 	}
 	r.UserAgent = plainStr(line[pos : pos+i])

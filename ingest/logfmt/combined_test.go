@@ -2,6 +2,7 @@ package logfmt
 
 import (
 	"bytes"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -85,6 +86,13 @@ func TestCombinedFastPath(t *testing.T) {
 		{"tab in user", "10.0.0.1 - a\tb [10/Oct/2026:13:55:36 -0700] \"GET /x HTTP/1.1\" 200 1 \"-\" \"curl\"", false},
 		{"space in user", `10.0.0.1 - a b [10/Oct/2026:13:55:36 -0700] "GET /x HTTP/1.1" 200 1 "-" "curl"`, false},
 		{"junk after agent", ok + `x`, false},
+		{"cut inside request", `10.0.0.1 - - [10/Oct/2026:13:55:36 -0700] "GET /private/x HT`, false},
+		{"cut inside referer", `10.0.0.1 - - [10/Oct/2026:13:55:36 -0700] "GET /x HTTP/1.1" 200 1 "https://exa`, false},
+		{"cut inside agent: the bot Cla", `10.0.0.1 - - [10/Oct/2026:13:55:36 -0700] "GET /private/x HTTP/1.1" 200 1 "-" "Mozilla/5.0 (compatible; Cla`, false},
+		{"cut inside agent, CRLF", "10.0.0.1 - - [10/Oct/2026:13:55:36 -0700] \"GET /private/x HTTP/1.1\" 200 1 \"-\" \"Mozilla/5.0 (compatible; Cla\r", false},
+		{"cut inside a quoted trailing field", ok + ` "10.0.0.1, 10.0`, false},
+		{"cut after a trailing field's opening quote", ok + "\t0.123 \"", false},
+		{"trailing fields with quotes inside", ok + ` rt=0.1 ua="a b" x"y`, true},
 		{"common line", `10.0.0.1 - - [10/Oct/2026:13:55:36 -0700] "GET /x HTTP/1.1" 200 1`, false},
 		{"no referer", `10.0.0.1 - - [10/Oct/2026:13:55:36 -0700] "GET /x HTTP/1.1" 200 1 "curl"`, false},
 		{"json", `{"time":"2026-10-10T13:55:36Z"}`, false},
@@ -127,8 +135,50 @@ func FuzzCombinedFastPath(f *testing.F) {
 	}
 	f.Add([]byte(`10.0.0.1 - - [10/Oct/2026:13:55:36 -0700] "GET /x HTTP/1.1" 200 1 "-" "a "b" c"` + "\r"))
 	f.Add([]byte(strings.Repeat(`" `, 20)))
+	f.Add([]byte(`10.0.0.1 - - [10/Oct/2026:13:55:36 -0700] "GET /private/x HTTP/1.1" 200 1 "-" "Mozilla/5.0 (compatible; Cla`))
+	f.Add([]byte(`10.0.0.1 - - [10/Oct/2026:13:55:36 -0700] "GET /x HTTP/1.1" 200 1 "-" "curl" "10.0.0.1, 10.0`))
 	f.Fuzz(func(t *testing.T, line []byte) {
 		p, ref := newCombinedPair(t)
 		checkSameAsEngine(t, p, ref, line)
+		checkCuts(t, p, ref, line)
 	})
+}
+
+// checkCuts checks, for a line that the combined format accepts, that the
+// same line cut inside one of its quoted fields is a truncated line (for the
+// fast path and the engine alike), and so is the line with a trailing field
+// opened but not closed.
+func checkCuts(t *testing.T, p *combinedParser, ref Parser, line []byte) {
+	t.Helper()
+	var r Row
+	if ref.Parse(line, &r) != nil {
+		return
+	}
+	cut := func(what string, l []byte) {
+		t.Helper()
+		checkSameAsEngine(t, p, ref, l)
+		if err := p.Parse(l, &r); err != ErrTruncatedLine {
+			t.Fatalf("%q accepted; %s: %q gives %v, want %v", line, what, l, err, ErrTruncatedLine)
+		}
+	}
+	cut("with an unclosed trailing field", append(bytes.Clone(line), ` "x`...))
+	// With no backslash and exactly six quotes, the quotes are the
+	// delimiters of the request, the referer and the user agent: cut the
+	// line right after an opening quote, in the field, and right before the
+	// closing quote.
+	if bytes.IndexByte(line, '\\') >= 0 || bytes.Count(line, []byte{'"'}) != 6 {
+		return
+	}
+	var q []int
+	for i, c := range line {
+		if c == '"' {
+			q = append(q, i)
+		}
+	}
+	for f := 0; f < 6; f += 2 {
+		open, closing := q[f], q[f+1]
+		for _, k := range []int{open + 1, (open + 1 + closing) / 2, closing} {
+			cut(fmt.Sprintf("cut at %d inside quoted field %d", k, f/2+1), bytes.Clone(line[:k]))
+		}
+	}
 }

@@ -73,6 +73,15 @@ func TestCustomApache(t *testing.T) {
 		{`LogFormat "%h %l %u %t \"%r\" %>s %b \"%{Referer}i\" \"%{User-Agent}i\"" combined`, []parseCase{
 			{"config line form", `157.55.39.146 - - [25/Oct/2026:02:30:00 +0100] "GET /robots.txt HTTP/1.1" 200 431 "-" "` + ua + `"`, base, nil},
 			{"strict: no trailing fields", `157.55.39.146 - - [25/Oct/2026:02:30:00 +0100] "GET /robots.txt HTTP/1.1" 200 431 "-" "` + ua + `" "-"`, view{}, ErrFieldCount},
+			{"Apache escaped quotes in every quoted field", `157.55.39.146 - - [25/Oct/2026:02:30:00 +0100] "GET /robots.txt?q=\"x\" HTTP/1.1" 200 431 "\"r\\" "say \"hi\" \\"`, with(func(v *view) { v.Target, v.Referer, v.Agent = `/robots.txt?q="x"`, `"r\`, `say "hi" \` }), nil},
+			{"cut inside request", `157.55.39.146 - - [25/Oct/2026:02:30:00 +0100] "GET /robots.t`, view{}, ErrTruncatedLine},
+			{"cut inside request after an escaped quote", `157.55.39.146 - - [25/Oct/2026:02:30:00 +0100] "GET /robots.txt?q=\"`, view{}, ErrTruncatedLine},
+			{"cut inside referer", `157.55.39.146 - - [25/Oct/2026:02:30:00 +0100] "GET /robots.txt HTTP/1.1" 200 431 "https://www.bi`, view{}, ErrTruncatedLine},
+			{"cut inside agent: the bot Cla", `157.55.39.146 - - [25/Oct/2026:02:30:00 +0100] "GET /private/ HTTP/1.1" 200 431 "-" "Mozilla/5.0 (compatible; Cla`, view{}, ErrTruncatedLine},
+			{"cut inside agent after escaped quotes", `157.55.39.146 - - [25/Oct/2026:02:30:00 +0100] "GET /private/ HTTP/1.1" 200 431 "-" "say \"hi\" (compatible; Cla`, view{}, ErrTruncatedLine},
+			{"cut inside agent ending with an escaped quote", `157.55.39.146 - - [25/Oct/2026:02:30:00 +0100] "GET /private/ HTTP/1.1" 200 431 "-" "Cla\"`, view{}, ErrTruncatedLine},
+			{"cut after the referer: a field missing", `157.55.39.146 - - [25/Oct/2026:02:30:00 +0100] "GET /robots.txt HTTP/1.1" 200 431 "-"`, view{}, ErrFieldCount},
+			{"common line: fields missing", `157.55.39.146 - - [25/Oct/2026:02:30:00 +0100] "GET /robots.txt HTTP/1.1" 200 431`, view{}, ErrFieldCount},
 		}},
 		{`%a %{c}a %h %V %v %t "%r" %s %>s %O %B "%{Referer}i" "%{User-Agent}i"`, []parseCase{
 			{"preferences: %a, %V, %>s, %B", `157.55.39.146 10.0.0.1 proxy.local www.example.com vhost.local [25/Oct/2026:01:30:00 +0000] "GET /robots.txt HTTP/1.1" 302 200 999 431 "-" "` + ua + `"`, with(func(v *view) { v.Host = "www.example.com" }), nil},
@@ -82,6 +91,7 @@ func TestCustomApache(t *testing.T) {
 		}},
 		{`%h %{sec}t "%r" %>s %b %D %T %{X-Forwarded-For}i "%400,501{User-Agent}i"`, []parseCase{
 			{"epoch seconds, skipped directives, condition", `157.55.39.146 1792891800 "GET /robots.txt HTTP/1.1" 200 431 1234 0 - "` + ua + `"`, base, nil},
+			{"cut inside the last field, an agent", `157.55.39.146 1792891800 "GET /private/ HTTP/1.1" 200 431 1234 0 - "Mozilla/5.0 (compatible; Cla`, view{}, ErrTruncatedLine},
 			{"bad epoch", `157.55.39.146 17928918x0 "GET /robots.txt HTTP/1.1" 200 431 1234 0 - "` + ua + `"`, view{}, ErrBadTimestamp},
 		}},
 		{`%h %{usec}t "%r" %>s %b "%{User-Agent}i"`, []parseCase{
@@ -132,11 +142,20 @@ func TestCustomNginx(t *testing.T) {
 			{"X-Forwarded-For list", `5.255.253.1 - - [25/Oct/2026:02:30:00 +0100] "GET /robots.txt HTTP/2.0" 200 431 "-" "` + ua + `" "10.0.0.1, 10.0.0.2"`, with(func(v *view) { v.FF = "10.0.0.1, 10.0.0.2" }), nil},
 			{"escape=default \\x22 and UTF-8", `5.255.253.1 - - [25/Oct/2026:02:30:00 +0100] "GET /\xD0\x9F?q=\x22 HTTP/2.0" 200 431 "-" "` + ua + `" "-"`, with(func(v *view) { v.Target = "/\u041f?q=\"" }), nil},
 			{"missing x-forwarded-for", `5.255.253.1 - - [25/Oct/2026:02:30:00 +0100] "GET /robots.txt HTTP/2.0" 200 431 "-" "` + ua + `"`, view{}, ErrFieldCount},
+			{"cut inside request", `5.255.253.1 - - [25/Oct/2026:02:30:00 +0100] "GET /robots.txt HT`, view{}, ErrTruncatedLine},
+			{"cut inside referer", `5.255.253.1 - - [25/Oct/2026:02:30:00 +0100] "GET /robots.txt HTTP/2.0" 200 431 "https://ya`, view{}, ErrTruncatedLine},
+			{"cut inside agent: the bot Cla", `5.255.253.1 - - [25/Oct/2026:02:30:00 +0100] "GET /private/ HTTP/2.0" 200 431 "-" "Mozilla/5.0 (compatible; Cla`, view{}, ErrTruncatedLine},
+			{"cut inside agent after \\x22 escapes", `5.255.253.1 - - [25/Oct/2026:02:30:00 +0100] "GET /private/ HTTP/2.0" 200 431 "-" "say \x22hi\x22 (compatible; Cla`, view{}, ErrTruncatedLine},
+			{"cut inside x-forwarded-for", `5.255.253.1 - - [25/Oct/2026:02:30:00 +0100] "GET /robots.txt HTTP/2.0" 200 431 "-" "` + ua + `" "10.0.0.1, 10.`, view{}, ErrTruncatedLine},
+			{"\\x22 escapes in every quoted field", `5.255.253.1 - - [25/Oct/2026:02:30:00 +0100] "GET /robots.txt?q=\x22 HTTP/2.0" 200 431 "\x22" "\x22Cla\x22" "\x22"`, with(func(v *view) { v.Target, v.Referer, v.Agent, v.FF = `/robots.txt?q="`, `"`, `"Cla"`, `"` }), nil},
 			{"dash request", `5.255.253.1 - - [25/Oct/2026:02:30:00 +0100] "-" 400 0 "-" "-" "-"`, view{}, ErrBadRequestLine},
 		}},
 		{`log_format json escape=json '{"t":"$time_iso8601","ip":"$remote_addr","r":"$request","s":$status,"b":$body_bytes_sent,"ua":"$http_user_agent","h":"$host"}';`, []parseCase{
 			{"JSON layout with escape=json", `{"t":"2026-10-25T01:30:00+00:00","ip":"5.255.253.1","r":"GET /robots.txt HTTP/2.0","s":200,"b":431,"ua":"say \"hi\"\u0009x","h":"example.com"}`, with(func(v *view) { v.Agent = "say \"hi\"\tx"; v.Host = "example.com" }), nil},
 			{"empty host", `{"t":"2026-10-25T01:30:00+00:00","ip":"5.255.253.1","r":"GET /robots.txt HTTP/2.0","s":200,"b":431,"ua":"` + ua + `","h":""}`, base, nil},
+			{"cut inside agent", `{"t":"2026-10-25T01:30:00+00:00","ip":"5.255.253.1","r":"GET /private/ HTTP/2.0","s":200,"b":431,"ua":"Mozilla/5.0 (compatible; Cla`, view{}, ErrTruncatedLine},
+			{"cut inside agent after an escaped quote", `{"t":"2026-10-25T01:30:00+00:00","ip":"5.255.253.1","r":"GET /private/ HTTP/2.0","s":200,"b":431,"ua":"say \"hi\" Cla`, view{}, ErrTruncatedLine},
+			{"cut inside the last field, a host", `{"t":"2026-10-25T01:30:00+00:00","ip":"5.255.253.1","r":"GET /robots.txt HTTP/2.0","s":200,"b":431,"ua":"` + ua + `","h":"exam`, view{}, ErrTruncatedLine},
 		}},
 		{`$remote_addr [$time_local] $request_method ${uri}${is_args}${args} $server_protocol $status $bytes_sent "$http_user_agent" $request_time $upstream_response_time`, []parseCase{
 			{"${} names, $uri$is_args$args", `5.255.253.1 [25/Oct/2026:01:30:00 +0000] GET /a?x=1&y=2 HTTP/2.0 200 431 "` + ua + `" 0.002 0.001`, with(func(v *view) { v.Target = "/a?x=1&y=2" }), nil},

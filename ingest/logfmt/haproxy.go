@@ -39,6 +39,13 @@ const ErrNotRequest Reason = "not a request"
 //     request headers.
 //   - HAProxy's #XX escapes (for '"', '#', '{', '|', '}' and control bytes)
 //     are undone in the request line and in captured headers.
+//   - The request line is the last field, between quotes. HAProxy cuts a
+//     log line longer than its buffer ("log ... len", 1024 bytes by default),
+//     losing the closing quote; a log rotated mid-write loses it too. Such a
+//     line, cut inside the request or inside the captured headers before it,
+//     is ErrTruncatedLine: its target may be cut, and a cut user agent would
+//     name a bot that never came. Raise the log length (or shorten the
+//     captures) to keep long requests.
 type haproxyParser struct {
 	scratch []byte
 }
@@ -157,10 +164,19 @@ func (p *haproxyParser) Parse(line []byte, r *Row) error {
 	// headers, then the quoted request line.
 	q := bytes.IndexByte(s, '"')
 	if q < 0 {
+		if b := bytes.LastIndexByte(s, '{'); b >= 0 && bytes.IndexByte(s[b:], '}') < 0 {
+			return ErrTruncatedLine // cut inside the captured headers
+		}
 		return ErrFieldCount
 	}
 	mid, req := s[:q], s[q+1:]
-	if k := bytes.LastIndexByte(req, '"'); k >= 0 && len(bytes.TrimRight(req[k+1:], " ")) == 0 {
+	k := bytes.LastIndexByte(req, '"')
+	if k < 0 {
+		// HAProxy writes a quote inside the request as #22: the line ends
+		// inside the request, whose target may be cut too.
+		return ErrTruncatedLine
+	}
+	if len(bytes.TrimRight(req[k+1:], " ")) == 0 {
 		req = req[:k]
 	}
 	if b := bytes.IndexByte(mid, '{'); b >= 0 {

@@ -26,7 +26,15 @@ func TestHAProxy(t *testing.T) {
 		{"IPv6 client", pre + `2001:db8::1:53332 [25/Feb/2019:16:19:48.143] www be/s1 0/0/7/1457/1487 200 11394 - - ---- 2/1/0/0/0 0/0 {` + firefox + `} "GET /admin/colt/administration?survey=130 HTTP/1.1"`, with(func(v *view) { v.Client = "2001:db8::1" }), nil},
 		{"logasap bytes, aborted timers, no server", pre + `141.35.244.171:53332 [25/Feb/2019:16:19:48.143] www be/<NOSRV> -1/-1/-1/-1/+0 503 +212 - - SC-- 2/1/0/0/0 0/0 {` + firefox + `} "GET /admin/colt/administration?survey=130 HTTP/1.1"`, with(func(v *view) { v.Status, v.Bytes = 503, 212 }), nil},
 		{"status -1", pre + `141.35.244.171:53332 [25/Feb/2019:16:19:48.143] www be/s1 0/0/0/-1/5 -1 0 - - CD-- 2/1/0/0/0 0/0 {` + firefox + `} "GET /admin/colt/administration?survey=130 HTTP/1.1"`, with(func(v *view) { v.Status, v.Bytes = -1, 0 }), nil},
-		{"request line truncated by HAProxy", pre + `141.35.244.171:53332 [25/Feb/2019:16:19:48.143] www be/s1 0/0/7/1457/1487 200 11394 - - ---- 2/1/0/0/0 0/0 {` + firefox + `} "GET /admin/colt/administration?survey=130`, with(func(v *view) { v.Proto = "" }), nil},
+		{"trailing blanks after the request", pre + `141.35.244.171:53332 [25/Feb/2019:16:19:48.143] www be/s1 0/0/7/1457/1487 200 11394 - - ---- 2/1/0/0/0 0/0 {` + firefox + `} "GET /admin/colt/administration?survey=130 HTTP/1.1"  `, base, nil},
+
+		// A line cut inside the request (HAProxy cuts a log line longer
+		// than its buffer, or the log was rotated mid-write): the target
+		// may be cut too.
+		{"request line truncated by HAProxy", pre + `141.35.244.171:53332 [25/Feb/2019:16:19:48.143] www be/s1 0/0/7/1457/1487 200 11394 - - ---- 2/1/0/0/0 0/0 {` + firefox + `} "GET /admin/colt/administration?survey=130`, view{}, ErrTruncatedLine},
+		{"cut right after the request's opening quote", pre + `141.35.244.171:53332 [25/Feb/2019:16:19:48.143] www be/s1 0/0/7/1457/1487 200 11394 - - ---- 2/1/0/0/0 0/0 {` + firefox + `} "`, view{}, ErrTruncatedLine},
+		{"cut inside request after an #22 escape", pre + `141.35.244.171:53332 [25/Feb/2019:16:19:48.143] www be/s1 0/0/7/1457/1487 200 11394 - - ---- 2/1/0/0/0 0/0 {` + firefox + `} "GET /admin?q=#22x#22 HT`, view{}, ErrTruncatedLine},
+		{"cut inside captured headers: the bot Cla", pre + `141.35.244.171:53332 [25/Feb/2019:16:19:48.143] www be/s1 0/0/7/1457/1487 200 11394 - - ---- 2/1/0/0/0 0/0 {Mozilla/5.0 (compatible; Cla`, view{}, ErrTruncatedLine},
 
 		{"bad request", pre + `141.35.244.171:53332 [25/Feb/2019:16:19:48.143] www www/<NOSRV> -1/-1/-1/-1/0 400 187 - - PR-- 1/1/0/0/0 0/0 "<BADREQ>"`, view{}, ErrBadRequestLine},
 		{"start-up message", `Feb 25 16:19:38 192.168.4.2 haproxy[1]: Proxy prod_http_in started.`, view{}, ErrNotRequest},

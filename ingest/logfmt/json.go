@@ -49,8 +49,11 @@ import (
 //     and time are required too. A JSON object without any request field
 //     (Caddy's startup messages, application logs interleaved with the access
 //     log) and a line that is not a JSON object are rejected with
-//     ErrNotThisFormat; a broken JSON object (truncated, bad escape, nesting
-//     deeper than 64) with ErrSyntax; a request object without a target with
+//     ErrNotThisFormat; an object the line ends in (cut inside a string or
+//     between two values: a log rotated or a disk filled mid-write, or a
+//     logger's line-length limit) with ErrTruncatedLine, never taken for a
+//     request; any other broken JSON object (bad escape, nesting deeper than
+//     64, junk) with ErrSyntax; a request object without a target with
 //     ErrBadRequestLine.
 //   - A docker compose prefix ("caddy  | {...}", "web-1  | {...}": a
 //     service name, spaces, '|' and a space) before the object is skipped;
@@ -331,6 +334,15 @@ type jsonParser struct {
 	path    []byte
 	vals    [jfNum]jsonVal
 	scratch []byte
+	// cut is set when the scan failed because the line ended inside the
+	// object: the line is truncated.
+	cut bool
+}
+
+// ended records that the scan ran out of line and returns -1.
+func (p *jsonParser) ended() int {
+	p.cut = true
+	return -1
 }
 
 func newJSONParser(m *jsonMapping) *jsonParser { return &jsonParser{m: m} }
@@ -349,8 +361,12 @@ func (p *jsonParser) Parse(line []byte, r *Row) error {
 	p.line = line
 	p.path = p.path[:0]
 	p.vals = [jfNum]jsonVal{}
+	p.cut = false
 	i = p.object(i, 1, true)
 	if i < 0 {
+		if p.cut {
+			return ErrTruncatedLine
+		}
 		return ErrSyntax
 	}
 	if jsonSkipWS(line, i) != len(line) {
@@ -402,11 +418,17 @@ func (p *jsonParser) object(i, depth int, tracked bool) int {
 		return i + 1
 	}
 	for {
-		if i >= len(line) || line[i] != '"' {
+		if i >= len(line) {
+			return p.ended()
+		}
+		if line[i] != '"' {
 			return -1
 		}
 		ks := i + 1
 		ke, esc := jsonScanString(line, ks)
+		if ke == jsonCut {
+			return p.ended()
+		}
 		if ke < 0 {
 			return -1
 		}
@@ -429,7 +451,10 @@ func (p *jsonParser) object(i, depth int, tracked bool) int {
 			}
 		}
 		i = jsonSkipWS(line, ke+1)
-		if i >= len(line) || line[i] != ':' {
+		if i >= len(line) {
+			return p.ended()
+		}
+		if line[i] != ':' {
 			return -1
 		}
 		i = jsonSkipWS(line, i+1)
@@ -444,7 +469,7 @@ func (p *jsonParser) object(i, depth int, tracked bool) int {
 		}
 		i = jsonSkipWS(line, i)
 		if i >= len(line) {
-			return -1
+			return p.ended()
 		}
 		switch line[i] {
 		case ',':
@@ -464,11 +489,14 @@ func (p *jsonParser) object(i, depth int, tracked bool) int {
 func (p *jsonParser) value(i, depth int, key *jsonKey, tracked bool) int {
 	line := p.line
 	if i >= len(line) {
-		return -1
+		return p.ended()
 	}
 	switch c := line[i]; {
 	case c == '"':
 		end, esc := jsonScanString(line, i+1)
+		if end == jsonCut {
+			return p.ended()
+		}
 		if end < 0 {
 			return -1
 		}
@@ -503,7 +531,7 @@ func (p *jsonParser) value(i, depth int, key *jsonKey, tracked bool) int {
 			key = nil // only the first element counts
 			i = jsonSkipWS(line, i)
 			if i >= len(line) {
-				return -1
+				return p.ended()
 			}
 			switch line[i] {
 			case ',':
@@ -519,6 +547,9 @@ func (p *jsonParser) value(i, depth int, key *jsonKey, tracked bool) int {
 		}
 	case c == '-' || c >= '0' && c <= '9':
 		end := jsonScanNumber(line, i)
+		if end == jsonCut {
+			return p.ended()
+		}
 		if end < 0 {
 			return -1
 		}
@@ -527,21 +558,34 @@ func (p *jsonParser) value(i, depth int, key *jsonKey, tracked bool) int {
 		}
 		return end
 	case c == 't':
-		return jsonLiteral(line, i, "true")
+		return p.literal(i, "true")
 	case c == 'f':
-		return jsonLiteral(line, i, "false")
+		return p.literal(i, "false")
 	case c == 'n':
-		return jsonLiteral(line, i, "null")
+		return p.literal(i, "null")
 	}
 	return -1
 }
 
-func jsonLiteral(line []byte, i int, lit string) int {
-	if len(line)-i < len(lit) || string(line[i:i+len(lit)]) != lit {
+// literal scans the literal lit at line[i] and returns the index after it,
+// or -1.
+func (p *jsonParser) literal(i int, lit string) int {
+	line := p.line
+	if len(line)-i < len(lit) {
+		if lit[:len(line)-i] == string(line[i:]) {
+			return p.ended()
+		}
+		return -1
+	}
+	if string(line[i:i+len(lit)]) != lit {
 		return -1
 	}
 	return i + len(lit)
 }
+
+// jsonCut is what jsonScanString and jsonScanNumber return when the line
+// ends inside the string or number.
+const jsonCut = -2
 
 // record keeps a value for key's field unless a better-ranked key was seen.
 // Among keys of equal rank the last one wins, as in encoding/json.
@@ -554,8 +598,8 @@ func (p *jsonParser) record(key *jsonKey, start, end int, kind uint8) {
 }
 
 // jsonScanString returns the index of the closing quote of the string whose
-// contents start at line[i], and whether it has escapes; -1 when it is
-// unterminated or has a bad escape.
+// contents start at line[i], and whether it has escapes; -1 when it has a bad
+// escape, jsonCut when the line ends inside it.
 func jsonScanString(line []byte, i int) (int, bool) {
 	// Fast path: no backslash before the closing quote.
 	if q := bytes.IndexByte(line[i:], '"'); q >= 0 && bytes.IndexByte(line[i:i+q], '\\') < 0 {
@@ -569,14 +613,19 @@ func jsonScanString(line []byte, i int) (int, bool) {
 		case '\\':
 			esc = true
 			if i+1 >= len(line) {
-				return -1, false
+				return jsonCut, false
 			}
 			switch line[i+1] {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
 				i += 2
 			case 'u':
-				if i+6 > len(line) || hexDigitValue(line[i+2]) < 0 || hexDigitValue(line[i+3]) < 0 || hexDigitValue(line[i+4]) < 0 || hexDigitValue(line[i+5]) < 0 {
-					return -1, false
+				for k := i + 2; k < i+6; k++ {
+					if k == len(line) {
+						return jsonCut, false
+					}
+					if hexDigitValue(line[k]) < 0 {
+						return -1, false
+					}
 				}
 				i += 6
 			default:
@@ -586,10 +635,11 @@ func jsonScanString(line []byte, i int) (int, bool) {
 			i++
 		}
 	}
-	return -1, false
+	return jsonCut, false
 }
 
-// jsonScanNumber returns the index after the JSON number at line[i], or -1.
+// jsonScanNumber returns the index after the JSON number at line[i], -1
+// when it is malformed, or jsonCut when the line ends before its digits.
 func jsonScanNumber(line []byte, i int) int {
 	if line[i] == '-' {
 		i++
@@ -597,6 +647,9 @@ func jsonScanNumber(line []byte, i int) int {
 	start := i
 	for i < len(line) && line[i] >= '0' && line[i] <= '9' {
 		i++
+	}
+	if i == start && i == len(line) {
+		return jsonCut
 	}
 	if i == start || line[start] == '0' && i > start+1 {
 		return -1
@@ -606,6 +659,9 @@ func jsonScanNumber(line []byte, i int) int {
 		s := i
 		for i < len(line) && line[i] >= '0' && line[i] <= '9' {
 			i++
+		}
+		if i == s && i == len(line) {
+			return jsonCut
 		}
 		if i == s {
 			return -1
@@ -619,6 +675,9 @@ func jsonScanNumber(line []byte, i int) int {
 		s := i
 		for i < len(line) && line[i] >= '0' && line[i] <= '9' {
 			i++
+		}
+		if i == s && i == len(line) {
+			return jsonCut
 		}
 		if i == s {
 			return -1

@@ -3,6 +3,7 @@ package logfmt
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"testing"
 	"unicode/utf8"
 )
@@ -14,6 +15,10 @@ func FuzzParseJSONL(f *testing.F) {
 	f.Add([]byte(`{"ClientIP":"203.0.113.7","ClientRequestURI":"/","EdgeStartTimestamp":1792891800123456789,"x":[1,{"a":[true,false,null]},-0.5e-3]}`))
 	f.Add([]byte(`{"StartUTC":"2026-10-25T01:30:00.000000000Z","ClientHost":"203.0.113.7, 10.0.0.50","RequestPath":"/\ud83d\ude00\ud83d","DownstreamStatus":200}`))
 	f.Add([]byte(`{"ts":1792891800,"request":{"client_ip":"203.0.113.7","uri":"/","headers":{"X-Forwarded-For":["198.51.100.9", "", "-", "10.0.0.5\u002c x", 1, ["y"]]}},"x-FORWARDED-for":"z","http_x_forwarded_for":"-"}`))
+	f.Add([]byte(`{"time":"2026-10-25T01:30:00Z","remote_addr":"203.0.113.7","uri":"/private/","http_user_agent":"Mozilla/5.0 (compatible; Cla`))
+	f.Add([]byte(`{"uri":"/","x":[1,{"a":[tr`))
+	f.Add([]byte(`{"uri":"/\u00`))
+	f.Add([]byte(`{"uri":"/","s":-1.5e+`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		xFuzzLines(t, "jsonl", data)
 		// A differential check against encoding/json on the structure.
@@ -27,11 +32,21 @@ func FuzzParseJSONL(f *testing.F) {
 			return
 		}
 		valid := json.Valid(obj)
+		broken := err == ErrSyntax || err == ErrTruncatedLine
 		switch {
-		case err == ErrSyntax && valid && jsonDepth(obj) <= jsonMaxDepth:
-			t.Errorf("Parse(%q) = ErrSyntax, but encoding/json accepts it", data)
-		case err != ErrSyntax && !valid && !hasControl(obj):
+		case broken && valid && jsonDepth(obj) <= jsonMaxDepth:
+			t.Errorf("Parse(%q) = %v, but encoding/json accepts it", data, err)
+		case !broken && !valid && !hasControl(obj):
 			t.Errorf("Parse(%q) = %v, but encoding/json rejects it", data, err)
+		case broken && !hasControl(trimLine(data)) && jsonDepth(obj) <= jsonMaxDepth:
+			// Truncated exactly when encoding/json's decoder runs out of
+			// input inside the object (given the blanks at the end of the
+			// line too: "-" then a blank is no number cut short).
+			var v any
+			derr := json.NewDecoder(bytes.NewReader(trimLine(data))).Decode(&v)
+			if (derr == io.ErrUnexpectedEOF) != (err == ErrTruncatedLine) {
+				t.Errorf("Parse(%q) = %v, but encoding/json's decoder says %v", data, err, derr)
+			}
 		}
 	})
 }

@@ -68,6 +68,12 @@ const (
 	ErrFieldCount     Reason = "wrong field count"
 	ErrSyntax         Reason = "syntax error"
 	ErrNotThisFormat  Reason = "line in another format"
+	// ErrTruncatedLine is returned for a line cut inside a quoted field (a
+	// request, referer or user agent whose closing quote never comes): a log
+	// rotated or a disk filled mid-write. Such a line is never a request,
+	// so that a cut user agent cannot invent a bot. The stream layer uses
+	// the same reason for the cut last line of a truncated stream.
+	ErrTruncatedLine Reason = "truncated line"
 	// ErrDirective is returned for a line that is not a request but a
 	// directive of the format (W3C "#Fields:", CloudFront "#Version:"). The
 	// stream layer does not count it as a rejected line; see package ingest.

@@ -24,10 +24,14 @@
 // bytes; request lines without a method and a target ("-", TLS handshakes
 // and other junk that scanners send, usually with status 400) are rejected
 // as ErrBadRequestLine, since no robots.txt rule can apply to them and the
-// count stays visible; a quoted last field cut off at the end of the line
-// (a logger's line-length limit) runs to the end of the line; a rejected
-// line without any "[dd/Mon/yyyy:" time is ErrNotThisFormat (an error log
-// line, JSON) rather than a damaged line of the format.
+// count stays visible; a line cut inside a quoted field (the request, the
+// referer, the user agent or a quoted trailing field left without its
+// closing quote: a log rotated or a disk filled mid-write, a syslog relay's
+// length limit) is ErrTruncatedLine, never a request, while a line cut
+// between two fields is ErrFieldCount (in a common file, a combined line cut
+// after its bytes is a common line); a rejected line without any
+// "[dd/Mon/yyyy:" time is ErrNotThisFormat (an error log line, JSON) rather
+// than a damaged line of the format.
 package logfmt
 
 import (

@@ -22,6 +22,14 @@ func TestTraefik(t *testing.T) {
 		{"duration in seconds", `172.17.0.1 - - [08/Dec/2021:13:59:39 +0000] "GET / HTTP/1.1" 200 352 "-" "Nikto" 1 "r" "u" 1.5s`, view{}, ErrFieldCount},
 		{"field after duration", `172.17.0.1 - - [08/Dec/2021:13:59:39 +0000] "GET / HTTP/1.1" 200 352 "-" "Nikto" 1 "r" "u" 1ms x`, view{}, ErrFieldCount},
 		{"dash request", `172.17.0.1 - - [08/Dec/2021:13:59:39 +0000] "-" 400 0 "-" "-" 1 "-" "-" 0ms`, view{}, ErrBadRequestLine},
+		{"escaped quotes in agent and router", `172.17.0.1 - - [08/Dec/2021:13:59:39 +0000] "GET /index?toto=tata HTTP/1.1" 200 352 "-" "Nik\"to\"" 242 "te\"st" "http://172.17.0.3:80" 1ms`, with(func(v *view) { v.Agent = `Nik"to"` }), nil},
+		{"cut inside request", `172.17.0.1 - - [08/Dec/2021:13:59:39 +0000] "GET /index?to`, view{}, ErrTruncatedLine},
+		{"cut inside referer", `172.17.0.1 - - [08/Dec/2021:13:59:39 +0000] "GET /index?toto=tata HTTP/1.1" 200 352 "https://exa`, view{}, ErrTruncatedLine},
+		{"cut inside agent: the bot Cla", `172.17.0.1 - - [08/Dec/2021:13:59:39 +0000] "GET /index?toto=tata HTTP/1.1" 200 352 "-" "Mozilla/5.0 (compatible; Cla`, view{}, ErrTruncatedLine},
+		{"cut inside agent after an escaped quote", `172.17.0.1 - - [08/Dec/2021:13:59:39 +0000] "GET /index?toto=tata HTTP/1.1" 200 352 "-" "Nik\"`, view{}, ErrTruncatedLine},
+		{"cut inside router", `172.17.0.1 - - [08/Dec/2021:13:59:39 +0000] "GET /index?toto=tata HTTP/1.1" 200 352 "-" "Nikto" 242 "test@do`, view{}, ErrTruncatedLine},
+		{"cut inside server URL", `172.17.0.1 - - [08/Dec/2021:13:59:39 +0000] "GET /index?toto=tata HTTP/1.1" 200 352 "-" "Nikto" 242 "test@docker" "http://172.17`, view{}, ErrTruncatedLine},
+		{"cut inside duration", `172.17.0.1 - - [08/Dec/2021:13:59:39 +0000] "GET /index?toto=tata HTTP/1.1" 200 352 "-" "Nikto" 242 "test@docker" "http://172.17.0.3:80" 1`, view{}, ErrFieldCount},
 		{"Traefik JSON line", `{"ClientHost":"172.17.0.1","RequestMethod":"GET","RequestPath":"/"}`, view{}, ErrNotThisFormat},
 	})
 }

@@ -18,7 +18,10 @@ import "bytes"
 //     ErrNotThisFormat when the first field is not a date).
 //   - Fields are separated by runs of spaces or tabs. A field that starts
 //     with '"' is a quoted string in which "" stands for one quote (IIS
-//     Advanced Logging, Oracle); "-" and "" mean absent.
+//     Advanced Logging, Oracle); "-" and "" mean absent. A line that ends
+//     inside a quoted string (cut mid-write) is ErrTruncatedLine; text glued
+//     to a closing quote is ErrSyntax. (IIS's own W3C logs quote nothing: a
+//     cut one has too few fields, ErrFieldCount.)
 //   - date and time are UTC. date-local/time-local (IIS Advanced Logging) are
 //     used only when date/time are not logged, at the offset of a
 //     "#GMT-Offset:" directive if there is one, else taken as UTC (the offset
@@ -295,7 +298,10 @@ func (p *extParser) split(line []byte) error {
 				p.scratch = append(p.scratch, c)
 				i++
 			}
-			if !closed || i < len(line) && line[i] != ' ' && line[i] != '\t' {
+			if !closed {
+				return ErrTruncatedLine // the line ends inside the string
+			}
+			if i < len(line) && line[i] != ' ' && line[i] != '\t' {
 				return ErrSyntax
 			}
 			f.b = p.scratch[start:len(p.scratch):len(p.scratch)]
