@@ -151,12 +151,14 @@ func TestAuditRealLogsIdentity(t *testing.T) {
 	}
 
 	// 2015: before every list. Google's addresses lie in its first list
-	// (2021) and verify; the four impostors are unverified, never spoofed;
+	// (2021) and verify; the impostors are unverified, never spoofed (a
+	// fourth, 46.118.127.106, made one request whose line 8899 is cut
+	// inside its User-Agent: a truncated line, not a request);
 	// Bing's, Yandex's and Ahrefs' addresses of 2015 are not in their
 	// operators' lists of 2026 and stay unverified.
 	res := audit("elastic-apache-semicomplete-2015/apache_logs.gz")
 	got := rows(res)
-	for k, want := range map[string]int64{"Googlebot/verified": 526, "Googlebot-Image/verified": 13, "Googlebot/unverified": 4,
+	for k, want := range map[string]int64{"Googlebot/verified": 526, "Googlebot-Image/verified": 13, "Googlebot/unverified": 3,
 		"bingbot/unverified": 58, "YandexBot/unverified": 64, "AhrefsBot/unverified": 34} {
 		if got[k] != want {
 			t.Errorf("2015: %s = %d requests, want %d", k, got[k], want)
@@ -165,8 +167,8 @@ func TestAuditRealLogsIdentity(t *testing.T) {
 	if n := res.Summary.Verification.Identities["spoofed"]; n != 0 {
 		t.Errorf("2015: %d requests spoofed; before the operators' lists nothing may be", n)
 	}
-	if a := addrs(res, "Googlebot", "unverified"); strings.Join(a, " ") != "177.37.188.215 188.35.22.24 200.141.109.74 46.118.127.106" {
-		t.Errorf("2015: unverified Googlebot addresses %v, want the four impostors", a)
+	if a := addrs(res, "Googlebot", "unverified"); strings.Join(a, " ") != "177.37.188.215 188.35.22.24 200.141.109.74" {
+		t.Errorf("2015: unverified Googlebot addresses %v, want the three impostors", a)
 	}
 	noneBlocked(res, "66.249.")
 
