@@ -52,7 +52,14 @@ const (
 	CodeControlChar       Code = "control-char"         // NUL or other control characters (binary junk)
 	CodeHTML              Code = "looks-like-html"      // an HTML page served as robots.txt
 	CodeEmptyCleanParam   Code = "invalid-clean-param"  // Clean-param without parameters
+	CodeUTF16             Code = "utf-16"               // UTF-16 text: crawlers read UTF-8 and find no rule in it
+	CodeCompressed        Code = "compressed"           // gzip, zstd, bzip2, xz or zip data served as robots.txt
+	CodeBinary            Code = "binary"               // control characters and not a single directive: not a text file
 )
+
+// notRobotsCodes are the codes of a file that is plainly not a robots.txt:
+// the wrong file given or served, not a robots.txt with mistakes in it.
+var notRobotsCodes = []Code{CodeHTML, CodeUTF16, CodeCompressed, CodeBinary}
 
 // Diagnostic is one finding about a robots.txt file. Parse never fails: what
 // it cannot read becomes a Diagnostic and the rest of the file is read.

@@ -1,7 +1,9 @@
 package robots
 
 import (
+	"bytes"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -43,6 +45,31 @@ type File struct {
 	lines []line // directive and blank lines, for Compile
 }
 
+// NotRobotsTxt returns the diagnostic that says the file is plainly not a
+// robots.txt (an HTML page, UTF-16 text, compressed or binary data), and
+// false when it is one, however flawed. An audit judged by such a file would
+// report a clean bill of health for a file no crawler can read rules from.
+func (f *File) NotRobotsTxt() (Diagnostic, bool) {
+	for _, d := range f.Diagnostics {
+		if d.Severity == Error && slices.Contains(notRobotsCodes, d.Code) {
+			return d, true
+		}
+	}
+	return Diagnostic{}, false
+}
+
+// HasDirective reports whether any line of the file is a directive a profile
+// reads (User-agent, a rule, an extension, Sitemap). A file without one,
+// empty or all comments, allows everything.
+func (f *File) HasDirective() bool {
+	for _, l := range f.lines {
+		if !l.blank {
+			return true
+		}
+	}
+	return len(f.Sitemaps) > 0 || len(f.Hosts) > 0
+}
+
 // HasErrors reports whether any diagnostic has Severity Error.
 func (f *File) HasErrors() bool {
 	for _, d := range f.Diagnostics {
@@ -75,6 +102,12 @@ type line struct {
 func Parse(data []byte) *File {
 	f := &File{Size: len(data)}
 	p := &parser{f: f}
+	if d, ok := wrongContent(data); ok {
+		// Read as text, a UTF-16 or compressed file is noise that would
+		// bury the one finding that matters under hundreds.
+		f.Diagnostics = []Diagnostic{d}
+		return f
+	}
 	body := data
 	if len(body) > MaxFileBytes {
 		f.Truncated = true
@@ -300,12 +333,85 @@ func (p *parser) finish(size, parsed int) {
 		}
 		p.diag(p.badUTF8First, sev, CodeNotUTF8, "not UTF-8 (RFC 9309 §2.3): %d line(s) with invalid bytes, %s", p.badUTF8Lines, where)
 	}
-	if p.ctlLines > 0 {
+	switch {
+	case p.ctlLines > 0 && p.htmlLine == 0 && !p.f.HasDirective():
+		p.diag(p.ctlFirst, Error, CodeBinary, "binary data, not a robots.txt: control characters in %d line(s) and not one directive", p.ctlLines)
+	case p.ctlLines > 0:
 		p.diag(p.ctlFirst, Warning, CodeControlChar, "NUL or control characters (binary data?) in %d line(s)", p.ctlLines)
 	}
 	if p.htmlLine > 0 {
 		p.diag(p.htmlLine, Error, CodeHTML, "looks like an HTML page, not a robots.txt (%d unrecognised lines after this one are not listed)", p.unknownAfterHTML)
 	}
+}
+
+// compressedMagic are the leading bytes of compressed formats a server may
+// send as robots.txt (a gzip file served without Content-Encoding, a
+// backup put in its place).
+var compressedMagic = []struct{ magic, name string }{
+	{"\x1f\x8b", "gzip"},
+	{"\x28\xb5\x2f\xfd", "zstd"},
+	{"BZh", "bzip2"},
+	{"\xfd7zXZ\x00", "xz"},
+	{"PK\x03\x04", "zip"},
+}
+
+// wrongContent recognises content that is no text a crawler could read
+// rules from: UTF-16 (by its byte order mark, or ASCII with a NUL beside
+// every character) and compressed data (by its magic number).
+func wrongContent(data []byte) (Diagnostic, bool) {
+	for _, c := range compressedMagic {
+		if bytes.HasPrefix(data, []byte(c.magic)) && (c.name != "bzip2" || len(data) > 3 && data[3] >= '1' && data[3] <= '9') {
+			return Diagnostic{Line: 1, Severity: Error, Code: CodeCompressed,
+				Message: fmt.Sprintf("%s-compressed data, not a robots.txt: crawlers read it as text and find no rule (serve the file uncompressed, or with Content-Encoding: %s)", c.name, c.name)}, true
+		}
+	}
+	if enc := utf16Encoding(data); enc != "" {
+		return Diagnostic{Line: 1, Severity: Error, Code: CodeUTF16,
+			Message: fmt.Sprintf("%s text, not UTF-8: crawlers read robots.txt as UTF-8 (RFC 9309 §2.3) and find no rule in it; save it as UTF-8", enc)}, true
+	}
+	return Diagnostic{}, false
+}
+
+// utf16Encoding returns "UTF-16LE" or "UTF-16BE" when data's first bytes
+// are UTF-16 text: ASCII characters each beside a NUL, all of them without a
+// byte order mark, three in four after one (a robots.txt is mostly ASCII);
+// "" otherwise.
+func utf16Encoding(data []byte) string {
+	bom := ""
+	switch {
+	case bytes.HasPrefix(data, []byte{0xff, 0xfe}):
+		bom, data = "UTF-16LE", data[2:]
+	case bytes.HasPrefix(data, []byte{0xfe, 0xff}):
+		bom, data = "UTF-16BE", data[2:]
+	}
+	n := min(len(data), 128) &^ 1
+	if n < 8 {
+		if bom != "" && n == len(data) {
+			return bom // a mark and (almost) nothing else
+		}
+		return ""
+	}
+	le, be := 0, 0
+	for i := 0; i < n; i += 2 {
+		lo, hi := data[i], data[i+1]
+		if hi == 0 && lo != 0 && lo < 0x80 {
+			le++
+		}
+		if lo == 0 && hi != 0 && hi < 0x80 {
+			be++
+		}
+	}
+	pairs, need := n/2, n/2
+	if bom != "" {
+		need = (3*pairs + 3) / 4
+	}
+	switch {
+	case le >= need && bom != "UTF-16BE":
+		return "UTF-16LE"
+	case be >= need && bom != "UTF-16LE":
+		return "UTF-16BE"
+	}
+	return ""
 }
 
 // standardSplit splits a line's content (comment removed, trimmed) into key

@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"unicode/utf16"
 
 	"github.com/crawlaudit/crawlaudit/internal/shareddata"
 )
@@ -181,7 +182,16 @@ func TestNastyInputs(t *testing.T) {
 		codes []Code
 	}{
 		{"NULs", "User-agent: *\x00\nDisallow: /\x00x\n\x00\x00\x00", []Code{CodeControlChar}},
-		{"binary", string(bytes.Repeat([]byte{0xff, 0xfe, 0x00, 0x01, '\n', 0x80, ':', 0xc0}, 500)), []Code{CodeNotUTF8, CodeControlChar}},
+		{"binary", string(bytes.Repeat([]byte{0xff, 0xfe, 0x00, 0x01, '\n', 0x80, ':', 0xc0}, 500)), []Code{CodeNotUTF8, CodeBinary}},
+		{"UTF-16LE with a mark", utf16LE("\ufeffUser-agent: *\r\nDisallow: /private/\r\n"), []Code{CodeUTF16}},
+		{"UTF-16BE with a mark", utf16BE("\ufeffUser-agent: *\nDisallow: /\n"), []Code{CodeUTF16}},
+		{"UTF-16LE without a mark", utf16LE("User-agent: *\nDisallow: /\n"), []Code{CodeUTF16}},
+		{"UTF-16LE, French comments", utf16LE("\ufeff# Règles pour les robots\nUser-agent: *\nDisallow: /privé/\n"), []Code{CodeUTF16}},
+		{"gzip", "\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03\x0b\x2d\x4e", []Code{CodeCompressed}},
+		{"zstd", "\x28\xb5\x2f\xfd\x24\x1a\xd1\x00", []Code{CodeCompressed}},
+		{"bzip2", "BZh91AY&SY\x00", []Code{CodeCompressed}},
+		{"zip", "PK\x03\x04\x14\x00\x00\x00", []Code{CodeCompressed}},
+		{"BZh is text", "BZh: a robots.txt that begins oddly\nUser-agent: *\nDisallow: /\n", []Code{CodeUnknownKey}},
 		{"latin-1 in a rule", "User-agent: *\nDisallow: /caf\xe9\n", []Code{CodeNotUTF8}},
 		{"html", "<!DOCTYPE html>\n<html><head><title>404 Not Found</title></head>\n<body>\n<p>Not found: robots.txt</p>\n</body></html>\n", []Code{CodeHTML}},
 		{"html upper", "<HTML>\n<BODY>Disallow: /</BODY>\n", []Code{CodeHTML}},
@@ -210,6 +220,31 @@ func TestNastyInputs(t *testing.T) {
 		}
 		if c.codes == nil && len(f.Diagnostics) != 0 {
 			t.Errorf("%s: unexpected diagnostics %v", c.name, f.Diagnostics)
+		}
+	}
+	// The files that are plainly not a robots.txt say so; flawed ones do not.
+	for _, c := range []struct {
+		data       string
+		not        Code
+		directives bool
+	}{
+		{"<html><body>Disallow: /</body></html>\n", CodeHTML, false},
+		{utf16LE("\ufeffUser-agent: *\n"), CodeUTF16, false},
+		{"\x1f\x8b\x08\x00", CodeCompressed, false},
+		{"\x00\x01\x02\n\x03\x04\n", CodeBinary, false},
+		{"User-agent: *\x00\nDisallow: /\n", "", true},     // junk beside directives: a flawed robots.txt
+		{"# nothing but a comment\n", "", false},           // allows everything, but is a robots.txt
+		{"", "", false},                                    // the same
+		{"Sitemap: https://example.com/s.xml\n", "", true}, // a directive outside any group
+		{"User-agent: *\nDisalow: /\n", "", true},          // misspelt: flawed, not wrong
+	} {
+		f := Parse([]byte(c.data))
+		d, not := f.NotRobotsTxt()
+		if not != (c.not != "") || not && d.Code != c.not {
+			t.Errorf("%q: NotRobotsTxt = %v, %v; want %q", c.data, d, not, c.not)
+		}
+		if f.HasDirective() != c.directives {
+			t.Errorf("%q: HasDirective = %v", c.data, !c.directives)
 		}
 	}
 	// HTML: individual unknown lines are not listed.
@@ -320,4 +355,20 @@ func answersNoLines(t *testing.T, body string) string {
 		}
 	}
 	return sb.String()
+}
+
+// utf16LE and utf16BE encode s as UTF-16, little- and big-endian.
+func utf16LE(s string) string { return utf16Bytes(s, false) }
+func utf16BE(s string) string { return utf16Bytes(s, true) }
+
+func utf16Bytes(s string, big bool) string {
+	var b []byte
+	for _, u := range utf16.Encode([]rune(s)) {
+		if big {
+			b = append(b, byte(u>>8), byte(u))
+		} else {
+			b = append(b, byte(u), byte(u>>8))
+		}
+	}
+	return string(b)
 }
