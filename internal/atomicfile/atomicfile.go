@@ -17,7 +17,7 @@ func WriteFile(path string, data []byte) (err error) {
 	if fi, err := os.Stat(path); err == nil {
 		mode = fi.Mode().Perm()
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	tmp, err := createTemp(filepath.Dir(path), filepath.Base(path))
 	if err != nil {
 		return err
 	}
@@ -26,6 +26,7 @@ func WriteFile(path string, data []byte) (err error) {
 			tmp.Close()
 			os.Remove(tmp.Name())
 		}
+		untrack(tmp.Name())
 	}()
 	if _, err = tmp.Write(data); err != nil {
 		return err

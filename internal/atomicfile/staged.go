@@ -23,8 +23,12 @@ type Staged struct {
 
 type stagedFile struct{ tmp, name string }
 
-// NewStaged returns a Staged writing into dir, which must exist.
-func NewStaged(dir string) *Staged { return &Staged{dir: dir} }
+// NewStaged returns a Staged writing into dir, which must exist. It first
+// removes the temporary files that killed runs left in dir (SweepStale).
+func NewStaged(dir string) *Staged {
+	SweepStale(dir)
+	return &Staged{dir: dir}
+}
 
 // Write writes the file name (a base name inside the directory) through
 // write, buffered, to a temporary file that is synced and closed, with the
@@ -42,7 +46,7 @@ func (s *Staged) Write(name string, write func(io.Writer) error) (err error) {
 		}
 		mode = fi.Mode().Perm()
 	}
-	f, err := os.CreateTemp(s.dir, "."+name+".tmp-*")
+	f, err := createTemp(s.dir, name)
 	if err != nil {
 		return fmt.Errorf("cannot write %s: %w", path, err)
 	}
@@ -50,6 +54,7 @@ func (s *Staged) Write(name string, write func(io.Writer) error) (err error) {
 		if err != nil {
 			f.Close()
 			os.Remove(f.Name())
+			untrack(f.Name())
 			err = fmt.Errorf("cannot write %s: %w", path, err)
 		}
 	}()
@@ -83,12 +88,10 @@ func (s *Staged) Commit() error {
 			s.Abort()
 			return fmt.Errorf("cannot write %s: %w", f.name, err)
 		}
+		untrack(f.tmp)
 	}
 	s.files = nil
-	if d, err := os.Open(s.dir); err == nil {
-		d.Sync()
-		d.Close()
-	}
+	syncDir(s.dir)
 	return nil
 }
 
@@ -100,6 +103,7 @@ func (s *Staged) Abort() error {
 		if err := os.Remove(f.tmp); err != nil && !errors.Is(err, fs.ErrNotExist) && first == nil {
 			first = err
 		}
+		untrack(f.tmp)
 	}
 	s.files = nil
 	return first
