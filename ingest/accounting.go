@@ -78,6 +78,14 @@ type FileAccounting struct {
 	BytesRead int64 `json:"bytes_read"`
 	// Error is the input error of the file ("" when it was read to its end).
 	Error string `json:"error,omitempty"`
+	// Integrity is set when the file is compressed and failed an integrity
+	// check (see IntegrityError): what failed and where, without the file
+	// name ("gzip member 2 (at byte offset 81234): integrity check failed
+	// at byte offset 90001: gzip: invalid checksum"). Error is set too. The
+	// lines read from such a file are damage, not data: their rows should
+	// not be trusted. "" when the file passed its checks or is not
+	// compressed; a compressed file merely cut short has Error only.
+	Integrity string `json:"integrity,omitempty"`
 }
 
 // Sample is a rejected line shown to the user.

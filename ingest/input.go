@@ -3,7 +3,6 @@ package ingest
 import (
 	"bufio"
 	"bytes"
-	"compress/bzip2"
 	"errors"
 	"fmt"
 	"io"
@@ -12,9 +11,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync/atomic"
-
-	"github.com/klauspost/compress/gzip"
-	"github.com/klauspost/compress/zstd"
 )
 
 // Compression names, as reported in FileAccounting.Compression.
@@ -34,17 +30,25 @@ const StdinName = "(stdin)"
 const zstdMaxWindow = 128 << 20
 
 // FileError is an input error of one file: it could not be opened or read,
-// or its compressed stream is truncated or corrupt. Offset is the number of
-// bytes read from the file (compressed bytes for a compressed file) when the
-// error was detected, or -1 when the file could not be opened at all.
+// its compressed stream is truncated or failed an integrity check (Err is
+// then an *IntegrityError), or a plain file shrank while it was read (Err is
+// then a *ShrinkError). Offset is the number of bytes read from the file
+// (compressed bytes for a compressed file) when the error was detected (for
+// an IntegrityError, its At), or -1 when the file could not be opened at
+// all or Err says where itself (a ShrinkError).
 type FileError struct {
 	File   string
 	Offset int64
 	Err    error
 }
 
-// Error returns "FILE: at byte offset N: ERR", or "FILE: ERR" without an offset.
+// Error returns "FILE: at byte offset N: ERR", or "FILE: ERR" without an
+// offset, or the message of the IntegrityError it wraps (which names the
+// file, the member and the offsets).
 func (e *FileError) Error() string {
+	if ie, ok := e.Err.(*IntegrityError); ok {
+		return ie.Error()
+	}
 	if e.Offset < 0 {
 		return fmt.Sprintf("%s: %v", e.File, e.Err)
 	}
@@ -69,6 +73,7 @@ type countingReader struct {
 	r     io.Reader
 	n     int64
 	total *atomic.Int64 // progress counter shared by all files; may be nil
+	err   error         // the first read error other than io.EOF
 }
 
 func (c *countingReader) Read(p []byte) (int, error) {
@@ -76,6 +81,9 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	c.n += int64(n)
 	if c.total != nil && n > 0 {
 		c.total.Add(int64(n))
+	}
+	if err != nil && err != io.EOF && c.err == nil {
+		c.err = err
 	}
 	return n, err
 }
@@ -143,23 +151,27 @@ func openInput(in inputFile, stdin io.Reader, progress *atomic.Int64) (*openedIn
 	o := &openedInput{raw: raw, compression: comp, close: closeFile}
 	switch comp {
 	case CompressionGzip:
-		zr, err := gzip.NewReader(br)
+		zr, err := newGzipMembers(in.name, raw, br)
 		if err != nil {
 			closeFile()
+			var ie *IntegrityError
+			if errors.As(err, &ie) {
+				return nil, &FileError{File: in.name, Offset: ie.At, Err: ie}
+			}
 			return nil, &FileError{File: in.name, Offset: raw.n, Err: fmt.Errorf("cannot read gzip header: %w", err)}
 		}
 		o.r = zr
 		o.close = func() { zr.Close(); closeFile() }
 	case CompressionZstd:
-		zr, err := zstd.NewReader(br, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(zstdMaxWindow))
+		zr, closeZ, err := newZstdReader(in.name, raw, br)
 		if err != nil {
 			closeFile()
 			return nil, &FileError{File: in.name, Offset: raw.n, Err: fmt.Errorf("cannot read zstd stream: %w", err)}
 		}
 		o.r = zr
-		o.close = func() { zr.Close(); closeFile() }
+		o.close = func() { closeZ(); closeFile() }
 	case CompressionBzip2:
-		o.r = bzip2.NewReader(br)
+		o.r = newBzip2Reader(in.name, raw, br)
 	default:
 		o.r = br
 	}

@@ -297,6 +297,10 @@ func (r *runner) readFile(f *fileState, inline **worker) error {
 		if f.acc.Error == "" {
 			f.acc.Error = err.Error()
 		}
+		var ie *IntegrityError
+		if errors.As(err, &ie) && f.acc.Integrity == "" {
+			f.acc.Integrity = ie.detail()
+		}
 		f.mu.Unlock()
 		return err
 	}
@@ -364,6 +368,10 @@ func (r *runner) readFile(f *fileState, inline **worker) error {
 	f.acc.BytesRead = o.raw.n
 	f.mu.Unlock()
 	if err != nil && r.ctx.Err() == nil {
+		var ie *IntegrityError
+		if errors.As(err, &ie) {
+			return fail(&FileError{File: f.in.name, Offset: ie.At, Err: ie})
+		}
 		what := "read error"
 		if o.compression != CompressionNone {
 			what = "truncated or corrupt " + o.compression + " stream"
