@@ -27,11 +27,15 @@
 package audit
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/netip"
+	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"sort"
@@ -43,6 +47,7 @@ import (
 
 	"github.com/crawlaudit/crawlaudit/audit/bots"
 	"github.com/crawlaudit/crawlaudit/ingest"
+	"github.com/crawlaudit/crawlaudit/internal/atomicfile"
 	"github.com/crawlaudit/crawlaudit/queries"
 	"github.com/crawlaudit/crawlaudit/report"
 	"github.com/crawlaudit/crawlaudit/robots"
@@ -79,6 +84,10 @@ type Config struct {
 	// TrustedProxies are --trusted-proxy: behind them, the client is the
 	// right-most address of the forwarded chain not in one of them.
 	TrustedProxies []netip.Prefix
+	// KeepGoing turns a --robots file that is plainly not a robots.txt
+	// (HTML, binary, compressed) or has no directive into a warning: the
+	// audit goes on with it.
+	KeepGoing bool
 	// SeenClients makes the audit remember the address of every client,
 	// human ones included, so that a block list aggregated beyond exact
 	// merges (BlockPolicy.Widest) never covers one that does not qualify.
@@ -102,10 +111,42 @@ type Result struct {
 	// sorted (only with Config.SeenClients).
 	logs    []string
 	clients []netip.Addr
+	// dbTemp is the temporary name the audit kept with Config.DB is built
+	// under until Commit renames it to dbFinal; "" once committed or
+	// removed, and for an audit in memory.
+	dbTemp, dbFinal string
 }
 
-// Close releases the database (a file given with Config.DB stays).
-func (r *Result) Close() error { return r.store.Close() }
+// Close releases the database. An audit kept with Config.DB that was not
+// committed is removed: the file the run found is left as it was.
+func (r *Result) Close() error {
+	err := r.store.Close()
+	if r.dbTemp != "" {
+		atomicfile.Remove(r.dbTemp)
+		r.dbTemp = ""
+	}
+	return err
+}
+
+// Commit closes the database and, for an audit kept with Config.DB,
+// renames the new database (built under a temporary name) over the file:
+// from then on `crawlaudit query` sees this audit. Call it only once every
+// output of the run is complete.
+func (r *Result) Commit() error {
+	if err := r.store.Close(); err != nil {
+		return err
+	}
+	if r.dbTemp == "" {
+		return nil
+	}
+	tmp := r.dbTemp
+	r.dbTemp = ""
+	if err := atomicfile.Rename(tmp, r.dbFinal); err != nil {
+		atomicfile.Remove(tmp)
+		return fmt.Errorf("cannot replace %s: %w", r.dbFinal, err)
+	}
+	return nil
+}
 
 // Store returns the audit's database, for reports.
 func (r *Result) Store() *Store { return r.store }
@@ -129,19 +170,28 @@ func (r *Result) materialize(ctx context.Context) error {
 // complete Result: the caller reports, then decides the exit status.
 func Run(ctx context.Context, cfg Config, logs []string) (*Result, error) {
 	begin := time.Now()
-	// DuckDB starts while the history is read and the logs begin to flow:
-	// the first batch waits for it, not the reading. A --db file is opened
-	// only once the history has loaded, since opening it empties the audit
-	// it keeps.
-	var pending *pendingStore
-	if cfg.DB == "" {
-		pending = openStoreAsync(ctx, "")
+	// A --db FILE is built under a temporary name and renamed over FILE
+	// only by Result.Commit (contract §9): a run that fails, is
+	// interrupted or audits nothing leaves the audit kept earlier intact.
+	dbPath := ""
+	if cfg.DB != "" {
+		if err := checkReplaceable(ctx, cfg.DB); err != nil {
+			return nil, err
+		}
+		atomicfile.SweepStale(filepath.Dir(cfg.DB))
+		dbPath = atomicfile.TempPath(cfg.DB)
 	}
+	// DuckDB starts while the history is read and the logs begin to flow:
+	// the first batch waits for it, not the reading.
+	pending := openStoreAsync(ctx, dbPath)
 	ok := false
 	defer func() {
-		if pending != nil && !ok {
+		if !ok {
 			if store, err := pending.wait(); err == nil {
 				store.Close()
+			}
+			if dbPath != "" {
+				atomicfile.Remove(dbPath)
 			}
 		}
 	}()
@@ -160,10 +210,11 @@ func Run(ctx context.Context, cfg Config, logs []string) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if pending == nil {
-		pending = openStoreAsync(ctx, cfg.DB)
+	robotsWarnings, err := checkRobots(hist, cfg.Robots, cfg.KeepGoing)
+	if err != nil {
+		return nil, err
 	}
-	res := &Result{Warnings: append([]string(nil), hist.Warnings()...)}
+	res := &Result{Warnings: append(append([]string(nil), hist.Warnings()...), robotsWarnings...)}
 
 	mem := cfg.Allocator
 	if mem == nil {
@@ -213,6 +264,7 @@ func Run(ctx context.Context, cfg Config, logs []string) (*Result, error) {
 		return nil, err
 	}
 	res.store = store
+	res.dbTemp, res.dbFinal = dbPath, cfg.DB
 	res.logs = logs
 	if j.clients != nil {
 		res.clients = make([]netip.Addr, 0, len(j.clients))
@@ -270,6 +322,17 @@ func Run(ctx context.Context, cfg Config, logs []string) (*Result, error) {
 	}
 	res.Summary.Verification = verification(j.claims.ranges(), j.claims, cfg.DNS, dnsStats)
 	phase("summary.sql (with windows)")
+	if inputErr != nil && res.Summary.Input.Lines == 0 {
+		return nil, inputErr // nothing read: the reason is the input error
+	}
+	hosts := make([]string, 0)
+	for h := range j.traffic() {
+		hosts = append(hosts, cmp.Or(h, "(none)"))
+	}
+	sort.Strings(hosts)
+	if err := nothingAudited(&res.Summary.Input, res.Summary.Robots, cfg.Robots, hosts); err != nil {
+		return nil, err
+	}
 	if cfg.DB != "" {
 		// A kept audit has everything `crawlaudit query` may ask for.
 		status("storing the measures of every request")
@@ -366,18 +429,13 @@ type pendingStore struct {
 	err   error
 }
 
-// openStoreAsync starts opening the audit's database: it empties an earlier
-// audit kept in path (see removeOldAudit), opens the store and has DuckDB
+// openStoreAsync starts opening the audit's database: it opens the store
+// (path: a new file, or "" for memory) and has DuckDB
 // copy batches on one thread (see judgeInto), while the caller goes on.
 func openStoreAsync(ctx context.Context, path string) *pendingStore {
 	p := &pendingStore{done: make(chan struct{})}
 	go func() {
 		defer close(p.done)
-		if path != "" {
-			if p.err = removeOldAudit(ctx, path); p.err != nil {
-				return
-			}
-		}
 		s, err := OpenStore(ctx, path)
 		if err != nil {
 			p.err = err
@@ -403,33 +461,48 @@ func (p *pendingStore) wait() (*Store, error) {
 	return p.store, p.err
 }
 
-// removeOldAudit empties the tables of an audit kept earlier in path, so
-// that --db FILE always holds exactly one audit.
-func removeOldAudit(ctx context.Context, path string) error {
-	s, err := openStore(ctx, path, false)
+// auditTables are the tables and views a crawlaudit database holds, in
+// this version and earlier ones.
+var auditTables = []string{"judged", "measures", "measured", "requests", "requests_store", "dict", "bots", "traffic", "policies", "decisions", "claims"}
+
+// checkReplaceable refuses a --db FILE that the new audit must not
+// replace: not a regular file, not a DuckDB database (a log file given by
+// mistake), or one that holds tables crawlaudit did not make. A FILE that
+// does not exist yet, or is empty, is fine.
+func checkReplaceable(ctx context.Context, path string) error {
+	fi, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if _, err := os.Stat(filepath.Dir(path)); err != nil {
+			return fmt.Errorf("--db %s: %w", path, err)
+		}
+		return nil
+	case err != nil:
+		return fmt.Errorf("--db %s: %w", path, err)
+	case !fi.Mode().IsRegular():
+		return fmt.Errorf("--db %s: not a regular file", path)
+	case fi.Size() == 0:
+		return nil
+	}
+	s, err := OpenStoreReadOnly(ctx, path)
 	if err != nil {
-		return err
+		return fmt.Errorf("--db %s exists and is not a DuckDB database crawlaudit can open (%v): give the path of a new file or of an earlier audit", path, firstLine(err.Error()))
 	}
 	defer s.Close()
-	// Whatever kind an earlier version of crawlaudit made each object.
-	var drops []string
-	err = s.Each(ctx, `SELECT table_name, table_type FROM information_schema.tables
-		WHERE table_schema = 'main' AND table_name IN ('judged', 'measures', 'measured', 'requests', 'requests_store', 'dict', 'bots', 'traffic', 'policies', 'decisions', 'claims')
-		ORDER BY table_type = 'VIEW' DESC`, nil, func(vals []any) error {
-		kind := "TABLE"
-		if vals[1] == "VIEW" {
-			kind = "VIEW"
+	var foreign []string
+	err = s.Each(ctx, `SELECT table_name FROM information_schema.tables WHERE table_schema = 'main' ORDER BY 1`, nil, func(vals []any) error {
+		if name, _ := vals[0].(string); !slices.Contains(auditTables, name) {
+			foreign = append(foreign, name)
 		}
-		drops = append(drops, fmt.Sprintf("DROP %s IF EXISTS %s CASCADE;", kind, vals[0]))
 		return nil
 	})
 	if err != nil {
-		return err
+		return fmt.Errorf("--db %s: %w", path, err)
 	}
-	if len(drops) == 0 {
-		return nil
+	if len(foreign) > 0 {
+		return fmt.Errorf("--db %s holds tables crawlaudit did not make (%s): the audit replaces the whole file, so give another path", path, strings.Join(foreign, ", "))
 	}
-	return s.Exec(ctx, strings.Join(drops, " "))
+	return nil
 }
 
 // storeTables writes the bots, traffic, policies and decisions tables, many

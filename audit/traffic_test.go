@@ -50,6 +50,14 @@ func TestAuditTrafficPerHost(t *testing.T) {
 		t.Fatal(err)
 	}
 	robotsDir, _ := writeScenario(t)
+	// b.example has a robots.txt too: a history that covers none of the
+	// logs' hosts audits nothing (TestNothingToAudit).
+	if err := os.MkdirAll(filepath.Join(robotsDir, "b.example"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(robotsDir, "b.example", "2026-10-01.txt"), []byte("User-agent: *\nDisallow: /private/\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	cfg := Config{Robots: robotsDir, From: time.Date(2026, 10, 2, 0, 0, 0, 0, time.UTC), To: time.Date(2026, 10, 11, 23, 59, 59, 0, time.UTC)}
 	cfg.Ingest.BlockBytes = 4096
 	cfg.Ingest.Workers = 3

@@ -156,6 +156,18 @@ func Printable(s string, max int) string {
 	return b.String()
 }
 
+// TerminalSafe makes a message for a terminal safe (contract §9): every
+// line is made Printable, so that a log's or a robots.txt's escape
+// sequences quoted in an error (ESC[2J) reach the terminal as text; line
+// breaks are kept.
+func TerminalSafe(msg string) string {
+	lines := strings.Split(msg, "\n")
+	for i, l := range lines {
+		lines[i] = Printable(strings.TrimSuffix(l, "\r"), 0)
+	}
+	return strings.Join(lines, "\n")
+}
+
 // tsvField keeps a value on one TSV cell: tabs and line breaks become spaces,
 // other control characters are escaped.
 func tsvField(s string) string {

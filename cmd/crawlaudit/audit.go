@@ -46,6 +46,7 @@ type auditOptions struct {
 	workers, batchRows int
 	maxLineBytes       int
 	keepGoing, quiet   bool
+	failOn             string
 	limit              int
 	timings            bool
 }
@@ -101,8 +102,12 @@ blocklist.cloudflare.csv, blocklist.aws-waf.json, blocklist.crowdsec.json
 address of --allow-list FILE, never loopback or multicast; --block-aggregate
 /24,/64 merges up to those widths, never over another client seen in the logs.
 
-Exit status: 0 success; 2 usage or input error (after the report, unless
---keep-going).`,
+Exit status: 0 success; 1 a bot has a finding of a --fail-on kind; 2 usage or
+input error: a missing log, an input that audits nothing (no line, every line
+outside --from/--to, no robots.txt version covering a bot request), a --robots
+file that is HTML, binary or compressed, a truncated or damaged log (after the
+report, --out and --db left as they were, unless --keep-going); 130 or 143
+when interrupted by SIGINT or SIGTERM (nothing half-written is left).`,
 			Example: `  # the sample month in the repository
   crawlaudit audit --robots testdata/sample/robots testdata/sample/access-2026-10.log.gz
 
@@ -148,7 +153,8 @@ Exit status: 0 success; 2 usage or input error (after the report, unless
 		f.IntVar(&opt.workers, "workers", 0, "parsing goroutines (default: one per core)")
 		f.IntVar(&opt.batchRows, "batch-rows", 0, "rows per Arrow record batch (default 32768)")
 		f.IntVar(&opt.maxLineBytes, "max-line-bytes", 0, "longest log line accepted (default 65536)")
-		f.BoolVar(&opt.keepGoing, "keep-going", false, "exit 0 despite input errors (unreadable or truncated files)")
+		f.BoolVar(&opt.keepGoing, "keep-going", false, "exit 0 despite input errors (unreadable, truncated or damaged files; a --robots file that is not a robots.txt), and write --out and --db anyway")
+		f.StringVar(&opt.failOn, "fail-on", "", "exit 1 when a bot has a finding of these `KINDS` (for cron and CI): "+strings.Join(failKindNames(), ", "))
 		f.BoolVarP(&opt.quiet, "quiet", "q", false, "no progress bar")
 		f.IntVar(&opt.limit, "limit", 40, "bots shown in the terminal table (0: all)")
 		f.BoolVar(&opt.timings, "timings", false, "print the duration of each phase on stderr")
@@ -202,6 +208,10 @@ func runAudit(ctx context.Context, e *env, opt *auditOptions, logs []string) err
 	block := audit.BlockPolicy{Min: opt.blockMin, Verified: opt.blockVerified}
 	if block.On, err = audit.ParseBlockOn(opt.blockOn); err != nil {
 		return usageErr("audit: --block-on: %v", err)
+	}
+	failOn, err := parseFailOn(opt.failOn)
+	if err != nil {
+		return usageErr("audit: --fail-on: %v", err)
 	}
 	if opt.blockMin < 1 {
 		return usageErr("audit: --block-min must be at least 1")
@@ -269,11 +279,22 @@ func runAudit(ctx context.Context, e *env, opt *auditOptions, logs []string) err
 	if opt.timings {
 		cfg.Timings = e.stderr
 	}
-	res, err := audit.Run(ctx, cfg, logs)
-	if res == nil {
+	if err := missingLogs(logs); err != nil {
 		return usageErr("audit: %v", err)
 	}
+	cfg.KeepGoing = opt.keepGoing
+	res, err := audit.Run(ctx, cfg, logs)
+	if res == nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return usageErr("audit: %v", err)
+	}
+	committed := false
 	defer func() {
+		if committed {
+			return
+		}
 		if cfg.DB == "" {
 			// An in-memory database keeps nothing: the process's exit frees
 			// it at once, where DuckDB takes tens of milliseconds to free it
@@ -281,16 +302,24 @@ func runAudit(ctx context.Context, e *env, opt *auditOptions, logs []string) err
 			go res.Close()
 			return
 		}
-		res.Close() // a kept audit is complete on disk only once closed
+		res.Close() // removes the new audit: FILE stays as it was
 	}()
 	inputErr := err
-	if opt.out != "" {
+	// A run with an input error (a truncated or damaged file) reports what
+	// it could read, but replaces neither --out nor --db unless
+	// --keep-going: a complete earlier set is worth more than a partial one.
+	replace := inputErr == nil || opt.keepGoing
+	if opt.out != "" && replace {
 		if err := res.WriteOut(ctx, opt.out, block); err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
 			return usageErr("audit: --out %s: %v", opt.out, err)
 		}
 	}
+	printRejected(e, &res.Summary.Input)
 	for _, w := range res.Warnings {
-		fmt.Fprintf(e.stderr, "crawlaudit: warning: %s\n", w)
+		fmt.Fprintf(e.stderr, "crawlaudit: warning: %s\n", report.TerminalSafe(w))
 	}
 	if opt.json {
 		if err := report.WriteJSON(e.stdout, &res.Summary); err != nil {
@@ -299,7 +328,13 @@ func runAudit(ctx context.Context, e *env, opt *auditOptions, logs []string) err
 	} else if err := report.WriteTable(e.stdout, &res.Summary, report.TableOptions{Terminal: e.stdoutTTY, Limit: opt.limit}); err != nil {
 		return err
 	}
-	if opt.out != "" && !opt.json {
+	if cfg.DB != "" && replace {
+		if err := res.Commit(); err != nil {
+			return usageErr("audit: --db: %v", err)
+		}
+		committed = true
+	}
+	if opt.out != "" && !opt.json && replace {
 		files := slices.Clone(audit.OutFiles)
 		for _, f := range block.Formats {
 			for _, file := range f.Files {
@@ -310,12 +345,48 @@ func runAudit(ctx context.Context, e *env, opt *auditOptions, logs []string) err
 	}
 	if inputErr != nil {
 		if opt.keepGoing {
-			fmt.Fprintf(e.stderr, "crawlaudit: warning: %v\n", inputErr)
-			return nil
+			fmt.Fprintf(e.stderr, "crawlaudit: warning: %s\n", report.TerminalSafe(inputErr.Error()))
+		} else {
+			kept := ""
+			if opt.out != "" || cfg.DB != "" {
+				kept = "; --out and --db were left as they were"
+			}
+			return &exitError{code: exitUsage, err: fmt.Errorf("audit: %s (the report above covers what could be read%s; --keep-going exits 0 and writes them)", firstLineOf(inputErr), kept)}
 		}
-		return &exitError{code: exitUsage, err: fmt.Errorf("audit: %s (the report above covers what could be read; --keep-going exits 0)", firstLineOf(inputErr))}
+	}
+	if len(failOn) > 0 {
+		if found := failFindings(&res.Summary, failOn); len(found) > 0 {
+			for _, f := range found {
+				fmt.Fprintf(e.stderr, "crawlaudit: --fail-on: %s\n", f)
+			}
+			return &exitError{code: exitFound}
+		}
 	}
 	return nil
+}
+
+// maxRejectedShown is how many rejected lines audit prints on stderr.
+const maxRejectedShown = 5
+
+// printRejected prints the first rejected lines with file and line on
+// stderr (contract §9), cut and made safe for a terminal.
+func printRejected(e *env, in *report.Input) {
+	if in.Rejected == 0 {
+		return
+	}
+	fmt.Fprintf(e.stderr, "crawlaudit: %d of %d log lines rejected", in.Rejected, in.Lines)
+	if len(in.Samples) == 0 {
+		fmt.Fprintln(e.stderr)
+		return
+	}
+	fmt.Fprintln(e.stderr, "; the first:")
+	for i, s := range in.Samples {
+		if i == maxRejectedShown {
+			fmt.Fprintf(e.stderr, "  … (summary.json input.rejected_samples has more)\n")
+			break
+		}
+		fmt.Fprintf(e.stderr, "  %s:%d: %s: %s\n", report.Printable(s.File, 80), s.Line, s.Reason, report.Printable(s.Text, 100))
+	}
 }
 
 // parseInstant parses --from/--to: RFC 3339, "2026-10-01T12:00" (UTC), or a

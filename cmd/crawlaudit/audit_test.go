@@ -193,13 +193,15 @@ func TestAuditUsageErrors(t *testing.T) {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and %q on one line", c.args, code, stderr, c.want)
 		}
 	}
-	// A missing log: the report is printed, then exit 2; --keep-going exits 0.
-	code, out, stderr := runCLI(t, "", "audit", "--robots", sampleRobots, sampleLog, "/nonexistent/access.log")
-	if code != exitUsage || !strings.Contains(out, "Bytespider") || !strings.Contains(stderr, "/nonexistent/access.log") {
-		t.Errorf("missing log: exit %d, stderr %q", code, stderr)
-	}
-	if code, _, stderr := runCLI(t, "", "audit", "--keep-going", "--robots", sampleRobots, sampleLog, "/nonexistent/access.log"); code != exitOK {
-		t.Errorf("--keep-going: exit %d, stderr %q", code, stderr)
+	// A missing log (a typo'd path, a glob that matches nothing) fails
+	// before any table is printed, --keep-going or not.
+	for _, missing := range []string{"/nonexistent/access.log", filepath.Join(t.TempDir(), "access.log.*")} {
+		for _, kg := range []string{"--keep-going=false", "--keep-going"} {
+			code, out, stderr := runCLI(t, "", "audit", kg, "--robots", sampleRobots, sampleLog, missing)
+			if code != exitUsage || out != "" || !strings.Contains(stderr, missing) {
+				t.Errorf("missing log %s %s: exit %d, stdout %q, stderr %q", missing, kg, code, out, stderr)
+			}
+		}
 	}
 }
 

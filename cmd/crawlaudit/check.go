@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/crawlaudit/crawlaudit/report"
 	"github.com/crawlaudit/crawlaudit/robots"
 )
 
@@ -130,7 +132,7 @@ func runCheck(e *env, o *checkOptions) error {
 	}
 	f := robots.Parse(data)
 	if n := countErrors(f); n > 0 {
-		fmt.Fprintf(e.stderr, "crawlaudit: warning: %s has %d error(s); see crawlaudit lint %s\n", name, n, o.robots)
+		fmt.Fprintf(e.stderr, "crawlaudit: warning: %s has %d error(s); see crawlaudit lint %s\n", report.Printable(name, 0), n, report.Printable(o.robots, 0))
 	}
 	g := robots.Compile(f, profile).Resolve(o.agent)
 	now := time.Now
@@ -166,7 +168,9 @@ func runCheck(e *env, o *checkOptions) error {
 		if d.Index >= 0 {
 			why = fmt.Sprintf("line %d: %s", d.Line, d.Rule)
 		}
-		fmt.Fprintf(e.stdout, "%s  %s  (%s)\n", verdict, u, why)
+		// The URL and the rule come from the user and the robots.txt: no
+		// escape sequence in them reaches the terminal (contract §9).
+		fmt.Fprintf(e.stdout, "%s  %s  (%s)\n", verdict, report.Printable(u, 0), report.Printable(why, 0))
 	}
 	if !o.json {
 		printCheckGroup(e.stdout, g, limits)
@@ -212,7 +216,7 @@ func printCheckGroup(w io.Writer, g *robots.Resolved, r checkResult) {
 	if r.VisitTime != nil {
 		limits = append(limits, fmt.Sprintf("visit-time %s-%s UTC", r.VisitTime[0], r.VisitTime[1]))
 	}
-	line := fmt.Sprintf("group %q", g.Name())
+	line := "group " + report.Printable(strconv.Quote(g.Name()), 0)
 	if len(limits) > 0 {
 		line += ": " + strings.Join(limits, ", ")
 	}

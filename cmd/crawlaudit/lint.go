@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/crawlaudit/crawlaudit/report"
 	"github.com/crawlaudit/crawlaudit/robots"
 )
 
@@ -128,7 +129,7 @@ func runLint(e *env, o *lintOptions) error {
 			if readErr == nil {
 				readErr = err
 			} else {
-				fmt.Fprintf(e.stderr, "crawlaudit: lint: %v\n", err)
+				fmt.Fprintf(e.stderr, "crawlaudit: lint: %s\n", report.TerminalSafe(err.Error()))
 			}
 			continue
 		}
@@ -139,7 +140,7 @@ func runLint(e *env, o *lintOptions) error {
 					return err
 				}
 			} else {
-				fmt.Fprintf(e.stdout, "%s:%d: %s: %s\n", name, d.Line, d.Severity, d.Message)
+				fmt.Fprintf(e.stdout, "%s:%d: %s: %s\n", report.Printable(name, 0), d.Line, d.Severity, report.Printable(d.Message, 0))
 			}
 			errorsFound = errorsFound || d.Severity == robots.Error
 		}

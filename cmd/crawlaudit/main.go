@@ -3,9 +3,65 @@
 package main
 
 import (
+	"context"
+	"fmt"
 	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/crawlaudit/crawlaudit/internal/atomicfile"
 )
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	os.Exit(runInterruptible(os.Args[1:]))
+}
+
+// runInterruptible runs the command line with SIGINT and SIGTERM handled
+// (contract §9): the first signal cancels the run, which unwinds and
+// removes its temporary files, leaving --out and --db as they were or
+// complete; the exit status is then 128 + the signal's number (130, 143)
+// with a one-line message. A second signal exits at once, after removing
+// the temporary files still there.
+func runInterruptible(args []string) int {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
+	caught := make(chan os.Signal, 1)
+	go func() {
+		first := <-sigs
+		caught <- first
+		cancel()
+		<-sigs
+		atomicfile.RemoveTemporary()
+		fmt.Fprintf(os.Stderr, "\ncrawlaudit: %s again: stopped at once; temporary files removed, outputs left as they were\n", signalName(first))
+		os.Exit(signalStatus(first))
+	}()
+	code := run(ctx, args, os.Stdin, os.Stdout, os.Stderr)
+	select {
+	case sig := <-caught:
+		atomicfile.RemoveTemporary()
+		fmt.Fprintf(os.Stderr, "\ncrawlaudit: interrupted by %s: stopped; no temporary file is left and --out, --db are as they were before the run, or complete\n", signalName(sig))
+		return signalStatus(sig)
+	default:
+		return code
+	}
+}
+
+// signalStatus is the shell's exit status for a process ended by sig.
+func signalStatus(sig os.Signal) int {
+	if s, ok := sig.(syscall.Signal); ok {
+		return 128 + int(s)
+	}
+	return 130
+}
+
+func signalName(sig os.Signal) string {
+	switch sig {
+	case syscall.SIGINT:
+		return "SIGINT (Ctrl-C)"
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	}
+	return sig.String()
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -8,6 +9,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
+
+	"github.com/crawlaudit/crawlaudit/report"
 )
 
 // Exit statuses, the same for every subcommand (contract §2).
@@ -67,7 +70,9 @@ Exit status: 0 success; 1 something was found (check: a URL is disallowed,
 lint: errors); 2 usage or input error.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       toolVersion(),
 	}
+	root.SetVersionTemplate("crawlaudit {{.Version}}\n")
 	var cpuProfile, memProfile string
 	var stopProfile func()
 	root.PersistentFlags().StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile to `FILE`")
@@ -93,8 +98,9 @@ lint: errors); 2 usage or input error.`,
 	return root
 }
 
-// run executes the command line args and returns the exit status.
-func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+// run executes the command line args and returns the exit status. A
+// cancelled ctx stops the command (main cancels it on SIGINT and SIGTERM).
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
 	if f, ok := stderr.(*os.File); ok {
 		e.stderrTTY = term.IsTerminal(int(f.Fd()))
@@ -104,18 +110,18 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	root := newRootCmd(e)
 	root.SetArgs(args)
-	err := root.Execute()
+	err := root.ExecuteContext(ctx)
 	if err == nil {
 		return exitOK
 	}
 	var xe *exitError
 	if errors.As(err, &xe) {
 		if xe.err != nil {
-			fmt.Fprintf(stderr, "crawlaudit: %v\n", xe.err)
+			fmt.Fprintf(stderr, "crawlaudit: %s\n", report.TerminalSafe(xe.err.Error()))
 		}
 		return xe.code
 	}
 	// Errors from cobra itself (unknown flag, wrong argument count) are usage errors.
-	fmt.Fprintf(stderr, "crawlaudit: %v\n", err)
+	fmt.Fprintf(stderr, "crawlaudit: %s\n", report.TerminalSafe(err.Error()))
 	return exitUsage
 }

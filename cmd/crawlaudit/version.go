@@ -2,11 +2,13 @@ package main
 
 import (
 	"fmt"
+	"runtime"
 	"runtime/debug"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/crawlaudit/crawlaudit/audit"
 	"github.com/crawlaudit/crawlaudit/verify"
 )
 
@@ -18,6 +20,15 @@ func init() {
 			Args:  cobra.NoArgs,
 			RunE: func(cmd *cobra.Command, args []string) error {
 				fmt.Fprintf(e.stdout, "crawlaudit %s\n", toolVersion())
+				if rev := buildRevision(); rev != "" {
+					fmt.Fprintf(e.stdout, "built from %s\n", rev)
+				}
+				duck, err := audit.DuckDBVersion(cmd.Context())
+				if err != nil {
+					duck = "unknown (" + err.Error() + ")"
+				}
+				fmt.Fprintf(e.stdout, "Go %s, DuckDB %s (%s %s), Arrow %s %s\n", runtime.Version(), duck,
+					duckdbModule, moduleVersion(duckdbModule), arrowModule, moduleVersion(arrowModule))
 				info, err := verify.BuiltinSnapshot()
 				if err != nil {
 					return err
@@ -40,6 +51,52 @@ func init() {
 			},
 		}
 	})
+}
+
+// The modules whose versions `crawlaudit version` prints.
+const (
+	duckdbModule = "github.com/duckdb/duckdb-go/v2"
+	arrowModule  = "github.com/apache/arrow-go/v18"
+)
+
+// moduleVersion returns the version of a dependency this binary was built
+// with, or "unknown".
+func moduleVersion(path string) string {
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, d := range bi.Deps {
+			if d.Path == path {
+				if d.Replace != nil {
+					return d.Replace.Version
+				}
+				return d.Version
+			}
+		}
+	}
+	return "unknown"
+}
+
+// buildRevision returns the VCS commit this binary was built from (with
+// "+dirty" for uncommitted changes), or "" when the build did not record it.
+func buildRevision() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return ""
+	}
+	var rev, dirty string
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			if s.Value == "true" {
+				dirty = "+dirty"
+			}
+		}
+	}
+	if rev == "" {
+		return ""
+	}
+	return "commit " + rev + dirty
 }
 
 // toolVersion returns the module version this binary was built from, or
