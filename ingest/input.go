@@ -74,6 +74,8 @@ type countingReader struct {
 	n     int64
 	total *atomic.Int64 // progress counter shared by all files; may be nil
 	err   error         // the first read error other than io.EOF
+	// watch, for a plain regular file, notices when it shrinks while read.
+	watch *shrinkWatch
 }
 
 func (c *countingReader) Read(p []byte) (int, error) {
@@ -85,7 +87,60 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	if err != nil && err != io.EOF && c.err == nil {
 		c.err = err
 	}
+	if c.watch != nil {
+		c.watch.check(c.n)
+		if err == io.EOF && c.watch.shrank != nil {
+			// Not a clean end: the last line read may have been cut.
+			err = c.watch.shrank
+		}
+	}
 	return n, err
+}
+
+// ShrinkError is a plain file that became shorter than the bytes already
+// read from it while it was read: a log truncated in place (logrotate's
+// copytruncate) under the reader. The lines read before count, but for
+// the last one when it lacks its newline (rejected as a truncated line);
+// the lines written after the truncation may be missing, and what was read
+// past To may be stale.
+type ShrinkError struct {
+	From int64 // bytes read when the file was seen shorter
+	To   int64 // its size then (the smallest seen)
+}
+
+// Error returns "the file shrank from N to M bytes while being read
+// (truncated by logrotate copytruncate?): lines after byte M may be missing
+// or stale".
+func (e *ShrinkError) Error() string {
+	return fmt.Sprintf("the file shrank from %d to %d bytes while being read (truncated by logrotate copytruncate?): lines after byte %d may be missing or stale", e.From, e.To, e.To)
+}
+
+// shrinkWatch compares the size of a plain file with the bytes read from
+// it after every read (one fstat per read, reads being of up to a block).
+// A file truncated and then written past the offset already read between
+// two reads goes unnoticed.
+type shrinkWatch struct {
+	f      *os.File
+	shrank *ShrinkError // nil while the file never was shorter
+}
+
+// testHookRead, when set by a test, is called after each read of a watched
+// file with the bytes read so far, before the size check.
+var testHookRead func(f *os.File, read int64)
+
+func (w *shrinkWatch) check(read int64) {
+	if testHookRead != nil {
+		testHookRead(w.f, read)
+	}
+	st, err := w.f.Stat()
+	if err != nil || st.Size() >= read {
+		return
+	}
+	if w.shrank == nil {
+		w.shrank = &ShrinkError{From: read, To: st.Size()}
+	} else {
+		w.shrank.To = min(w.shrank.To, st.Size())
+	}
 }
 
 // sniffCompression identifies a compressed stream by its magic bytes. It
@@ -125,6 +180,7 @@ type openedInput struct {
 // for. Errors are *FileError.
 func openInput(in inputFile, stdin io.Reader, progress *atomic.Int64) (*openedInput, error) {
 	var src io.Reader
+	var file *os.File
 	closeFile := func() {}
 	if in.stdin {
 		src = stdin
@@ -133,10 +189,15 @@ func openInput(in inputFile, stdin io.Reader, progress *atomic.Int64) (*openedIn
 		if err != nil {
 			return nil, &FileError{File: in.name, Offset: -1, Err: unwrapPathError(err)}
 		}
-		src = f
+		src, file = f, f
 		closeFile = func() { f.Close() }
 	}
 	raw := &countingReader{r: src, total: progress}
+	if file != nil {
+		if st, err := file.Stat(); err == nil && st.Mode().IsRegular() {
+			raw.watch = &shrinkWatch{f: file}
+		}
+	}
 	br := bufio.NewReaderSize(raw, 64<<10)
 	magic, err := br.Peek(10)
 	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
@@ -147,6 +208,11 @@ func openInput(in inputFile, stdin io.Reader, progress *atomic.Int64) (*openedIn
 	if err != nil {
 		closeFile()
 		return nil, &FileError{File: in.name, Offset: -1, Err: err}
+	}
+	if comp != CompressionNone {
+		// A compressed file truncated under the reader ends in a truncated
+		// stream error, with its offset.
+		raw.watch = nil
 	}
 	o := &openedInput{raw: raw, compression: comp, close: closeFile}
 	switch comp {

@@ -124,8 +124,11 @@ func (o *Options) setDefaults() {
 // Run returns the accounting of everything read, always, and an error:
 // the first error of sink or the context's error, which stop the run; or,
 // after reading everything it could, the input errors (a file that cannot
-// be opened or read, a truncated or corrupt compressed stream, a file whose
-// format cannot be detected) joined, each a *FileError. An unknown
+// be opened or read, a truncated compressed stream, a compressed file that
+// failed an integrity check (wrapping an *IntegrityError: see
+// IntegrityErrors), a plain file that shrank while it was read (wrapping a
+// *ShrinkError), a file whose format cannot be detected) joined, each a
+// *FileError. An unknown
 // Options.Format or bad layout is returned before anything is read.
 func Run(ctx context.Context, inputs []string, opts Options, sink func(arrow.RecordBatch) error) (*Accounting, error) {
 	opts.setDefaults()
@@ -371,6 +374,11 @@ func (r *runner) readFile(f *fileState, inline **worker) error {
 		var ie *IntegrityError
 		if errors.As(err, &ie) {
 			return fail(&FileError{File: f.in.name, Offset: ie.At, Err: ie})
+		}
+		var se *ShrinkError
+		if errors.As(err, &se) {
+			// Its message says where; the lines read before count.
+			return fail(&FileError{File: f.in.name, Offset: -1, Err: se})
 		}
 		what := "read error"
 		if o.compression != CompressionNone {
