@@ -330,7 +330,7 @@ func Run(ctx context.Context, cfg Config, logs []string) (*Result, error) {
 		hosts = append(hosts, cmp.Or(h, "(none)"))
 	}
 	sort.Strings(hosts)
-	if err := nothingAudited(&res.Summary.Input, res.Summary.Robots, cfg.Robots, hosts); err != nil {
+	if err := nothingAudited(&res.Summary.Input, res.Summary.Robots, cfg.Robots, acc.From, acc.To, hosts); err != nil {
 		return nil, err
 	}
 	if cfg.DB != "" {

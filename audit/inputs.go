@@ -73,14 +73,15 @@ func checkRobots(hist *history.History, src string, keepGoing bool) (warnings []
 	return nil, fmt.Errorf("%s (--keep-going audits with it anyway)", problems[0])
 }
 
-// nothingAudited returns why a finished run audited nothing, or nil. hosts
-// are the hosts the logs' requests were judged for.
-func nothingAudited(in *report.Input, rh []report.RobotsHost, src string, hosts []string) error {
+// nothingAudited returns why a finished run audited nothing, or nil. from
+// and to are the first and last timestamps of the logs' requests, hosts
+// the hosts they were judged for.
+func nothingAudited(in *report.Input, rh []report.RobotsHost, src string, from, to time.Time, hosts []string) error {
 	span := func() string {
-		if in.From == nil || in.To == nil {
+		if from.IsZero() {
 			return ""
 		}
-		return fmt.Sprintf(" (the logs run from %s to %s)", in.From.Format(time.RFC3339), in.To.Format(time.RFC3339))
+		return fmt.Sprintf(" (the logs run from %s to %s)", from.UTC().Format(time.RFC3339), to.UTC().Format(time.RFC3339))
 	}
 	switch {
 	case in.Lines == 0:
