@@ -9,6 +9,8 @@ import (
 	"os/signal"
 	"syscall"
 
+	"golang.org/x/term"
+
 	"github.com/crawlaudit/crawlaudit/internal/atomicfile"
 )
 
@@ -34,18 +36,27 @@ func runInterruptible(args []string) int {
 		cancel()
 		<-sigs
 		atomicfile.RemoveTemporary()
-		fmt.Fprintf(os.Stderr, "\ncrawlaudit: %s again: stopped at once; temporary files removed, outputs left as they were\n", signalName(first))
+		fmt.Fprintf(os.Stderr, "%scrawlaudit: %s again: stopped at once; temporary files removed, outputs left as they were\n", clearLine(), signalName(first))
 		os.Exit(signalStatus(first))
 	}()
 	code := run(ctx, args, os.Stdin, os.Stdout, os.Stderr)
 	select {
 	case sig := <-caught:
 		atomicfile.RemoveTemporary()
-		fmt.Fprintf(os.Stderr, "\ncrawlaudit: interrupted by %s: stopped; no temporary file is left and --out, --db are as they were before the run, or complete\n", signalName(sig))
+		fmt.Fprintf(os.Stderr, "%scrawlaudit: interrupted by %s: stopped; no temporary file is left and --out, --db are as they were before the run, or complete\n", clearLine(), signalName(sig))
 		return signalStatus(sig)
 	default:
 		return code
 	}
+}
+
+// clearLine returns what erases a progress bar's line on a terminal stderr
+// ("" when stderr is not a terminal).
+func clearLine() string {
+	if term.IsTerminal(int(os.Stderr.Fd())) {
+		return "\r\033[K"
+	}
+	return ""
 }
 
 // signalStatus is the shell's exit status for a process ended by sig.

@@ -114,6 +114,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if err == nil {
 		return exitOK
 	}
+	if ctx.Err() != nil {
+		// Interrupted: the caller says so (runInterruptible), not the
+		// "context canceled" of whatever was stopped.
+		return exitUsage
+	}
 	var xe *exitError
 	if errors.As(err, &xe) {
 		if xe.err != nil {

@@ -1,0 +1,194 @@
+//go:build duckdb_arrow && unix
+
+package main
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// buildBinary builds crawlaudit into a test directory: signals are only
+// real for a process of its own.
+func buildBinary(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "crawlaudit")
+	goTool := filepath.Join(runtime.GOROOT(), "bin", "go")
+	out, err := exec.Command(goTool, "build", "-tags", "duckdb_arrow", "-o", bin, ".").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// keptState is what a run leaves in --out and --db, with the time a block
+// list was made blanked: the same inputs give the same state.
+type keptState struct {
+	out      map[string]string
+	requests string
+}
+
+func (s keptState) equal(o keptState) bool {
+	return s.requests == o.requests && mapsEqual(s.out, o.out)
+}
+
+// TestAuditSignals: an audit killed with SIGINT, SIGTERM or SIGKILL at any
+// point leaves --out DIR and --db FILE either as the previous run left
+// them or complete from this one, never a mix; SIGINT and SIGTERM exit 130
+// and 143 with a one-line message and leave no temporary file; what a
+// SIGKILL leaves is removed by the next run (contract §9, issue 12 item 2).
+func TestAuditSignals(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary and audits a million lines a dozen times")
+	}
+	bin := buildBinary(t)
+	dir := t.TempDir()
+	logFile, robotsDir := filepath.Join(dir, "access.log"), filepath.Join(dir, "robots")
+	if out, err := exec.Command(bin, "gen", "--lines", "1000000", "--robots-dir", robotsDir, "-o", logFile).CombinedOutput(); err != nil {
+		t.Fatalf("gen: %v\n%s", err, out)
+	}
+	today := regexp.MustCompile(time.Now().UTC().Format("2006-01-02") + `T\d\d:\d\d:\d\dZ`)
+	state := func(out, db string) keptState {
+		t.Helper()
+		s := keptState{out: map[string]string{}}
+		es, _ := os.ReadDir(out)
+		for _, e := range es {
+			b, _ := os.ReadFile(filepath.Join(out, e.Name()))
+			s.out[e.Name()] = today.ReplaceAllString(string(b), "MADE")
+		}
+		q, err := exec.Command(bin, "query", "--db", db, "SELECT count(*), count(DISTINCT bot) FROM judged").CombinedOutput()
+		if err != nil && len(es) > 0 {
+			t.Fatalf("query %s: %v\n%s", db, err, q)
+		}
+		s.requests = string(q)
+		return s
+	}
+	variants := [][]string{
+		{"--from", "2026-10-01"},
+		{"--from", "2026-10-01", "--to", "2026-10-15"}, // another audit: other files, other rows
+	}
+	audit := func(out, db string, v int) *exec.Cmd {
+		args := append([]string{"audit", "-q", "--out", out, "--db", db, "--robots", robotsDir, "--block-format", "all"}, variants[v]...)
+		cmd := exec.Command(bin, append(args, logFile)...)
+		cmd.Stdout = new(bytes.Buffer)
+		cmd.Stderr = new(bytes.Buffer)
+		return cmd
+	}
+	// The complete state of each variant.
+	var want [2]keptState
+	var took [2]time.Duration
+	for v := range variants {
+		out, db := filepath.Join(dir, "ref", "out", string(rune('a'+v))), filepath.Join(dir, "ref", string(rune('a'+v))+".duckdb")
+		os.MkdirAll(filepath.Dir(db), 0o755)
+		start := time.Now()
+		if cmd := audit(out, db, v); cmd.Run() != nil {
+			t.Fatalf("variant %d: %s", v, cmd.Stderr)
+		}
+		took[v] = time.Since(start)
+		want[v] = state(out, db)
+	}
+	if want[0].equal(want[1]) {
+		t.Fatal("the two variants leave the same state: the test could not tell them apart")
+	}
+	t.Logf("a complete audit takes %v and %v", took[0], took[1])
+
+	work := filepath.Join(dir, "work")
+	os.MkdirAll(work, 0o755)
+	out, db := filepath.Join(work, "out"), filepath.Join(work, "audit.duckdb")
+	if cmd := audit(out, db, 0); cmd.Run() != nil {
+		t.Fatalf("first run: %s", cmd.Stderr)
+	}
+	cur := 0
+	total := took[0] + took[1]
+	signals := []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGKILL}
+	killed := false
+	for i := 0; i < 12; i++ {
+		sig := signals[i%3]
+		next := 1 - cur
+		// From the first lines read to the renames at the very end.
+		delay := time.Duration(i+1) * total / 2 / 12
+		cmd := audit(out, db, next)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(delay)
+		cmd.Process.Signal(sig)
+		err := cmd.Wait()
+		code := 0
+		var xe *exec.ExitError
+		if errors.As(err, &xe) {
+			code = xe.ExitCode()
+			if ws, ok := xe.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+				code = 128 + int(ws.Signal())
+			}
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		stderr := cmd.Stderr.(*bytes.Buffer).String()
+		got := state(out, db)
+		switch {
+		case got.equal(want[cur]):
+			// untouched
+		case got.equal(want[next]):
+			cur = next // complete
+		default:
+			t.Errorf("%v after %v (exit %d): --out and --db are neither the previous run's nor this one's\nfiles: %v\nrequests: %q (previous %q, this %q)\nstderr: %s",
+				sig, delay, code, keys(got.out), got.requests, want[1-next].requests, want[next].requests, stderr)
+		}
+		if sig == syscall.SIGKILL {
+			killed = killed || code == 128+int(syscall.SIGKILL)
+			continue
+		}
+		switch code {
+		case 0:
+			// finished before the signal came
+		case 128 + int(sig):
+			if n := strings.Count(strings.TrimSpace(stderr), "\n"); n != 0 || !strings.Contains(stderr, "interrupted by") {
+				t.Errorf("%v after %v: stderr %q, want one line saying it was interrupted", sig, delay, stderr)
+			}
+		default:
+			t.Errorf("%v after %v: exit %d, want %d: %s", sig, delay, code, 128+int(sig), stderr)
+		}
+		for _, d := range []string{out, work} {
+			if left := tempFiles(t, d); len(left) > 0 {
+				t.Errorf("%v after %v: temporary files left in %s: %v", sig, delay, d, left)
+			}
+		}
+	}
+	if !killed {
+		t.Log("no SIGKILL arrived before its run finished")
+	}
+	// The next complete run removes what the killed ones left.
+	if cmd := audit(out, db, 1-cur); cmd.Run() != nil {
+		t.Fatalf("last run: %s", cmd.Stderr)
+	}
+	for _, d := range []string{out, work} {
+		if left := tempFiles(t, d); len(left) > 0 {
+			t.Errorf("after a complete run, temporary files are still in %s: %v", d, left)
+		}
+	}
+}
+
+// tempFiles returns the names in dir that are crawlaudit's temporary files.
+func tempFiles(t *testing.T, dir string) []string {
+	t.Helper()
+	es, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range es {
+		if strings.Contains(e.Name(), ".tmp-") || strings.HasSuffix(e.Name(), ".wal") {
+			names = append(names, e.Name())
+		}
+	}
+	return names
+}
