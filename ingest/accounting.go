@@ -49,6 +49,17 @@ type Accounting struct {
 	// Options.SamplesPerReason each, the first by file order and line),
 	// ordered by reason, file and line.
 	Samples []Sample `json:"rejected_samples"`
+	// InvalidClients counts, per reason (ClientNotAddress, ClientWithPort,
+	// ClientWithZone, ClientHostname, ClientMissing), the parsed lines whose
+	// client address is not a valid IP address: their rows hold "" in
+	// client_ip. These lines are parsed, not rejected (a request happened);
+	// nil when every client address was valid.
+	InvalidClients map[string]int64 `json:"invalid_clients,omitempty"`
+	// InvalidClientSamples holds the first of those lines per reason (at
+	// most Options.SamplesPerReason each), ordered like Samples; their Text
+	// is the client address as logged, cut to 64 bytes, with control
+	// characters and invalid UTF-8 written as \xHH.
+	InvalidClientSamples []Sample `json:"invalid_client_samples,omitempty"`
 	// PerFile has one entry per input file, in input order.
 	PerFile []FileAccounting `json:"per_file"`
 	// Skipped lists the files found in directories or by globs that were
@@ -73,6 +84,9 @@ type FileAccounting struct {
 	Directives  int64  `json:"directives"`
 	// RejectedReasons counts the file's rejected lines per reason.
 	RejectedReasons map[string]int64 `json:"rejected_reasons,omitempty"`
+	// InvalidClients counts the file's parsed lines per reason their client
+	// address is invalid (see Accounting.InvalidClients).
+	InvalidClients map[string]int64 `json:"invalid_clients,omitempty"`
 	// BytesRead is the number of bytes read from the file, compressed bytes
 	// for a compressed file.
 	BytesRead int64 `json:"bytes_read"`
@@ -134,10 +148,31 @@ type blockStats struct {
 	hasTime                             bool
 	reasons                             []reasonCount
 	samples                             []Sample
+	clients                             []reasonCount // invalid client addresses
+	clientSamples                       []Sample
 }
 
 func (s *blockStats) reset() {
-	*s = blockStats{reasons: s.reasons[:0], samples: s.samples[:0]}
+	*s = blockStats{reasons: s.reasons[:0], samples: s.samples[:0], clients: s.clients[:0], clientSamples: s.clientSamples[:0]}
+}
+
+// invalidClient counts a parsed line whose client address v is invalid,
+// and keeps it as a sample when its reason has fewer than max samples in
+// this block.
+func (s *blockStats) invalidClient(reason string, file string, line int64, v []byte, max int) {
+	for i := range s.clients {
+		if s.clients[i].reason == reason {
+			s.clients[i].n++
+			if s.clients[i].n <= int64(max) {
+				s.clientSamples = append(s.clientSamples, Sample{Reason: reason, File: file, Line: line, Text: clientSampleText(v)})
+			}
+			return
+		}
+	}
+	s.clients = append(s.clients, reasonCount{reason: reason, n: 1})
+	if max > 0 {
+		s.clientSamples = append(s.clientSamples, Sample{Reason: reason, File: file, Line: line, Text: clientSampleText(v)})
+	}
 }
 
 // reject counts a rejected line and keeps it as a sample when its reason has
@@ -171,9 +206,11 @@ type fileState struct {
 	mu      sync.Mutex
 	acc     FileAccounting
 	samples []Sample // the first samples per reason, by line
-	minTime int64
-	maxTime int64
-	hasTime bool
+	// clientSamples: the first samples of invalid clients per reason.
+	clientSamples []Sample
+	minTime       int64
+	maxTime       int64
+	hasTime       bool
 }
 
 // merge adds the accounting of one block.
@@ -193,6 +230,16 @@ func (f *fileState) merge(s *blockStats, maxSamples int) {
 	if len(s.samples) > 0 {
 		f.samples = append(f.samples, s.samples...)
 		f.samples = firstSamples(f.samples, maxSamples)
+	}
+	if len(s.clients) > 0 && f.acc.InvalidClients == nil {
+		f.acc.InvalidClients = map[string]int64{}
+	}
+	for _, r := range s.clients {
+		f.acc.InvalidClients[r.reason] += r.n
+	}
+	if len(s.clientSamples) > 0 {
+		f.clientSamples = append(f.clientSamples, s.clientSamples...)
+		f.clientSamples = firstSamples(f.clientSamples, maxSamples)
 	}
 	if s.hasTime {
 		if !f.hasTime || s.minTime < f.minTime {
@@ -231,7 +278,7 @@ func total(files []*fileState, skipped []SkippedFile, maxSamples int) *Accountin
 		PerFile: make([]FileAccounting, 0, len(files)), Samples: []Sample{}}
 	var minT, maxT int64
 	has := false
-	perReason := map[string]int{}
+	perReason, perClientReason := map[string]int{}, map[string]int{}
 	for _, f := range files {
 		f.mu.Lock()
 		fa := f.acc
@@ -246,6 +293,18 @@ func total(files []*fileState, skipped []SkippedFile, maxSamples int) *Accountin
 			if perReason[s.Reason] < maxSamples {
 				perReason[s.Reason]++
 				acc.Samples = append(acc.Samples, s)
+			}
+		}
+		for r, n := range fa.InvalidClients {
+			if acc.InvalidClients == nil {
+				acc.InvalidClients = map[string]int64{}
+			}
+			acc.InvalidClients[r] += n
+		}
+		for _, s := range f.clientSamples {
+			if perClientReason[s.Reason] < maxSamples {
+				perClientReason[s.Reason]++
+				acc.InvalidClientSamples = append(acc.InvalidClientSamples, s)
 			}
 		}
 		if f.hasTime {
@@ -263,6 +322,7 @@ func total(files []*fileState, skipped []SkippedFile, maxSamples int) *Accountin
 	// Files are in input order, so a stable sort by reason keeps file and
 	// line order within a reason.
 	slices.SortStableFunc(acc.Samples, func(a, b Sample) int { return cmp.Compare(a.Reason, b.Reason) })
+	slices.SortStableFunc(acc.InvalidClientSamples, func(a, b Sample) int { return cmp.Compare(a.Reason, b.Reason) })
 	if has {
 		acc.From = time.UnixMicro(minT).UTC()
 		acc.To = time.UnixMicro(maxT).UTC()

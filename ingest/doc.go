@@ -10,7 +10,7 @@
 //
 //	ts            timestamp[us, UTC]        request time, converted from the offset in the line
 //	host          dictionary<int32, utf8>   virtual host; null when the format logs none
-//	client_ip     utf8                      client address as logged ("" if the format has none)
+//	client_ip     utf8                      client IP address, validated ("" when none or invalid; see below)
 //	method        dictionary<int32, utf8>   HTTP method; null when absent
 //	target        utf8                      request target, path and query exactly as logged
 //	protocol      dictionary<int32, utf8>   "HTTP/1.1"; null when absent
@@ -88,14 +88,36 @@
 // are the first by file order and line number, whatever the scheduling, so
 // the accounting is deterministic.
 //
+// The client address of every parsed line is validated (clientAddr): a
+// dotted IPv4 address is kept as logged; an IPv6 address is written in its
+// RFC 5952 form, without the brackets and port of "[2001:db8::3]:443"; an
+// IPv4-mapped one (::ffff:1.2.3.4) as the IPv4 address. Anything else
+// ("999.1.1.1", "010.1.1.1", "1.2.3.4:8080", "fe80::1%eth0", a host name)
+// is written as "" and counted in InvalidClients under a reason
+// (ClientNotAddress, ClientWithPort, ClientWithZone, ClientHostname,
+// ClientMissing), with samples; the line stays a parsed line. The
+// forwarded_for column stays as logged.
+//
 // # Errors
 //
 // Bad lines are never errors: they are counted. Input errors — a file that
-// cannot be opened or read, a truncated or corrupt compressed stream, an
-// undetectable format — are *FileError values naming the file and, for read
-// errors, the byte offset in the file (compressed bytes read when the error
-// was detected). Run reads everything it can and returns them joined at the
-// end; the lines read before a truncation count, and the cut last line is
-// rejected as ErrTruncatedLine, the reason the parsers give a line cut
-// inside a quoted field (logfmt.ErrTruncatedLine).
+// cannot be opened or read, a truncated compressed stream, a compressed
+// stream that fails an integrity check, a plain file that shrinks while it
+// is read, an undetectable format — are *FileError values naming the file
+// and, for read errors, the byte offset in the file (compressed bytes read
+// when the error was detected). Run reads everything it can and returns
+// them joined at the end; the lines read before a truncation count, and the
+// cut last line is rejected as ErrTruncatedLine, the reason the parsers
+// give a line cut inside a quoted field (logfmt.ErrTruncatedLine).
+//
+// Damage is not data: a gzip member whose CRC-32 or length does not match,
+// corrupt deflate data or an invalid member header, a zstd frame whose
+// checksum does not match or that is corrupt, a bzip2 checksum or structure
+// error are an *IntegrityError (inside the FileError) naming the member or
+// frame, the offset where it starts and the offset where the failure was
+// detected; FileAccounting.Integrity says so too. The lines decompressed
+// from such a file are still counted and sent, but none of them should be
+// trusted: the caller drops every row of the file (IntegrityErrors lists
+// them). A plain file truncated under the reader (logrotate copytruncate)
+// is a *ShrinkError inside the FileError.
 package ingest

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -29,6 +30,11 @@ const (
 // Options configure Run. The zero value reads with automatic format
 // detection and the defaults below.
 type Options struct {
+	// Exclude names files (as FileAccounting.Name names them, StdinName
+	// for standard input) that Run does not read, though the inputs
+	// include them: the audit leaves out a compressed file that failed its
+	// integrity check this way. They appear in no accounting.
+	Exclude []string
 	// Format is the name of the format of every input (see
 	// logfmt.Formats); "" or "auto" detects the format of each file.
 	Format string
@@ -76,7 +82,9 @@ type Options struct {
 	// use). A parsed row for which the predicate returns false is counted in
 	// the accounting like any other but left out of the batches: the audit
 	// drops human traffic this way before any column is built. The row's
-	// fields alias the line and are valid only during the call.
+	// fields alias the line and are valid only during the call. Its
+	// ClientIP is already validated as the client_ip column holds it (nil
+	// when invalid; see the package documentation).
 	RowFilter func() func(r *logfmt.Row) bool
 }
 
@@ -143,6 +151,9 @@ func Run(ctx context.Context, inputs []string, opts Options, sink func(arrow.Rec
 		}
 	}
 	list, skipped := expandInputs(inputs)
+	if len(opts.Exclude) > 0 {
+		list = slices.DeleteFunc(list, func(f inputFile) bool { return slices.Contains(opts.Exclude, f.name) })
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	r := &runner{
@@ -428,6 +439,8 @@ type worker struct {
 	parsers map[*formatEntry]logfmt.Parser
 	row     logfmt.Row
 	stats   blockStats
+	// ipScratch holds the client address of row when clientAddr rewrote it.
+	ipScratch []byte
 }
 
 func (r *runner) newWorker() *worker {
@@ -498,6 +511,11 @@ func (w *worker) parse(b *block) error {
 		if err == nil {
 			st.lines++
 			st.parsed++
+			ip, why := clientAddr(w.row.ClientIP, &w.ipScratch)
+			if why != "" {
+				st.invalidClient(why, f.in.name, line, w.row.ClientIP, maxSamples)
+			}
+			w.row.ClientIP = ip
 			t := w.row.Time
 			if !st.hasTime {
 				st.minTime, st.maxTime, st.hasTime = t, t, true

@@ -729,12 +729,11 @@ var addrChars = func() (t [256]bool) {
 	return t
 }()
 
-// clientIP checks a client address and strips brackets around an IPv6
-// address ("[::1]").
+// clientIP checks the shape of a client address and strips the brackets
+// around an IPv6 address, and its port after them ("[::1]", "[::1]:443").
+// The stream layer validates the address (package ingest).
 func clientIP(v []byte) ([]byte, bool) {
-	if n := len(v); n > 2 && v[0] == '[' && v[n-1] == ']' {
-		v = v[1 : n-1]
-	}
+	v = unbracket(v)
 	if len(v) == 0 || len(v) > 255 || isDash(v) {
 		return nil, false
 	}

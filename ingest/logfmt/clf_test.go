@@ -102,6 +102,15 @@ func TestCombined(t *testing.T) {
 		{"offset converted to UTC", `83.149.9.216 - - [17/May/2015:12:05:03 +0200] "GET /presentations/kibana-search.png HTTP/1.1" 200 203023 "http://semicomplete.com/presentations/" "` + uaChrome + `"`, base, nil},
 		{"user and ident", `83.149.9.216 ident frank [17/May/2015:10:05:03 +0000] "GET /presentations/kibana-search.png HTTP/1.1" 200 203023 "http://semicomplete.com/presentations/" "` + uaChrome + `"`, base, nil},
 		{"IPv6 client", `2001:db8::5 - - [17/May/2015:10:05:03 +0000] "GET /presentations/kibana-search.png HTTP/1.1" 200 203023 "http://semicomplete.com/presentations/" "` + uaChrome + `"`, with(func(v *view) { v.Client = "2001:db8::5" }), nil},
+		// RFC 3986 §3.2.2: an IPv6 address in brackets, with or without a
+		// port (issue 12 item 5); the brackets and port are dropped.
+		{"bracketed IPv6 client with a port", `[2001:db8::3]:443 - - [17/May/2015:10:05:03 +0000] "GET /presentations/kibana-search.png HTTP/1.1" 200 203023 "http://semicomplete.com/presentations/" "` + uaChrome + `"`, with(func(v *view) { v.Client = "2001:db8::3" }), nil},
+		{"bracketed IPv6 client", `[2001:db8::3] - - [17/May/2015:10:05:03 +0000] "GET /presentations/kibana-search.png HTTP/1.1" 200 203023 "http://semicomplete.com/presentations/" "` + uaChrome + `"`, with(func(v *view) { v.Client = "2001:db8::3" }), nil},
+		// Shapes of an address that are none: passed on as logged, for the
+		// stream layer to count and store as "" (issue 12 item 5).
+		{"IPv4 client with a port", `1.2.3.4:8080 - - [17/May/2015:10:05:03 +0000] "GET /presentations/kibana-search.png HTTP/1.1" 200 203023 "http://semicomplete.com/presentations/" "` + uaChrome + `"`, with(func(v *view) { v.Client = "1.2.3.4:8080" }), nil},
+		{"IPv6 client with a zone", `fe80::1%eth0 - - [17/May/2015:10:05:03 +0000] "GET /presentations/kibana-search.png HTTP/1.1" 200 203023 "http://semicomplete.com/presentations/" "` + uaChrome + `"`, with(func(v *view) { v.Client = "fe80::1%eth0" }), nil},
+		{"IPv4 client octet over 255", `999.1.1.1 - - [17/May/2015:10:05:03 +0000] "GET /presentations/kibana-search.png HTTP/1.1" 200 203023 "http://semicomplete.com/presentations/" "` + uaChrome + `"`, with(func(v *view) { v.Client = "999.1.1.1" }), nil},
 		{"IPv4-mapped IPv6 client", `::ffff:83.149.9.216 - - [17/May/2015:10:05:03 +0000] "GET /presentations/kibana-search.png HTTP/1.1" 200 203023 "http://semicomplete.com/presentations/" "` + uaChrome + `"`, with(func(v *view) { v.Client = "::ffff:83.149.9.216" }), nil},
 		{"trailing dash field (almhuette, zanbil)", `83.149.9.216 - - [17/May/2015:10:05:03 +0000] "GET /presentations/kibana-search.png HTTP/1.1" 200 203023 "http://semicomplete.com/presentations/" "` + uaChrome + `" "-"`, base, nil},
 		{"trailing X-Forwarded-For and request time", `83.149.9.216 - - [17/May/2015:10:05:03 +0000] "GET /presentations/kibana-search.png HTTP/1.1" 200 203023 "http://semicomplete.com/presentations/" "` + uaChrome + `" "10.0.0.1, 10.0.0.2" 0.012`, base, nil},

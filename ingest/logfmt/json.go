@@ -823,6 +823,7 @@ func (p *jsonParser) fill(r *Row) error {
 		// An X-Forwarded-For list ("192.0.2.1, 10.0.0.5"): the first is the client.
 		ip = bytes.TrimSpace(ip[:c])
 	}
+	ip = unbracket(ip)
 	if !isClientIP(ip) {
 		return ErrBadClientIP
 	}

@@ -111,6 +111,8 @@ func TestJSONParse(t *testing.T) {
 		{name: "negative epoch", line: `{"time":-5,"remote_addr":"203.0.113.7","uri":"/"}`, err: ErrBadTimestamp},
 		{name: "time true", line: `{"time":true,"remote_addr":"203.0.113.7","uri":"/"}`, err: ErrBadTimestamp},
 		{name: "no client", line: `{"time":"2026-10-25T01:30:00Z","uri":"/"}`, err: ErrBadClientIP},
+		{name: "client in brackets with a port (Go's RemoteAddr)", line: `{"time":"2026-10-25T01:30:00Z","remote_addr":"[2001:db8::3]:443","uri":"/"}`,
+			want: xRow{Time: "2026-10-25T01:30:00Z", IP: "2001:db8::3", Target: "/", Status: -1, Bytes: -1}},
 		{name: "client hostname", line: `{"time":"2026-10-25T01:30:00Z","remote_addr":"unknown","uri":"/"}`, err: ErrBadClientIP},
 		{name: "status too big", line: `{"time":"2026-10-25T01:30:00Z","remote_addr":"203.0.113.7","uri":"/","status":2000}`, err: ErrBadStatus},
 		{name: "status fraction", line: `{"time":"2026-10-25T01:30:00Z","remote_addr":"203.0.113.7","uri":"/","status":200.5}`, err: ErrBadStatus},

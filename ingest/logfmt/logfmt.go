@@ -19,7 +19,9 @@ type Row struct {
 	// Host is the virtual host or authority the request was sent to, when
 	// the format logs one.
 	Host []byte
-	// ClientIP is the remote address as logged (IPv4 or IPv6, no port).
+	// ClientIP is the remote address as logged (IPv4 or IPv6, no port),
+	// without the brackets (and port) of "[2001:db8::3]:443". Parsers
+	// check only its shape; the stream layer (package ingest) validates it.
 	ClientIP []byte
 	// Method is the HTTP method ("GET").
 	Method []byte

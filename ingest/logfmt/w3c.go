@@ -391,7 +391,7 @@ func (p *extParser) fill(r *Row) error {
 	r.Time = t - off
 
 	// Client.
-	ip := p.val(extClientIP)
+	ip := unbracket(p.val(extClientIP))
 	if !isClientIP(ip) {
 		return ErrBadClientIP
 	}

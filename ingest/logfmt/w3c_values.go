@@ -1,5 +1,7 @@
 package logfmt
 
+import "bytes"
+
 // Value helpers shared by the jsonl, w3c, cloudfront and alb parsers. None of
 // them allocates; each takes the bytes of one field as logged.
 
@@ -54,11 +56,30 @@ func fieldBytes(b []byte) (int64, bool) {
 	return v, true
 }
 
+// unbracket returns the address inside an IP-literal with or without a
+// port, "[2001:db8::3]" or "[2001:db8::3]:443" (RFC 3986 §3.2.2, as Go's
+// net/http writes RemoteAddr); any other b is returned as it is. The
+// stream layer validates what is inside.
+func unbracket(b []byte) []byte {
+	if len(b) < 3 || b[0] != '[' {
+		return b
+	}
+	end := bytes.IndexByte(b, ']')
+	if end < 2 {
+		return b
+	}
+	if rest := b[end+1:]; len(rest) > 0 && (rest[0] != ':' || len(rest) == 1 || len(rest) > 6 || !allDigits(rest[1:])) {
+		return b
+	}
+	return b[1:end]
+}
+
 // isClientIP reports whether b looks like an IPv4 or IPv6 address as logs
 // write them: hex digits, dots and colons, with at least one dot or colon, an
 // optional IPv6 zone ("%eth0") and at most 64 bytes. It is a cheap shape check
 // that keeps hostnames, "unknown" and binary junk out of the client_ip column;
-// the block list validates addresses strictly before writing them.
+// the stream layer validates addresses strictly (package ingest, the
+// accounting's invalid_clients).
 func isClientIP(b []byte) bool {
 	if len(b) < 2 || len(b) > 64 {
 		return false

@@ -1,0 +1,176 @@
+package ingest
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// TestClientAddr: what the client_ip column holds for a client address as
+// a parser found it, and why an invalid one is counted.
+func TestClientAddr(t *testing.T) {
+	for _, tc := range []struct {
+		in, want, why string
+	}{
+		// Issue 12 item 5: the examples of the issue.
+		{"999.1.1.1", "", ClientNotAddress},
+		{"1.2.3.4:8080", "", ClientWithPort},
+		{"fe80::1%eth0", "", ClientWithZone},
+		{"[2001:db8::3]:443", "2001:db8::3", ""},
+		{"[2001:db8::3]", "2001:db8::3", ""},
+		{"::ffff:1.2.3.4", "1.2.3.4", ""},   // IPv4-mapped: stored unmapped
+		{"010.1.1.1", "", ClientNotAddress}, // leading zero: octal to inet_aton, decimal to others
+		// Plain addresses, stored as logged.
+		{"192.0.2.1", "192.0.2.1", ""},
+		{"0.0.0.0", "0.0.0.0", ""},
+		{"255.255.255.255", "255.255.255.255", ""},
+		{"2001:db8::1", "2001:db8::1", ""},
+		{"::1", "::1", ""},
+		// RFC 5952 §4: IPv6 is stored in its canonical text form.
+		{"2001:DB8:0:0:0:0:0:1", "2001:db8::1", ""},
+		{"2001:0db8::0001", "2001:db8::1", ""},
+		{"::ffff:c000:0201", "192.0.2.1", ""}, // IPv4-mapped in hex
+		{"[::ffff:192.0.2.1]:80", "192.0.2.1", ""},
+		// RFC 4007 §11: a zone names an interface of the logging host.
+		{"fe80::1%25eth0", "", ClientWithZone},
+		{"[fe80::1%eth0]:443", "", ClientWithZone},
+		{"fe80::1%", "", ClientNotAddress},
+		// RFC 3986 §3.2.2: an IP-literal in brackets holds IPv6, with an
+		// optional port after it.
+		{"[1.2.3.4]", "", ClientNotAddress},
+		{"[1.2.3.4]:80", "", ClientNotAddress},
+		{"[2001:db8::3]:", "", ClientNotAddress},
+		{"[2001:db8::3]:65536", "", ClientNotAddress},
+		{"[2001:db8::3]x", "", ClientNotAddress},
+		{"[2001:db8::3", "", ClientNotAddress},
+		{"[]", "", ClientNotAddress},
+		// An IPv6 address without brackets cannot carry a port: these are
+		// eight groups, an address.
+		{"2001:db8::1:443", "2001:db8::1:443", ""},
+		// Malformed IPv4.
+		{"1.2.3", "", ClientNotAddress},
+		{"1.2.3.4.5", "", ClientNotAddress},
+		{"1.2.3.", "", ClientNotAddress},
+		{".1.2.3", "", ClientNotAddress},
+		{"1..2.3", "", ClientNotAddress},
+		{"1.2.3.256", "", ClientNotAddress},
+		{"1.2.3.00", "", ClientNotAddress},
+		{"01.2.3.4", "", ClientNotAddress},
+		{"1.2.3.4 ", "", ClientNotAddress},
+		{"1.2.3.4:99999", "", ClientNotAddress},
+		{"0x7f.0.0.1", "", ClientNotAddress},
+		{"2130706433", "", ClientNotAddress}, // 127.0.0.1 as one number
+		// Names: Apache's %h with HostnameLookups on; proxies' "unknown".
+		{"crawl-66-249-66-1.googlebot.com", "", ClientHostname},
+		{"a.b-c.d", "", ClientHostname},
+		{"host.123", "", ClientNotAddress},
+		{"localhost", "", ClientHostname},
+		{"unknown", "", ClientHostname},
+		{"example.com:80", "", ClientNotAddress},
+		{"-", "", ClientNotAddress},
+		{"", "", ClientNotAddress},
+		{"\x1b[31m", "", ClientNotAddress},
+	} {
+		var scratch []byte
+		got, why := clientAddr([]byte(tc.in), &scratch)
+		if string(got) != tc.want || why != tc.why || (tc.why != "") != (got == nil) {
+			t.Errorf("clientAddr(%q) = %q, %q; want %q, %q", tc.in, got, why, tc.want, tc.why)
+		}
+	}
+	var scratch []byte
+	if got, why := clientAddr(nil, &scratch); got != nil || why != ClientMissing {
+		t.Errorf("clientAddr(nil) = %q, %q; want nil, %q", got, why, ClientMissing)
+	}
+}
+
+func TestClientSampleText(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"999.1.1.1", "999.1.1.1"},
+		{"\x1b[31mred\x07", `\x1B[31mred\x07`},
+		{"a\xffb", `a\xFFb`},
+		{"\u009b2J", `\xC2\x9B2J`}, // C1 CSI
+		{"é.example", "é.example"},
+		{strings.Repeat("a", 100), strings.Repeat("a", 64)},
+	} {
+		if got := clientSampleText([]byte(tc.in)); got != tc.want {
+			t.Errorf("clientSampleText(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// TestInvalidClientsCounted: a line with an invalid client address is a
+// parsed line, its client_ip "", counted per reason in total and per file,
+// with samples.
+func TestInvalidClientsCounted(t *testing.T) {
+	clients := []struct{ in, stored, why string }{
+		{"192.0.2.1", "192.0.2.1", ""},
+		{"999.1.1.1", "", ClientNotAddress},
+		{"1.2.3.4:8080", "", ClientWithPort},
+		{"fe80::1%eth0", "", ClientWithZone},
+		{"[2001:db8::3]:443", "2001:db8::3", ""},
+		{"::ffff:1.2.3.4", "1.2.3.4", ""},
+		{"crawler.example.com", "", ClientHostname},
+		{"\x1b]0;pwned\x07" + strings.Repeat("x", 100), "", ClientNotAddress},
+		{"010.1.1.1", "", ClientNotAddress},
+	}
+	var b strings.Builder
+	for i, c := range clients {
+		fmt.Fprintf(&b, "2026-10-01T00:00:%02dZ\t%s\tGET\t/p/%d\t200\t1\tcurl/8.0\n", i, c.in, i)
+	}
+	rows, _, acc, err := collect(t, []string{"-"}, Options{Stdin: strings.NewReader(b.String()), Format: "tsv", SamplesPerReason: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkInvariant(t, acc)
+	if acc.Parsed != int64(len(clients)) || len(rows) != len(clients) {
+		t.Fatalf("parsed %d, %d rows: every line is a request", acc.Parsed, len(rows))
+	}
+	want := map[string]int64{}
+	for i, c := range clients {
+		if rows[i].IP != c.stored {
+			t.Errorf("line %d: client %q stored as %q, want %q", i+1, c.in, rows[i].IP, c.stored)
+		}
+		if c.why != "" {
+			want[c.why]++
+		}
+	}
+	if fmt.Sprint(acc.InvalidClients) != fmt.Sprint(want) || fmt.Sprint(acc.PerFile[0].InvalidClients) != fmt.Sprint(want) {
+		t.Errorf("invalid clients %v, per file %v; want %v", acc.InvalidClients, acc.PerFile[0].InvalidClients, want)
+	}
+	wantSamples := []Sample{
+		{ClientWithPort, StdinName, 3, "1.2.3.4:8080"},
+		{ClientWithZone, StdinName, 4, "fe80::1%eth0"},
+		{ClientHostname, StdinName, 7, "crawler.example.com"},
+		{ClientNotAddress, StdinName, 2, "999.1.1.1"},
+		{ClientNotAddress, StdinName, 8, `\x1B]0;pwned\x07` + strings.Repeat("x", 54)},
+	}
+	if fmt.Sprint(acc.InvalidClientSamples) != fmt.Sprint(wantSamples) {
+		t.Errorf("samples\n%v\nwant\n%v", acc.InvalidClientSamples, wantSamples)
+	}
+}
+
+// TestClientAddrAllocs: validating a dotted IPv4 address, or an IPv6 one
+// with its scratch grown, allocates nothing.
+func TestClientAddrAllocs(t *testing.T) {
+	scratch := make([]byte, 0, 64)
+	for _, v := range []string{"203.0.113.77", "2001:db8::1", "::ffff:1.2.3.4", "[2001:db8::3]:443"} {
+		b := []byte(v)
+		if n := testing.AllocsPerRun(100, func() { clientAddr(b, &scratch) }); n != 0 {
+			t.Errorf("clientAddr(%q): %v allocations", v, n)
+		}
+	}
+}
+
+func BenchmarkClientAddr(b *testing.B) {
+	for _, v := range []string{"203.0.113.77", "66.249.66.1", "2001:db8:85a3::8a2e:370:7334", "1.2.3.4:8080"} {
+		b.Run(v, func(b *testing.B) {
+			in := []byte(v)
+			scratch := make([]byte, 0, 64)
+			b.SetBytes(int64(len(in)))
+			b.ReportAllocs()
+			for b.Loop() {
+				clientAddr(in, &scratch)
+			}
+		})
+	}
+}
