@@ -168,7 +168,53 @@ func (r *Result) materialize(ctx context.Context) error {
 // Run performs an audit of logs. The input error of the ingest layer
 // (an unreadable file, a truncated stream) is returned together with a
 // complete Result: the caller reports, then decides the exit status.
+//
+// A compressed file that fails its integrity check (a gzip CRC, a zstd
+// checksum, corrupt deflate data) contributes no row (contract §9): its
+// decompressed lines are damage, and a flipped byte can turn a browser
+// into an invented bot. Rows are judged as they stream, so when the
+// reading meets such a file the audit starts again without it (a second
+// pass only when a file is damaged); the result names each excluded file
+// with the member and offset where the check failed, in
+// Summary.Input.Excluded, Warnings and the returned input error.
 func Run(ctx context.Context, cfg Config, logs []string) (*Result, error) {
+	var damaged []*ingest.IntegrityError
+	lines := map[string]int64{}
+	for {
+		res, err := runOnce(ctx, cfg, logs, damaged)
+		var again *damagedFiles
+		if !errors.As(err, &again) {
+			if res != nil {
+				for _, d := range damaged {
+					res.Summary.Input.Excluded = append(res.Summary.Input.Excluded, report.ExcludedFile{File: d.File, Lines: lines[d.File], Reason: strings.TrimPrefix(d.Error(), d.File+": ")})
+					res.Warnings = append(res.Warnings, fmt.Sprintf("%s failed its integrity check, so none of its %d lines is audited: they are damage, not data", d.Error(), lines[d.File]))
+				}
+			}
+			return res, err
+		}
+		for _, d := range again.errs {
+			damaged = append(damaged, d)
+			lines[d.File] = again.lines[d.File]
+			cfg.Ingest.Exclude = append(cfg.Ingest.Exclude, d.File)
+		}
+		if cfg.Ingest.Progress != nil {
+			fmt.Fprintf(cfg.Ingest.Progress, "\r\033[Kaudit: %s is damaged; reading the logs again without it\n", again.errs[0].File)
+		}
+	}
+}
+
+// damagedFiles stops a pass of the audit that read compressed files that
+// failed their integrity check: Run starts again without them.
+type damagedFiles struct {
+	errs  []*ingest.IntegrityError
+	lines map[string]int64 // lines read from each before the failure
+}
+
+func (e *damagedFiles) Error() string { return fmt.Sprintf("%d damaged files", len(e.errs)) }
+
+// runOnce is one pass of Run over logs, without the files of damaged,
+// whose errors it reports as input errors.
+func runOnce(ctx context.Context, cfg Config, logs []string, damaged []*ingest.IntegrityError) (*Result, error) {
 	begin := time.Now()
 	// A --db FILE is built under a temporary name and renamed over FILE
 	// only by Result.Commit (contract §9): a run that fails, is
@@ -258,6 +304,22 @@ func Run(ctx context.Context, cfg Config, logs []string) (*Result, error) {
 	acc, insertTime, inputErr, err := j.judgeInto(ctx, pending, cfg.Ingest, logs)
 	if err != nil {
 		return nil, err
+	}
+	if bad := ingest.IntegrityErrors(inputErr); len(bad) > 0 {
+		e := &damagedFiles{errs: bad, lines: map[string]int64{}}
+		if acc != nil {
+			for _, f := range acc.PerFile {
+				e.lines[f.Name] = f.Lines
+			}
+		}
+		return nil, e
+	}
+	if len(damaged) > 0 {
+		errs := make([]error, 0, len(damaged)+1)
+		for _, d := range damaged {
+			errs = append(errs, d)
+		}
+		inputErr = errors.Join(append(errs, inputErr)...)
 	}
 	store, err := pending.wait()
 	if err != nil {

@@ -71,6 +71,18 @@ type Input struct {
 	Samples []Sample `json:"rejected_samples,omitempty"`
 	// Errors are input errors (unreadable file, truncated stream).
 	Errors []string `json:"errors,omitempty"`
+	// Excluded are the compressed files that failed their integrity check:
+	// none of their lines is audited (contract §9).
+	Excluded []ExcludedFile `json:"excluded,omitempty"`
+}
+
+// ExcludedFile is a log file the audit left out, and why.
+type ExcludedFile struct {
+	File string `json:"file"`
+	// Lines is how many lines were decompressed before the check failed.
+	Lines int64 `json:"lines"`
+	// Reason names the member and the offset where the check failed.
+	Reason string `json:"reason"`
 }
 
 // Sample is one rejected line, cut to 200 characters.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/crawlaudit/crawlaudit/audit"
 	"github.com/crawlaudit/crawlaudit/ingest"
+	"github.com/crawlaudit/crawlaudit/internal/atomicfile"
 	"github.com/crawlaudit/crawlaudit/report"
 	"github.com/crawlaudit/crawlaudit/report/firewall"
 	"github.com/crawlaudit/crawlaudit/robots"
@@ -283,6 +284,11 @@ func runAudit(ctx context.Context, e *env, opt *auditOptions, logs []string) err
 		return usageErr("audit: %v", err)
 	}
 	cfg.KeepGoing = opt.keepGoing
+	if opt.out != "" {
+		// What a killed run (SIGKILL) left goes first, whatever becomes
+		// of this one.
+		atomicfile.SweepStale(opt.out)
+	}
 	res, err := audit.Run(ctx, cfg, logs)
 	if res == nil {
 		if ctx.Err() != nil {

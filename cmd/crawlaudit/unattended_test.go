@@ -5,11 +5,15 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/crawlaudit/crawlaudit/report"
 )
 
 // writeTemp writes data into a new file name in a test directory.
@@ -279,6 +283,66 @@ func TestNoEscapeReachesTheTerminal(t *testing.T) {
 		_, out, stderr := runCLI(t, "", args...)
 		if strings.ContainsAny(out+stderr, "\x1b\x07") {
 			t.Errorf("%q: a control character reached the terminal:\nstdout %q\nstderr %q", args, out, stderr)
+		}
+	}
+}
+
+// TestAuditDamagedGzip: a gzip member that fails its integrity check
+// contributes no row — not the invented bots a flipped byte makes, not a
+// browser's address on the block list —, and the error names the member
+// and its offset (contract §9, issue 12 item 5).
+func TestAuditDamagedGzip(t *testing.T) {
+	var lines1, lines2 strings.Builder
+	for i := 0; i < 200; i++ {
+		fmt.Fprintf(&lines1, `198.51.100.7 - - [02/Oct/2026:10:%02d:%02d +0000] "GET /private/%d HTTP/1.1" 200 512 "-" "Mozilla/5.0 (compatible; Bytespider; spider-feedback@bytedance.com)"`+"\n", i/60, i%60, i)
+		fmt.Fprintf(&lines2, `203.0.113.9 - - [02/Oct/2026:11:%02d:%02d +0000] "GET /private/%d HTTP/1.1" 200 512 "-" "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Safari/605.1.15"`+"\n", i/60, i%60, i)
+	}
+	member1, member2 := gzipped(t, lines1.String()), gzipped(t, lines2.String())
+	damaged := append(slices.Clone(member1), member2...)
+	damaged[len(member1)+len(member2)/2] ^= 0x10 // inside member 2's deflate data
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "access.log.1.gz")
+	good := filepath.Join(dir, "access.log")
+	os.WriteFile(bad, damaged, 0o644)
+	os.WriteFile(good, []byte(strings.Repeat(tinyLine, 3)), 0o644)
+	robots := writeTemp(t, "robots.txt", []byte(tinyRobots))
+
+	out := filepath.Join(t.TempDir(), "out")
+	code, stdout, stderr := runCLI(t, "", "audit", "--json", "--out", out, "--robots", robots, good, bad)
+	wantErr := fmt.Sprintf("%s: gzip member 2 (at byte offset %d): integrity check failed", bad, len(member1))
+	if code != exitUsage || !strings.Contains(stderr, wantErr) {
+		t.Errorf("exit %d, stderr %q; want 2 and %q", code, stderr, wantErr)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Errorf("--out was written by a run with a damaged input")
+	}
+	check := func(stdout string) {
+		t.Helper()
+		var s report.Summary
+		if err := json.Unmarshal([]byte(stdout), &s); err != nil {
+			t.Fatalf("summary: %v\n%s", err, stdout)
+		}
+		// Only the good file's three Googlebot requests: member 1 was
+		// readable, but its file is damaged, so none of its rows count.
+		if s.Input.Lines != 3 || s.Input.BotRequests != 3 || len(s.Bots) != 1 || s.Bots[0].Bot != "Googlebot" {
+			t.Errorf("input %+v, bots %+v: want the good file's 3 Googlebot requests only", s.Input, s.Bots)
+		}
+		if len(s.Input.Excluded) != 1 || s.Input.Excluded[0].File != bad || !strings.Contains(s.Input.Excluded[0].Reason, fmt.Sprintf("gzip member 2 (at byte offset %d)", len(member1))) || s.Input.Excluded[0].Lines < 200 {
+			t.Errorf("excluded: %+v", s.Input.Excluded)
+		}
+	}
+	check(stdout)
+	// --keep-going: reported, excluded, exit 0, and the outputs written
+	// without a row of the damaged file.
+	code, stdout, stderr = runCLI(t, "", "audit", "--json", "--keep-going", "--out", out, "--robots", robots, good, bad)
+	if code != exitOK || !strings.Contains(stderr, "none of its") {
+		t.Errorf("--keep-going: exit %d, stderr %q", code, stderr)
+	}
+	check(stdout)
+	for _, f := range []string{"blocklist.txt", "violations.csv"} {
+		b, _ := os.ReadFile(filepath.Join(out, f))
+		if strings.Contains(string(b), "198.51.100.7") || strings.Contains(string(b), "203.0.113.9") {
+			t.Errorf("%s holds an address of the damaged file:\n%s", f, b)
 		}
 	}
 }
