@@ -137,6 +137,8 @@ func FuzzCombinedFastPath(f *testing.F) {
 	f.Add([]byte(strings.Repeat(`" `, 20)))
 	f.Add([]byte(`10.0.0.1 - - [10/Oct/2026:13:55:36 -0700] "GET /private/x HTTP/1.1" 200 1 "-" "Mozilla/5.0 (compatible; Cla`))
 	f.Add([]byte(`10.0.0.1 - - [10/Oct/2026:13:55:36 -0700] "GET /x HTTP/1.1" 200 1 "-" "curl" "10.0.0.1, 10.0`))
+	f.Add([]byte(`[2001:db8::3]:443 - - [10/Oct/2026:13:55:36 -0700] "GET /x HTTP/1.1" 200 1 "-" "curl"`))
+	f.Add([]byte(`[2001:db8::3] - - [10/Oct/2026:13:55:36 -0700] "GET /x HTTP/1.1" 200 1 "-" "curl"`))
 	f.Fuzz(func(t *testing.T, line []byte) {
 		p, ref := newCombinedPair(t)
 		checkSameAsEngine(t, p, ref, line)
