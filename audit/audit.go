@@ -642,6 +642,10 @@ func (res *Result) summarize(ctx context.Context, cfg Config, hist *history.Hist
 	for _, smp := range acc.Samples {
 		s.Input.Samples = append(s.Input.Samples, report.Sample{Reason: smp.Reason, File: smp.File, Line: smp.Line, Text: smp.Text})
 	}
+	s.Input.InvalidClients = acc.InvalidClients
+	for _, smp := range acc.InvalidClientSamples {
+		s.Input.InvalidClientSamples = append(s.Input.InvalidClientSamples, report.Sample{Reason: smp.Reason, File: smp.File, Line: smp.Line, Text: smp.Text})
+	}
 	if !acc.From.IsZero() {
 		from, to := acc.From.UTC(), acc.To.UTC()
 		if !cfg.From.IsZero() && from.Before(cfg.From) {

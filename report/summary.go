@@ -69,6 +69,12 @@ type Input struct {
 	HumanRequests int64 `json:"human_requests"`
 	// Samples are the first rejected lines per reason.
 	Samples []Sample `json:"rejected_samples,omitempty"`
+	// InvalidClients counts per reason the requests whose client address
+	// is not an IP address ("999.1.1.1", "1.2.3.4:8080", a host name): kept
+	// with no address, never on a block list (contract §9).
+	InvalidClients map[string]int64 `json:"invalid_clients,omitempty"`
+	// InvalidClientSamples are the first of them per reason.
+	InvalidClientSamples []Sample `json:"invalid_client_samples,omitempty"`
 	// Errors are input errors (unreadable file, truncated stream).
 	Errors []string `json:"errors,omitempty"`
 	// Excluded are the compressed files that failed their integrity check:

@@ -346,3 +346,49 @@ func TestAuditDamagedGzip(t *testing.T) {
 		}
 	}
 }
+
+// TestAuditInvalidClients: client fields that are not addresses are
+// counted by reason and never reach a block list; a bracketed IPv6 with a
+// port is an address (issue 12 item 5).
+func TestAuditInvalidClients(t *testing.T) {
+	var log strings.Builder
+	for i, client := range []string{"999.1.1.1", "1.2.3.4:8080", "fe80::1%eth0", "crawl-66-249-66-1.googlebot.com", "[2001:db8::3]:443"} {
+		fmt.Fprintf(&log, `%s - - [02/Oct/2026:10:00:%02d +0000] "GET /private/x HTTP/1.1" 200 5 "-" "Mozilla/5.0 (compatible; Bytespider; spider-feedback@bytedance.com)"`+"\n", client, i)
+	}
+	robots := writeTemp(t, "robots.txt", []byte(tinyRobots))
+	logFile := writeTemp(t, "access.log", []byte(log.String()))
+	out := filepath.Join(t.TempDir(), "out")
+	code, stdout, stderr := runCLI(t, "", "audit", "--json", "--out", out, "--block-format", "all", "--robots", robots, logFile)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var s report.Summary
+	if err := json.Unmarshal([]byte(stdout), &s); err != nil {
+		t.Fatal(err)
+	}
+	var invalid int64
+	for _, n := range s.Input.InvalidClients {
+		invalid += n
+	}
+	if invalid != 4 || s.Input.Parsed != 5 || len(s.Input.InvalidClientSamples) == 0 {
+		t.Errorf("invalid clients %v (samples %v), parsed %d: want 4 of 5 lines", s.Input.InvalidClients, s.Input.InvalidClientSamples, s.Input.Parsed)
+	}
+	if len(s.Bots) != 1 || s.Bots[0].Disallowed != 5 {
+		t.Errorf("bots %+v: the 5 disallowed requests still count", s.Bots)
+	}
+	es, _ := os.ReadDir(out)
+	for _, e := range es {
+		if !strings.HasPrefix(e.Name(), "blocklist") {
+			continue
+		}
+		b, _ := os.ReadFile(filepath.Join(out, e.Name()))
+		for _, bad := range []string{"999.1.1.1", "1.2.3.4", "fe80::1", "googlebot.com"} {
+			if strings.Contains(string(b), bad) {
+				t.Errorf("%s holds %q", e.Name(), bad)
+			}
+		}
+		if e.Name() == "blocklist.txt" && !strings.Contains(string(b), "2001:db8::3") {
+			t.Errorf("blocklist.txt lacks 2001:db8::3:\n%s", b)
+		}
+	}
+}
