@@ -84,6 +84,34 @@ func TestClientAddr(t *testing.T) {
 	}
 }
 
+// TestClientChecker: the worker's checker, which remembers the last
+// address, answers as clientAddr does, for repeated and alternating values
+// in lines that change under it.
+func TestClientChecker(t *testing.T) {
+	values := []string{"2001:db8::3", "2001:db8::3", "[2001:db8::3]:443", "[2001:db8::3]:443", "::ffff:1.2.3.4", "::ffff:1.2.3.4",
+		"192.0.2.1", "::ffff:1.2.3.4", "2001:DB8::1", "2001:DB8::1", "fe80::1%eth0", "fe80::1%eth0", "", "", "[::ffff:5.6.7.8]", "::ffff:1.2.3.4"}
+	var c clientChecker
+	for round := range 2 {
+		for i, v := range values {
+			line := []byte("xx" + v + "yy") // a fresh line each time
+			in := line[2 : 2+len(v)]
+			var scratch []byte
+			want, wantWhy := clientAddr(in, &scratch)
+			got, why := c.check(in)
+			if string(got) != string(want) || why != wantWhy || (got == nil) != (want == nil) {
+				t.Errorf("round %d, value %d %q: check = %q, %q; clientAddr = %q, %q", round, i, v, got, why, want, wantWhy)
+			}
+			if within(c.scratch, got) || within(line, got) || got == nil {
+				continue
+			}
+			t.Errorf("value %q: result %q is neither in the line nor in the scratch", v, got)
+		}
+	}
+	if got, why := c.check(nil); got != nil || why != ClientMissing {
+		t.Errorf("check(nil) = %q, %q", got, why)
+	}
+}
+
 func TestClientSampleText(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{"999.1.1.1", "999.1.1.1"},
@@ -174,6 +202,16 @@ func BenchmarkClientAddr(b *testing.B) {
 			}
 		})
 	}
+	// The worker's checker on a run of one IPv6 client.
+	b.Run("checker/repeated IPv6", func(b *testing.B) {
+		in := []byte("2001:db8:85a3::8a2e:370:7334")
+		var c clientChecker
+		b.SetBytes(int64(len(in)))
+		b.ReportAllocs()
+		for b.Loop() {
+			c.check(in)
+		}
+	})
 }
 
 // FuzzClientAddr: clientAddr never panics; the hand-written IPv4 check

@@ -439,8 +439,8 @@ type worker struct {
 	parsers map[*formatEntry]logfmt.Parser
 	row     logfmt.Row
 	stats   blockStats
-	// ipScratch holds the client address of row when clientAddr rewrote it.
-	ipScratch []byte
+	// clients validates the client address of row.
+	clients clientChecker
 }
 
 func (r *runner) newWorker() *worker {
@@ -511,7 +511,7 @@ func (w *worker) parse(b *block) error {
 		if err == nil {
 			st.lines++
 			st.parsed++
-			ip, why := clientAddr(w.row.ClientIP, &w.ipScratch)
+			ip, why := w.clients.check(w.row.ClientIP)
 			if why != "" {
 				st.invalidClient(why, f.in.name, line, w.row.ClientIP, maxSamples)
 			}
