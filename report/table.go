@@ -3,9 +3,9 @@ package report
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 	"unicode"
 	"unicode/utf8"
 )
@@ -18,62 +18,105 @@ type TableOptions struct {
 	Terminal bool
 	// Limit is the most bot rows shown on a terminal (0: all).
 	Limit int
+	// Width is the terminal's width in columns: no line of the table or
+	// its summary is wider (0: DefaultWidth).
+	Width int
+	// Color draws the verdicts in colour (ANSI escapes): for a terminal,
+	// when NO_COLOR is not set.
+	Color bool
+	// Next is the footer's advice on what to do next ("" for none).
+	Next string
 }
 
-var tableHeader = []string{"BOT", "HOST", "OPERATOR", "REQUESTS", "ROBOTS", "DISALLOWED", "IN GRACE",
-	"DELAY", "RATE", "VISIT", "IPS", "VERDICT"}
-
-// WriteTable writes the per-bot table of s.
+// WriteTable writes the per-bot table of s: on a terminal, aligned to its
+// width (columns dropped and the bot name cut rather than a row wrapped),
+// numbers right-aligned with thousands separators, a summary and what to
+// do next; otherwise TSV.
 func WriteTable(w io.Writer, s *Summary, opt TableOptions) error {
 	if !opt.Terminal {
 		return writeTSV(w, s)
 	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, strings.Join(tableHeader, "\t"))
+	width := opt.Width
+	if width <= 0 {
+		width = DefaultWidth
+	}
 	rows := s.Bots
 	if opt.Limit > 0 && len(rows) > opt.Limit {
 		rows = rows[:opt.Limit]
 	}
-	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s\n",
-			Printable(r.Label(), 40), Printable(dash(r.Host), 30), Printable(dash(r.Operator), 20),
-			r.Requests, r.RobotsFetches, r.Disallowed, r.DisallowedInGrace,
-			r.CrawlDelayBreaches, r.RequestRateBreaches, r.VisitTimeBreaches, r.IPs, r.Verdict)
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	if len(rows) < len(s.Bots) {
-		fmt.Fprintf(w, "… and %d more bots (--json or --out DIR for all)\n", len(s.Bots)-len(rows))
+	var para []string
+	short := false
+	say := func(format string, args ...any) { para = append(para, fmt.Sprintf(format, args...)) }
+	if len(rows) == 0 {
+		say("No bot requests.")
+	} else {
+		var dropped []string
+		dropped, short = writeTerminalTable(w, rows, width, opt.Color)
+		if len(rows) < len(s.Bots) {
+			say("… and %s more bots (--limit 0, --json or --out DIR for all).", Thousands(int64(len(s.Bots)-len(rows))))
+		}
+		if i := slices.Index(dropped, "HOST"); i >= 0 && rows[0].Host != "" && allOnHost(rows, rows[0].Host) {
+			say("Host: %s.", Printable(rows[0].Host, 0))
+			dropped = slices.Delete(dropped, i, i+1)
+		}
+		if len(dropped) > 0 {
+			say("Left out to fit %d columns: %s (a wider terminal, --json or --out DIR show them).", width, strings.Join(dropped, ", "))
+		}
 	}
 	in := s.Input
-	fmt.Fprintf(w, "\n%d lines in %d %s: %d parsed, %d rejected", in.Lines, in.Files, plural(in.Files, "file", "files"), in.Parsed, in.Rejected)
+	line := fmt.Sprintf("%s lines in %d %s: %s parsed, %s rejected", Thousands(in.Lines), in.Files, plural(in.Files, "file", "files"), Thousands(in.Parsed), Thousands(in.Rejected))
 	if len(in.RejectedReasons) > 0 {
-		fmt.Fprintf(w, " (%s)", reasons(in.RejectedReasons))
+		line += fmt.Sprintf(" (%s)", reasons(in.RejectedReasons))
 	}
-	fmt.Fprintf(w, ".\n%d bot requests, %d human requests, %d unaudited (no robots.txt version in effect)",
-		in.BotRequests, in.HumanRequests, in.Unaudited)
-	if in.OutsidePeriod > 0 {
-		fmt.Fprintf(w, ", %d outside --from/--to", in.OutsidePeriod)
-	}
-	fmt.Fprintln(w, ".")
+	say("%s. %s bot requests, %s human requests, %s unaudited (no robots.txt version in effect)%s.", line,
+		Thousands(in.BotRequests), Thousands(in.HumanRequests), Thousands(in.Unaudited), outside(in.OutsidePeriod))
+	period := ""
 	if in.From != nil && in.To != nil {
-		fmt.Fprintf(w, "Period: %s to %s (UTC). ", in.From.UTC().Format("2006-01-02 15:04:05"), in.To.UTC().Format("2006-01-02 15:04:05"))
+		period = fmt.Sprintf("Period: %s to %s (UTC). ", in.From.UTC().Format("2006-01-02 15:04:05"), in.To.UTC().Format("2006-01-02 15:04:05"))
 	}
-	fmt.Fprintf(w, "robots.txt: %s, profile %s, cache grace %gs.\n", Printable(s.Audit.Robots, 0), s.Audit.Spec, s.Audit.GraceSeconds)
+	say("%srobots.txt: %s, profile %s, cache grace %gs.", period, Printable(s.Audit.Robots, 0), s.Audit.Spec, s.Audit.GraceSeconds)
 	if s.Audit.TimeResolution == "1s" {
-		fmt.Fprintln(w, "DELAY: the log's timestamps have a resolution of one second, so delays are measured to the second.")
+		say("DELAY: the log's timestamps have a resolution of one second, so delays are measured to the second.")
 	}
 	if v := s.Verification; v != nil {
-		fmt.Fprintf(w, "Identity: %d bot requests verified, %d spoofed, %d unverified (operators' published ranges",
-			v.Identities[IdentityVerified], v.Identities[IdentitySpoofed], v.Identities[IdentityUnverified])
+		dns := ""
 		if v.DNS != nil {
-			fmt.Fprint(w, " and reverse DNS")
+			dns = " and reverse DNS"
 		}
-		fmt.Fprintln(w, "); \"(spoofed)\": not made by the crawler named.")
+		say("Identity: %s bot requests verified, %s spoofed, %s unverified (operators' published ranges%s); \"(spoofed)\": not made by the crawler named.",
+			Thousands(v.Identities[IdentityVerified]), Thousands(v.Identities[IdentitySpoofed]), Thousands(v.Identities[IdentityUnverified]), dns)
 	}
-	fmt.Fprintln(w, "Columns: ROBOTS robots.txt fetches; DELAY/RATE/VISIT Crawl-delay, Request-rate and Visit-time breaches.")
+	if short {
+		say("Columns: REQS requests; RBTS robots.txt fetches; DISAL disallowed; GRACE disallowed within the cache grace; DELAY/RATE/VISIT Crawl-delay, Request-rate and Visit-time breaches.")
+	} else {
+		say("Columns: ROBOTS robots.txt fetches; DELAY/RATE/VISIT Crawl-delay, Request-rate and Visit-time breaches.")
+	}
+	if opt.Next != "" {
+		say("%s", opt.Next)
+	}
+	fmt.Fprintln(w)
+	for _, p := range para {
+		for _, l := range wrapText(p, width) {
+			fmt.Fprintln(w, l)
+		}
+	}
 	return nil
+}
+
+func allOnHost(rows []BotRow, host string) bool {
+	for i := range rows {
+		if rows[i].Host != host {
+			return false
+		}
+	}
+	return true
+}
+
+func outside(n int64) string {
+	if n == 0 {
+		return ""
+	}
+	return ", " + Thousands(n) + " outside --from/--to"
 }
 
 func writeTSV(w io.Writer, s *Summary) error {

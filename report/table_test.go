@@ -2,9 +2,12 @@ package report
 
 import (
 	"bytes"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rivo/uniseg"
 )
 
 func TestPrintable(t *testing.T) {
@@ -46,7 +49,7 @@ func TestWriteTable(t *testing.T) {
 		s.Bots[i].Judge()
 	}
 	var term, tsv bytes.Buffer
-	if err := WriteTable(&term, s, TableOptions{Terminal: true}); err != nil {
+	if err := WriteTable(&term, s, TableOptions{Terminal: true, Width: 200}); err != nil {
 		t.Fatal(err)
 	}
 	if err := WriteTable(&tsv, s, TableOptions{}); err != nil {
@@ -74,6 +77,83 @@ func TestWriteTable(t *testing.T) {
 	for _, l := range strings.Split(term.String(), "\n") {
 		if strings.Contains(l, "Googlebot (spoofed)") && strings.Contains(l, VerdictDisallowed) {
 			t.Errorf("a spoofed row is called %q: %q", VerdictDisallowed, l)
+		}
+	}
+}
+
+func TestThousands(t *testing.T) {
+	for n, want := range map[int64]string{0: "0", 7: "7", 999: "999", 1000: "1,000", 1174: "1,174", 999999: "999,999",
+		1234567: "1,234,567", -1234: "-1,234", -999: "-999", -100000: "-100,000"} {
+		if got := Thousands(n); got != want {
+			t.Errorf("Thousands(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+var ansi = regexp.MustCompile("\x1b\\[[0-9;]*m")
+
+// TestTableWidths: at 60, 80, 120 and 200 columns, with colour and
+// without, no line is wider than the terminal, no row wraps, numbers are
+// right-aligned with thousands separators, and no control character from
+// a log reaches the terminal (issue 13 item 3).
+func TestTableWidths(t *testing.T) {
+	from := time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC)
+	s := &Summary{
+		Input: Input{Files: 3, Lines: 1234567, Parsed: 1234560, Rejected: 7, RejectedReasons: map[string]int64{"bad timestamp": 7},
+			From: &from, To: &from, BotRequests: 400000, HumanRequests: 834560},
+		Bots: []BotRow{
+			{Bot: "Bytespider", Host: "www.example.com", Identity: IdentityUnverified, Operator: "ByteDance", Purpose: "ai-training", Requests: 120000, RobotsFetches: 26, Disallowed: 117400, IPs: 4},
+			{Bot: "Googlebot", Host: "shop.example.com", Identity: IdentitySpoofed, Purpose: "search", Requests: 1600, Disallowed: 64, IPs: 3, Verifiable: true},
+			{Bot: "meta-externalagent", Host: "www.example.com", Identity: IdentityUnverified, Operator: "Meta", Purpose: "ai-training", Requests: 800, RobotsFetches: 29, DisallowedInGrace: 3, IPs: 4, Verifiable: true},
+			{Bot: "MJ12bot", Host: "www.example.com", Identity: IdentityUnverified, Operator: "Majestic", Purpose: "seo", Requests: 800, CrawlDelayBreaches: 721, IPs: 3},
+			{Bot: "Evil\x1b[2J\x1b]0;owned\x07Bot/1.0 (+http://a-very-long-operator-domain.example/bot.html)", Host: "www.example.com", Identity: IdentityUnverified, Requests: 5},
+			{Bot: "百度蜘蛛", Host: "www.example.com", Identity: IdentityUnverified, Requests: 5},
+		},
+		Audit: AuditInfo{Spec: "rfc9309", GraceSeconds: 86400, Robots: "robots/"},
+	}
+	for i := range s.Bots {
+		s.Bots[i].Judge()
+	}
+	for _, width := range []int{60, 80, 120, 200} {
+		for _, color := range []bool{false, true} {
+			var b bytes.Buffer
+			if err := WriteTable(&b, s, TableOptions{Terminal: true, Width: width, Color: color, Next: "Next: --out DIR writes summary.json, violations.csv, breaches.csv and the block lists."}); err != nil {
+				t.Fatal(err)
+			}
+			out := b.String()
+			lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+			for _, l := range lines {
+				plain := ansi.ReplaceAllString(l, "")
+				if w := uniseg.StringWidth(plain); w > width {
+					t.Errorf("width %d color %v: a line of %d columns: %q", width, color, w, plain)
+				}
+				if strings.ContainsAny(plain, "\x1b\x07") {
+					t.Errorf("width %d: a control character: %q", width, l)
+				}
+			}
+			if color != strings.Contains(out, "\x1b[31mignores") {
+				t.Errorf("width %d color %v: the verdict colour is wrong:\n%s", width, color, out)
+			}
+			// One line per row: the header, six rows, then a blank line.
+			if len(lines) < 8 || lines[7] != "" {
+				t.Errorf("width %d: a row wrapped or went missing:\n%s", width, out)
+			}
+			bytespider := ansi.ReplaceAllString(lines[1], "")
+			if !strings.HasPrefix(bytespider, "Bytespi") || !strings.Contains(bytespider, "120,000") || !strings.Contains(bytespider, "117,400") {
+				t.Errorf("width %d: %q", width, bytespider)
+			}
+			// Right-aligned: the REQUESTS figures end in the same column.
+			head := ansi.ReplaceAllString(lines[0], "")
+			end := func(l, v string) int { return uniseg.StringWidth(l[:strings.Index(l, v)+len(v)]) }
+			if e1, e2 := end(bytespider, "120,000"), end(ansi.ReplaceAllString(lines[4], ""), " 800"); e1 != e2 {
+				t.Errorf("width %d: requests not right-aligned (%d, %d):\n%s\n%s\n%s", width, e1, e2, head, bytespider, lines[4])
+			}
+			if width >= 200 && (!strings.Contains(out, "ByteDance") || !strings.Contains(out, "ai-training")) {
+				t.Errorf("width %d: a column was dropped that fits:\n%s", width, out)
+			}
+			if width <= 80 && strings.Contains(head, "PURPOSE") {
+				t.Errorf("width %d: PURPOSE kept while the table is cut:\n%s", width, out)
+			}
 		}
 	}
 }

@@ -331,7 +331,8 @@ func runAudit(ctx context.Context, e *env, opt *auditOptions, logs []string) err
 		if err := report.WriteJSON(e.stdout, &res.Summary); err != nil {
 			return err
 		}
-	} else if err := report.WriteTable(e.stdout, &res.Summary, report.TableOptions{Terminal: e.stdoutTTY, Limit: opt.limit}); err != nil {
+	} else if err := report.WriteTable(e.stdout, &res.Summary, report.TableOptions{Terminal: e.stdoutTTY, Limit: opt.limit,
+		Width: e.stdoutWidth, Color: e.color, Next: nextSteps(opt)}); err != nil {
 		return err
 	}
 	if cfg.DB != "" && replace {
@@ -369,6 +370,14 @@ func runAudit(ctx context.Context, e *env, opt *auditOptions, logs []string) err
 		}
 	}
 	return nil
+}
+
+// nextSteps is the table's footer: what to do next.
+func nextSteps(opt *auditOptions) string {
+	if opt.out == "" {
+		return "Next: --out DIR writes summary.json, violations.csv (every disallowed request with its robots.txt rule), breaches.csv and blocklist.txt; --block-format all adds files for nftables, ipset, iptables, nginx, Apache, HAProxy, Cloudflare, AWS WAF and CrowdSec; --db FILE keeps the audit for crawlaudit query."
+	}
+	return "Next: " + opt.out + "/violations.csv lists every disallowed request with its robots.txt rule, breaches.csv every breach; blocklist.txt the addresses to block (--help shows how to load each firewall format)."
 }
 
 // maxRejectedShown is how many rejected lines audit prints on stderr.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
@@ -51,6 +52,11 @@ type env struct {
 	stdout, stderr io.Writer
 	stderrTTY      bool
 	stdoutTTY      bool
+	// stdoutWidth is the terminal's width when stdout is one (COLUMNS
+	// overrides it); color: stdout is a terminal, NO_COLOR is not set and
+	// TERM is not "dumb" (https://no-color.org).
+	stdoutWidth int
+	color       bool
 }
 
 // subcommands holds the constructors of the subcommands; each subcommand's
@@ -107,7 +113,17 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	if f, ok := stdout.(*os.File); ok {
 		e.stdoutTTY = term.IsTerminal(int(f.Fd()))
+		if e.stdoutTTY {
+			if w, _, err := term.GetSize(int(f.Fd())); err == nil {
+				e.stdoutWidth = w
+			}
+		}
 	}
+	if n, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && n > 0 {
+		e.stdoutWidth = n
+	}
+	_, noColor := os.LookupEnv("NO_COLOR")
+	e.color = e.stdoutTTY && !noColor && os.Getenv("TERM") != "dumb"
 	root := newRootCmd(e)
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
