@@ -111,6 +111,9 @@ type Result struct {
 	// sorted (only with Config.SeenClients).
 	logs    []string
 	clients []netip.Addr
+	// hist is the robots.txt history the audit judged by (for reports
+	// that show its versions).
+	hist *history.History
 	// dbTemp is the temporary name the audit kept with Config.DB is built
 	// under until Commit renames it to dbFinal; "" once committed or
 	// removed, and for an audit in memory.
@@ -147,6 +150,9 @@ func (r *Result) Commit() error {
 	}
 	return nil
 }
+
+// History returns the robots.txt history the audit judged by.
+func (r *Result) History() *history.History { return r.hist }
 
 // Store returns the audit's database, for reports.
 func (r *Result) Store() *Store { return r.store }
@@ -327,6 +333,7 @@ func runOnce(ctx context.Context, cfg Config, logs []string, damaged []*ingest.I
 	}
 	res.store = store
 	res.dbTemp, res.dbFinal = dbPath, cfg.DB
+	res.hist = hist
 	res.logs = logs
 	if j.clients != nil {
 		res.clients = make([]netip.Addr, 0, len(j.clients))
