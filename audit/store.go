@@ -8,6 +8,8 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 
@@ -15,6 +17,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	duckdb "github.com/duckdb/duckdb-go/v2"
 
+	"github.com/crawlaudit/crawlaudit/internal/atomicfile"
 	"github.com/crawlaudit/crawlaudit/queries"
 )
 
@@ -28,13 +31,27 @@ import (
 // "INSERT INTO t SELECT * FROM view" is reliable, so Insert copies every
 // batch into the table that way and nothing else ever reads a view.
 //
+// DuckDB holds its tables in its buffer pool, bounded by MemoryLimit, and
+// writes what does not fit to a temporary directory (see Store.bound): an
+// audit in memory spills to disk as one kept in a --db file does, and the
+// memory of the process does not grow with the logs (issue 12).
+//
 // A Store is not safe for concurrent use: an Arrow connection is not.
 type Store struct {
 	db    *sql.DB
 	conn  *sql.Conn
 	arrow *duckdb.Arrow
 	views atomic.Int64
+	// tempDir is DuckDB's temp_directory of an in-memory store (a
+	// tracked temporary name of package atomicfile); "" for a file.
+	tempDir string
 }
+
+// MemoryLimit is DuckDB's memory_limit for the stores opened from then on:
+// the most its buffer pool holds before it spills to its temporary
+// directory (DuckDB's own default is 80% of the machine's memory). A few
+// operators (a hash table being built, a sort's run) may briefly exceed it.
+var MemoryLimit = "1GB"
 
 // OpenStore opens (or creates) the database at path, or an in-memory one
 // when path is empty, and creates the tables of queries/schema.sql.
@@ -89,6 +106,10 @@ func openStoreMode(ctx context.Context, path string, schema bool, mode string) (
 		return nil, fmt.Errorf("cannot connect to DuckDB database %q: %w", path, err)
 	}
 	s := &Store{db: db, conn: conn}
+	if err := s.bound(ctx, path); err != nil {
+		s.Close()
+		return nil, err
+	}
 	err = conn.Raw(func(dc any) error {
 		c, ok := dc.(driver.Conn)
 		if !ok {
@@ -110,6 +131,29 @@ func openStoreMode(ctx context.Context, path string, schema bool, mode string) (
 	}
 	return s, nil
 }
+
+// bound sets DuckDB's memory_limit (MemoryLimit) and, for an in-memory
+// database, its temp_directory: a temporary name of package atomicfile in
+// os.TempDir() (".crawlaudit-duckdb.tmp-PID-RANDOM"), which DuckDB makes
+// when it first spills, Close removes, and atomicfile.RemoveTemporary or
+// SweepStale remove after an interrupted or killed run. A database file
+// spills to DuckDB's default, FILE.tmp beside it, which DuckDB removes when
+// it closes and atomicfile knows as a companion of the file.
+func (s *Store) bound(ctx context.Context, path string) error {
+	if path == "" {
+		s.tempDir = atomicfile.TempPath(filepath.Join(os.TempDir(), "crawlaudit-duckdb"))
+		if err := s.Exec(ctx, "SET temp_directory = "+sqlString(s.tempDir)); err != nil {
+			return err
+		}
+	}
+	if MemoryLimit != "" {
+		return s.Exec(ctx, "SET memory_limit = "+sqlString(MemoryLimit))
+	}
+	return nil
+}
+
+// sqlString quotes s as an SQL string literal.
+func sqlString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
 
 // Exec runs SQL statements that return no rows.
 func (s *Store) Exec(ctx context.Context, query string, args ...any) error {
@@ -230,6 +274,9 @@ func (s *Store) Close() error {
 	}
 	if s.db != nil {
 		errs = append(errs, s.db.Close())
+	}
+	if s.tempDir != "" {
+		errs = append(errs, atomicfile.Remove(s.tempDir))
 	}
 	return errors.Join(errs...)
 }
