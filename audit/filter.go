@@ -9,9 +9,14 @@ import (
 	"github.com/crawlaudit/crawlaudit/ingest/logfmt"
 )
 
-// maxFilterCache bounds the User-Agents a parsing goroutine remembers; past
-// it, answers come from the Identifier's own (bounded) cache.
-const maxFilterCache = 1 << 16
+// maxFilterCache bounds the User-Agents a parsing goroutine remembers, and
+// maxFilterCacheBytes their bytes; past either, and for a header longer
+// than maxFilterKey, answers come from the Identifier's own (bounded) cache.
+const (
+	maxFilterCache      = 1 << 16
+	maxFilterCacheBytes = 8 << 20
+	maxFilterKey        = 1 << 10
+)
 
 // humanFilter keeps human traffic out of the batches: the ingest layer asks
 // it about every parsed row (ingest.Options.RowFilter) and builds columns
@@ -22,9 +27,10 @@ const maxFilterCache = 1 << 16
 type humanFilter struct {
 	*humanFilters // identifier and period, shared
 
-	isBot   map[string]bool // User-Agent → bot, this goroutine's cache
-	humans  map[string]int64
-	outside int64
+	isBot      map[string]bool // User-Agent → bot, this goroutine's cache
+	isBotBytes int             // the bytes of its keys
+	humans     map[string]int64
+	outside    int64
 	// The human requests of the host last seen, not yet in humans: most
 	// logs hold one host, or none.
 	lastHost   []byte
@@ -93,8 +99,9 @@ func (f *humanFilter) keep(r *logfmt.Row) bool {
 	if !ok {
 		// The judge sees the header as the batch holds it, repaired.
 		bot = f.ident.Identify(string(ingest.RepairUTF8(r.UserAgent))).IsBot
-		if len(f.isBot) < maxFilterCache {
+		if len(f.isBot) < maxFilterCache && f.isBotBytes < maxFilterCacheBytes && len(r.UserAgent) <= maxFilterKey {
 			f.isBot[string(r.UserAgent)] = bot
+			f.isBotBytes += len(r.UserAgent)
 		}
 	}
 	if !bot {

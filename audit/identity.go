@@ -6,6 +6,7 @@ import (
 	"math"
 	"net/netip"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -48,8 +49,12 @@ type claims struct {
 	err     error
 	list    []claim
 	// byAddr caches, per (bot dict id, client address dict id), the claim
-	// of the current list period: one map probe per bot request.
+	// of the current list period: one map probe per bot request. byText
+	// does for the addresses not interned (keyed by the bot's dict id
+	// and the address). Both are emptied when they reach maxAddrCache
+	// entries: a claim met again is then made again, under a new id.
 	byAddr map[uint64]addrClaim
+	byText map[string]addrClaim
 	// byBot holds, per bot dict id, the one claim of a bot that no range
 	// list or reverse DNS covers: nothing about its address can settle it.
 	byBot map[int32]int32
@@ -92,8 +97,8 @@ func (c *claims) rangesErr() error {
 }
 
 // of returns the claim id of a request of the bot of ua at us from the
-// client address whose dict id is ipID (-1: none), whose canonical form is
-// ip.
+// client address whose dict id is ipID (-1: none, or not interned), whose
+// canonical form is ip ("": none). ip may alias a batch's memory.
 func (c *claims) of(ua *uaState, ipID int32, ip string, us int64) int32 {
 	if !ua.verifiable {
 		id, ok := c.byBot[ua.botID]
@@ -105,10 +110,22 @@ func (c *claims) of(ua *uaState, ipID int32, ip string, us int64) int32 {
 		return id
 	}
 	key := uint64(uint32(ua.botID))<<32 | uint64(uint32(ipID))
-	ac, ok := c.byAddr[key]
+	var (
+		ac      addrClaim
+		ok      bool
+		textKey string
+	)
+	if ipID >= 0 || ip == "" {
+		ac, ok = c.byAddr[key]
+	} else {
+		textKey = strconv.Itoa(int(ua.botID)) + "\x00" + ip
+		if len(textKey) <= maxCacheKey {
+			ac, ok = c.byText[textKey]
+		}
+	}
 	if !ok || us < ac.from || us >= ac.until {
 		var addr netip.Addr
-		if ipID >= 0 {
+		if ip != "" {
 			if a, err := netip.ParseAddr(ip); err == nil {
 				addr = a.Unmap()
 			}
@@ -116,7 +133,18 @@ func (c *claims) of(ua *uaState, ipID int32, ip string, us int64) int32 {
 		chk := c.ranges().Check(ua.bot.Name, addr, us)
 		ac = addrClaim{from: chk.From, until: chk.Until}
 		ac.id = c.add(claim{bot: ua.bot.Name, addr: addr, check: chk, first: us, last: us})
-		c.byAddr[key] = ac
+		switch {
+		case textKey == "":
+			if len(c.byAddr) >= maxAddrCache {
+				clear(c.byAddr)
+			}
+			c.byAddr[key] = ac
+		case len(textKey) <= maxCacheKey:
+			if c.byText == nil || len(c.byText) >= maxAddrCache {
+				c.byText = make(map[string]addrClaim)
+			}
+			c.byText[textKey] = ac
+		}
 	}
 	cl := &c.list[ac.id]
 	cl.rows++

@@ -23,10 +23,43 @@ const (
 	VerdictUnaudited  = "unaudited"
 )
 
-// maxDecisionCache bounds the paths remembered per (version, group); when a
-// cache is full it is emptied, so memory does not grow with the number of
-// distinct URLs a month of logs holds.
-const maxDecisionCache = 1 << 18
+// The judge's memory is bounded whatever the logs hold (issue 12): every
+// map that grows with distinct values of the logs (targets, User-Agents,
+// addresses, all attacker-controlled, contract §9) is bounded in bytes or
+// entries, and a single value costs at most a bounded share of it. (They
+// are variables for the tests, which shrink them.)
+var (
+	// maxDictBytes bounds the dict (its strings and their overhead): past
+	// it, targets, User-Agents and client addresses not yet interned are
+	// written into their rows (see RequestsSchema). The strings the
+	// judge itself needs (bot names, hosts, verdicts, rules, files,
+	// methods) are interned whatever the budget.
+	maxDictBytes = 64 << 20
+	// maxInternBytes: a longer target, User-Agent or address is never
+	// interned: DuckDB keeps it, in the row, and the judge forgets it
+	// once the row is sent.
+	maxInternBytes = 1 << 10
+	// dictEntryBytes is what an entry of the dict costs beside its
+	// string: its slice element and its map entry.
+	dictEntryBytes = 64
+	// maxUABytes bounds the User-Agent states (see resetUAs).
+	maxUABytes = 32 << 20
+	// uaStateBytes is what a User-Agent state costs beside its string.
+	uaStateBytes = 256
+	// maxDecisions bounds the path decisions remembered over all the
+	// (version, group) pairs; when there are more, every cache is emptied,
+	// so memory does not grow with the distinct URLs of the logs.
+	maxDecisions = 1 << 20
+	// maxAddrCache bounds the entries of the caches keyed by a client
+	// address as logged (ipIDs, fwdIDs); a full cache is emptied. Keys
+	// longer than maxCacheKey are never cached.
+	maxAddrCache = 1 << 19
+	// maxPendingBytes: judged rows are sent to DuckDB when the strings
+	// written into them reach this many bytes, whatever their number.
+	maxPendingBytes = 16 << 20
+)
+
+const maxCacheKey = 256
 
 // judge is the vectorised matcher: it takes the ingest layer's batches and
 // appends, for every request of a bot, one row of RequestsSchema with the
@@ -69,10 +102,23 @@ type judge struct {
 
 	groupStates map[groupKey]*groupState
 
-	// dict interns the strings of the *_id columns.
-	dictIDs map[string]int32
-	dict    []string
-	verdict [4]int32 // dict ids of the verdicts
+	// dict interns the strings of the *_id columns; dictBytes is about
+	// what it costs (see maxDictBytes).
+	dictIDs   map[string]int32
+	dict      []string
+	dictBytes int
+	verdict   [4]int32 // dict ids of the verdicts
+
+	// uaBytes is about what uas and uaIDs cost (see maxUABytes); bots are
+	// the states kept by resetUAs, one per bot name, at the start of uas.
+	uaBytes int
+	bots    int
+	botKept []bool // by the dict id of a bot name: it is among the kept states
+	// decisions is the number of path decisions cached by all groups.
+	decisionsCached int
+	// inlineBytes are the bytes of the strings written into the rows not
+	// yet flushed.
+	inlineBytes int
 
 	// policies and decisions intern the rows of the tables of the same
 	// names, for the policy_id and decision_id columns.
@@ -110,14 +156,16 @@ type version struct {
 
 // uaState is what the judge knows of one distinct User-Agent.
 type uaState struct {
-	ua    string
-	id    int32 // dict id of ua; -1 for an absent header
-	bot   bots.Bot
-	botID int32 // dict id of bot.Name
+	ua string
+	id int32 // dict id of ua; -1 for an absent header, or one not interned
+	// inline: a bot's header written into its rows (not interned).
+	inline bool
+	bot    bots.Bot
+	botID  int32 // dict id of bot.Name
 	// verifiable: a range list or the operator's reverse DNS can tell
 	// whether a request of this bot came from its operator.
 	verifiable bool
-	groups     map[int]*groupState // by version ID, filled lazily
+	groups     map[int]*groupState // by version ID, made and filled lazily
 }
 
 // groupState is one (version, group) pair with its path decisions.
@@ -197,6 +245,29 @@ type outColumns struct {
 	bytes, line              *array.Int64Builder
 	visitBreach, robotsFetch *array.BooleanBuilder
 	claim                    *array.Int32Builder
+	// The strings not interned, mostly null.
+	targetStr, uaStr, ipStr lazyStrings
+}
+
+// lazyStrings appends to a string column that is mostly null: nulls are
+// counted and appended in one go before the next value, or by flush.
+type lazyStrings struct {
+	b     *array.StringBuilder
+	nulls int
+}
+
+func (l *lazyStrings) appendNull() { l.nulls++ }
+
+func (l *lazyStrings) append(s string) {
+	l.flush()
+	l.b.Append(s)
+}
+
+func (l *lazyStrings) flush() {
+	if l.nulls > 0 {
+		l.b.AppendNulls(l.nulls)
+		l.nulls = 0
+	}
 }
 
 func newJudge(mem memory.Allocator, hist *history.History, profile robots.Profile, ident *bots.Identifier, ranges <-chan rangesResult) *judge {
@@ -246,6 +317,9 @@ func newJudge(mem memory.Allocator, hist *history.History, profile robots.Profil
 		visitBreach: f(rcVisitBreach).(*array.BooleanBuilder),
 		robotsFetch: f(rcRobotsFetch).(*array.BooleanBuilder),
 		claim:       i32(rcClaimID),
+		targetStr:   lazyStrings{b: f(rcTarget).(*array.StringBuilder)},
+		uaStr:       lazyStrings{b: f(rcUserAgent).(*array.StringBuilder)},
+		ipStr:       lazyStrings{b: f(rcClientIP).(*array.StringBuilder)},
 	}
 	return j
 }
@@ -261,7 +335,21 @@ func (j *judge) intern(s string) int32 {
 	id := int32(len(j.dict))
 	j.dict = append(j.dict, s)
 	j.dictIDs[s] = id
+	j.dictBytes += len(s) + dictEntryBytes
 	return id
+}
+
+// internBounded returns the dict id of s, interning it if it is short and
+// the dict within its budget (maxDictBytes), or -1: the row then carries s
+// itself. Once interned, s always has its id. s may alias a batch's memory.
+func (j *judge) internBounded(s string) int32 {
+	if id, ok := j.dictIDs[s]; ok {
+		return id
+	}
+	if len(s) > maxInternBytes || j.dictBytes >= maxDictBytes {
+		return -1
+	}
+	return j.intern(s)
 }
 
 // dictBatch returns the dict entries from id from on as a record batch of
@@ -278,12 +366,26 @@ func (j *judge) dictBatch(mem memory.Allocator, from int) arrow.RecordBatch {
 	return b.NewRecordBatch()
 }
 
-// pending returns the number of judged rows not yet taken by flush.
-func (j *judge) pending() int { return j.outCols.ts.Len() }
+// pending returns the number of judged rows not yet taken by flush, or
+// flushRows when the strings written into them reach maxPendingBytes: the
+// caller flushes at flushRows, so rows go by bytes too.
+func (j *judge) pending() int {
+	if j.inlineBytes >= maxPendingBytes {
+		return max(flushRows, j.outCols.ts.Len())
+	}
+	return j.outCols.ts.Len()
+}
 
 // flush returns the judged rows so far as a record batch (the caller
 // releases it) and starts a new one.
-func (j *judge) flush() arrow.RecordBatch { return j.out.NewRecordBatch() }
+func (j *judge) flush() arrow.RecordBatch {
+	c := &j.outCols
+	c.targetStr.flush()
+	c.uaStr.flush()
+	c.ipStr.flush()
+	j.inlineBytes = 0
+	return j.out.NewRecordBatch()
+}
 
 // uaState returns the index of the state of the User-Agent ua ("" with
 // absent for no header), identifying its bot the first time it is seen. ua
@@ -300,19 +402,53 @@ func (j *judge) uaState(ua string, absent bool) int32 {
 	}
 	id := j.newUAState(ua, true)
 	j.uaIDs[j.uas[id].ua] = id
+	j.uaBytes += len(ua) + uaStateBytes
 	return id
+}
+
+// resetUAs forgets the User-Agent states when they cost more than
+// maxUABytes: a header seen again is identified again. For the table "bots"
+// (storeTables), the first state of each bot name stays, without its header,
+// at the start of uas (j.bots of them: they cost per bot name, not per
+// header). It is called between batches only, when no index into uas is
+// held.
+func (j *judge) resetUAs() {
+	if j.uaBytes < maxUABytes {
+		return
+	}
+	kept := j.uas[:j.bots]
+	for _, st := range j.uas[j.bots:] {
+		if !st.bot.IsBot {
+			continue
+		}
+		for int(st.botID) >= len(j.botKept) {
+			j.botKept = append(j.botKept, false)
+		}
+		if j.botKept[st.botID] {
+			continue
+		}
+		j.botKept[st.botID] = true
+		kept = append(kept, &uaState{bot: st.bot, id: -1, botID: st.botID, verifiable: st.verifiable})
+	}
+	clear(j.uas[len(kept):])
+	j.uas = kept
+	j.bots = len(kept)
+	j.uaIDs = make(map[string]int32)
+	j.absentUA = -1
+	j.uaBytes = 0
 }
 
 // newUAState identifies the bot behind ua and returns the index of its new
 // state; logged tells a header from an absent one.
 func (j *judge) newUAState(ua string, logged bool) int32 {
-	st := &uaState{ua: strings.Clone(ua), id: -1, groups: make(map[int]*groupState)}
+	st := &uaState{ua: strings.Clone(ua), id: -1}
 	st.bot = j.ident.Identify(st.ua)
 	if st.bot.IsBot { // only bot rows are stored, with their header
 		st.botID = j.intern(st.bot.Name)
 		st.verifiable = j.claims.ranges().Verifiable(st.bot.Name)
 		if logged {
-			st.id = j.intern(ua)
+			st.id = j.internBounded(st.ua)
+			st.inline = st.id < 0
 		}
 	}
 	j.uas = append(j.uas, st)
@@ -348,6 +484,9 @@ func (j *judge) group(ua *uaState, id int) *groupState {
 	}
 	// Several User-Agents share a group; their decisions are shared too.
 	g := j.shared(id, j.versions[id].robots.Resolve(ua.ua))
+	if ua.groups == nil {
+		ua.groups = make(map[int]*groupState, 1)
+	}
 	ua.groups[id] = g
 	return g
 }
@@ -414,9 +553,10 @@ type groupKey struct {
 // decide returns the decision of g on target, whose dict id is tid, from the
 // cache when it can. target may alias a batch's memory. The cache is keyed
 // by the id: one string lookup per request (the id, which the row needs
-// anyway) serves every group, and the groups' caches hold no strings.
+// anyway) serves every group, and the groups' caches hold no strings. A
+// target not interned (tid -1) is matched every time.
 func (j *judge) decide(g *groupState, target string, tid int32) decision {
-	if d, ok := g.decisions[tid]; ok {
+	if d, ok := g.decisions[tid]; ok && tid >= 0 {
 		return d
 	}
 	var dec robots.Decision
@@ -433,10 +573,17 @@ func (j *judge) decide(g *groupState, target string, tid int32) decision {
 		d.graceID = j.decisionID(grace)
 	}
 	d.id = j.decisionID(vr)
-	if len(g.decisions) >= maxDecisionCache {
-		clear(g.decisions)
+	if tid < 0 {
+		return d
+	}
+	if j.decisionsCached >= maxDecisions {
+		for _, gs := range j.groupStates {
+			clear(gs.decisions)
+		}
+		j.decisionsCached = 0
 	}
 	g.decisions[tid] = d
+	j.decisionsCached++
 	return d
 }
 
@@ -504,6 +651,7 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 	fileOf := newDictIndex(fileDict.Len())
 	noHost := j.hostState("")
 	noUA := int32(-1)
+	j.resetUAs()
 
 	c := &j.outCols
 	// Room for every row of the batch, so that the appends below need no
@@ -550,7 +698,7 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 			j.wholeSeconds = false
 		}
 		target := targetCol.Value(i)
-		tid := j.intern(target)
+		tid := j.internBounded(target)
 
 		verdict := vUnaudited
 		var (
@@ -582,11 +730,10 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 		ipID, ip := int32(-1), ""
 		if !ipCol.IsNull(i) {
 			if fwdCol != nil && !fwdCol.IsNull(i) {
-				ipID = j.forwardedID(ipCol.Value(i), fwdCol.Value(i))
+				ipID, ip = j.forwardedID(ipCol.Value(i), fwdCol.Value(i))
 			} else {
-				ipID = j.ipID(ipCol.Value(i))
+				ipID, ip = j.ipID(ipCol.Value(i))
 			}
-			ip = j.dict[ipID]
 		}
 		c.claim.UnsafeAppend(j.claims.of(uas, ipID, ip, us))
 
@@ -594,8 +741,15 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 		c.host.UnsafeAppend(hs.id)
 		if ipID < 0 {
 			c.clientIP.UnsafeAppendBoolToBitmap(false)
+			if ipCol.IsNull(i) {
+				c.ipStr.appendNull()
+			} else {
+				c.ipStr.append(ip)
+				j.inlineBytes += len(ip)
+			}
 		} else {
 			c.clientIP.UnsafeAppend(ipID)
+			c.ipStr.appendNull()
 		}
 		if methodCol.IsNull(i) {
 			c.method.UnsafeAppendBoolToBitmap(false)
@@ -606,10 +760,17 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 			}
 			c.method.UnsafeAppend(methodOf[k])
 		}
-		if targetCol.IsNull(i) {
+		switch {
+		case targetCol.IsNull(i):
 			c.target.UnsafeAppendBoolToBitmap(false)
-		} else {
+			c.targetStr.appendNull()
+		case tid < 0:
+			c.target.UnsafeAppendBoolToBitmap(false)
+			c.targetStr.append(target)
+			j.inlineBytes += len(target)
+		default:
 			c.target.UnsafeAppend(tid)
+			c.targetStr.appendNull()
 		}
 		if statusCol.IsNull(i) {
 			c.status.UnsafeAppendBoolToBitmap(false)
@@ -623,8 +784,15 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 		}
 		if uas.id < 0 {
 			c.ua.UnsafeAppendBoolToBitmap(false)
+			if uas.inline {
+				c.uaStr.append(uas.ua)
+				j.inlineBytes += len(uas.ua)
+			} else {
+				c.uaStr.appendNull()
+			}
 		} else {
 			c.ua.UnsafeAppend(uas.id)
+			c.uaStr.appendNull()
 		}
 		c.bot.UnsafeAppend(uas.botID)
 		k := int(fileIdx[i])
@@ -656,36 +824,55 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 	return nil
 }
 
-// ipID returns the dict id of the canonical form of a client address as
-// logged; ip may alias a batch's memory.
-func (j *judge) ipID(ip string) int32 {
+// ipID returns the dict id and the canonical form of a client address as
+// logged, or -1 and the canonical form when it is not interned (see
+// internBounded). ip may alias a batch's memory; the canonical form too.
+func (j *judge) ipID(ip string) (int32, string) {
 	if id, ok := j.ipIDs[ip]; ok {
-		return id
+		return id, j.dict[id]
 	}
-	id := j.intern(canonicalIP(ip))
-	j.ipIDs[strings.Clone(ip)] = id
-	return id
+	c := canonicalIP(ip)
+	id := j.internBounded(c)
+	if id < 0 {
+		return -1, c
+	}
+	if len(ip) <= maxCacheKey {
+		if len(j.ipIDs) >= maxAddrCache {
+			clear(j.ipIDs)
+		}
+		j.ipIDs[strings.Clone(ip)] = id
+	}
+	return id, j.dict[id]
 }
 
-// forwardedID returns the dict id of the client address of a request from
-// remote with the forwarded chain fwd, behind the trusted proxies (see
+// forwardedID is ipID for the client address of a request from remote with
+// the forwarded chain fwd, behind the trusted proxies (see
 // clientBehindProxies). Both may alias a batch's memory.
-func (j *judge) forwardedID(remote, fwd string) int32 {
+func (j *judge) forwardedID(remote, fwd string) (int32, string) {
 	key := remote + "\x00" + fwd
 	if id, ok := j.fwdIDs[key]; ok {
-		return id
+		return id, j.dict[id]
 	}
-	var id int32
+	var (
+		id int32
+		c  string
+	)
 	if client, ok := clientBehindProxies(remote, fwd, j.trusted); ok {
-		id = j.intern(canonicalIP(client))
+		c = canonicalIP(client)
+		id = j.internBounded(c)
 	} else {
-		id = j.ipID(remote)
+		id, c = j.ipID(remote)
 	}
-	if j.fwdIDs == nil {
-		j.fwdIDs = make(map[string]int32)
+	if id < 0 {
+		return -1, c
 	}
-	j.fwdIDs[key] = id
-	return id
+	if len(key) <= maxCacheKey {
+		if j.fwdIDs == nil || len(j.fwdIDs) >= maxAddrCache {
+			j.fwdIDs = make(map[string]int32)
+		}
+		j.fwdIDs[key] = id
+	}
+	return id, j.dict[id]
 }
 
 // canonicalIP returns an IP address in its canonical form, so that one

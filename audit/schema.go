@@ -27,6 +27,9 @@ const (
 	rcVisitBreach
 	rcRobotsFetch
 	rcClaimID
+	rcTarget
+	rcUserAgent
+	rcClientIP
 	rcNumCols
 )
 
@@ -43,6 +46,13 @@ const (
 // them back (queries/schema.sql). Who really made the request is one id
 // into the table "claims" (see claim): reverse DNS may settle a claim only
 // after every row of it has gone in.
+//
+// The dict is bounded (see maxDictBytes): a target, User-Agent or client
+// address that is very long, or new once the dict is full, is not interned
+// but written into the row itself, in the column target, user_agent or
+// client_ip, its *_id column NULL. A value is always written the same way
+// (an interned one stays interned), so counting the distinct ids and the
+// distinct strings counts distinct values.
 var RequestsSchema = arrow.NewSchema([]arrow.Field{
 	rcTS:          {Name: "ts", Type: &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}},
 	rcHostID:      {Name: "host_id", Type: arrow.PrimitiveTypes.Int32},
@@ -60,6 +70,9 @@ var RequestsSchema = arrow.NewSchema([]arrow.Field{
 	rcVisitBreach: {Name: "visit_breach", Type: arrow.FixedWidthTypes.Boolean},
 	rcRobotsFetch: {Name: "robots_fetch", Type: arrow.FixedWidthTypes.Boolean},
 	rcClaimID:     {Name: "claim_id", Type: arrow.PrimitiveTypes.Int32},
+	rcTarget:      {Name: "target", Type: arrow.BinaryTypes.String, Nullable: true},
+	rcUserAgent:   {Name: "user_agent", Type: arrow.BinaryTypes.String, Nullable: true},
+	rcClientIP:    {Name: "client_ip", Type: arrow.BinaryTypes.String, Nullable: true},
 }, nil)
 
 // DictSchema is the schema of table "dict": the strings behind the *_id

@@ -21,7 +21,10 @@ CREATE TABLE IF NOT EXISTS requests_store (r STRUCT(
     decision_id       INTEGER,      -- the verdict and its rule (decisions)
     visit_breach      BOOLEAN,      -- outside the Visit-time window
     robots_fetch      BOOLEAN,      -- a request for /robots.txt
-    claim_id          INTEGER       -- who made it: the verification of its bot, address and time (claims)
+    claim_id          INTEGER,      -- who made it: the verification of its bot, address and time (claims)
+    target            VARCHAR,      -- the target, User-Agent, client address itself when it is not
+    user_agent        VARCHAR,      -- in dict (very long, or new once the audit's dict was full):
+    client_ip         VARCHAR       -- then its *_id is NULL
 ));
 
 -- What a robots.txt version puts in force for the requests of one group.
@@ -67,7 +70,8 @@ SELECT
     p.crawl_delay, p.rate_requests, p.rate_seconds, p.visit_window_id,
     s.visit_breach, s.robots_fetch,
     coalesce(c.identity_code, 0) AS identity_code,
-    ['unverified', 'verified', 'spoofed'][coalesce(c.identity_code, 0) + 1] AS identity, s.claim_id
+    ['unverified', 'verified', 'spoofed'][coalesce(c.identity_code, 0) + 1] AS identity, s.claim_id,
+    s.target, s.user_agent, s.client_ip
 FROM (SELECT rowid AS rid, unnest(r) FROM requests_store) s
 LEFT JOIN policies p ON p.id = s.policy_id
 LEFT JOIN decisions d ON d.id = s.decision_id

@@ -21,7 +21,8 @@ per AS (
         count(*) FILTER (WHERE r.verdict_id = v.in_grace)         AS disallowed_in_grace,
         count(*) FILTER (WHERE r.visit_breach)                    AS visit_time_breaches,
         count(*) FILTER (WHERE r.verdict_id = v.unaudited)        AS unaudited,
-        count(DISTINCT r.client_ip_id)                            AS ips,
+        -- a value is an id or a string, never both (RequestsSchema)
+        count(DISTINCT r.client_ip_id) + count(DISTINCT r.client_ip) AS ips,
         min(r.ts)                                                 AS first_seen,
         max(r.ts)                                                 AS last_seen
     FROM requests r, verdicts v
