@@ -141,6 +141,7 @@ func openStoreMode(ctx context.Context, path string, schema bool, mode string) (
 // it closes and atomicfile knows as a companion of the file.
 func (s *Store) bound(ctx context.Context, path string) error {
 	if path == "" {
+		atomicfile.SweepStaleOf(os.TempDir(), "crawlaudit-duckdb") // what killed runs left
 		s.tempDir = atomicfile.TempPath(filepath.Join(os.TempDir(), "crawlaudit-duckdb"))
 		if err := s.Exec(ctx, "SET temp_directory = "+sqlString(s.tempDir)); err != nil {
 			return err

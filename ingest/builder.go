@@ -50,6 +50,11 @@ func appendRepaired(dst, s []byte) []byte {
 // worker owns one; it is not safe for concurrent use. Every batch carries its
 // own, complete dictionaries (no deltas), holding only the values of its
 // rows.
+// maxBatchBytes cuts a batch early when its lines hold this many bytes:
+// rows of 60 KB URLs would otherwise make batches of hundreds of
+// megabytes (issue 12: memory bounded whatever the input).
+const maxBatchBytes = 8 << 20
+
 type batchBuilder struct {
 	mem  memory.Allocator
 	rows int // rows per batch
@@ -60,6 +65,7 @@ type batchBuilder struct {
 	status                        *array.Int32Builder
 	bytes, line                   *array.Int64Builder
 	n                             int
+	lineBytes                     int    // bytes of the lines in the batch being built
 	dataHint                      [4]int // data bytes of ip, target, referer, ff in the last batch
 	scratch                       []byte
 	started                       bool
@@ -263,8 +269,9 @@ func (b *batchBuilder) add(r *logfmt.Row, line []byte, file []byte, lineNo int64
 	if r.ForwardedFor != nil {
 		b.appendForwarded(r.ForwardedFor)
 	}
+	b.lineBytes += len(line)
 	b.n++
-	return b.n >= b.rows
+	return b.n >= b.rows || b.lineBytes >= maxBatchBytes
 }
 
 // appendForwarded appends the forwarded_for value of row b.n, after nulls
@@ -285,6 +292,7 @@ func (b *batchBuilder) flush() arrow.RecordBatch {
 	if b.n == 0 {
 		return nil
 	}
+	b.lineBytes = 0
 	b.ff.AppendNulls(b.n - b.ff.Len()) // the rows after the last with the field
 	b.dataHint = [4]int{b.ip.DataLen(), b.target.DataLen(), b.referer.DataLen(), b.ff.DataLen()}
 	cols := make([]arrow.Array, NumCols)

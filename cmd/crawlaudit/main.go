@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
 
 	"golang.org/x/term"
@@ -14,7 +15,16 @@ import (
 	"github.com/crawlaudit/crawlaudit/internal/atomicfile"
 )
 
+// goMemoryLimit is the Go heap's soft limit unless GOMEMLIMIT says
+// otherwise: with DuckDB's own limit (audit.MemoryLimit) it keeps the
+// process under 1 GiB on hostile inputs (issue 12); ordinary audits stay
+// far below it and never feel it.
+const goMemoryLimit = 640 << 20
+
 func main() {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(goMemoryLimit)
+	}
 	os.Exit(runInterruptible(os.Args[1:]))
 }
 
@@ -46,6 +56,9 @@ func runInterruptible(args []string) int {
 		fmt.Fprintf(os.Stderr, "%scrawlaudit: interrupted by %s: stopped; no temporary file is left and --out, --db are as they were before the run, or complete\n", clearLine(), signalName(sig))
 		return signalStatus(sig)
 	default:
+		// What a run leaves to the process's exit (an in-memory audit's
+		// spill directory, closed in the background) goes now.
+		atomicfile.RemoveTemporary()
 		return code
 	}
 }

@@ -137,6 +137,28 @@ func SweepStale(dir string) []string {
 	return removed
 }
 
+// SweepStaleOf is SweepStale limited to the temporary files of base (made
+// by TempPath(filepath.Join(dir, base))), for a shared directory such as
+// os.TempDir() where other programs' files must not be touched.
+func SweepStaleOf(dir, base string) []string {
+	es, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var removed []string
+	prefix := "." + base + tmpMarker
+	for _, e := range es {
+		name := e.Name()
+		if !strings.HasPrefix(name, prefix) {
+			continue
+		}
+		if pid, ok := tempPID(name); ok && !processAlive(pid) && os.RemoveAll(filepath.Join(dir, name)) == nil {
+			removed = append(removed, name)
+		}
+	}
+	return removed
+}
+
 // tempPID returns the PID in a temporary file's name
 // (".BASE.tmp-PID-RANDOM", with or without a companion suffix).
 func tempPID(name string) (int, bool) {

@@ -105,3 +105,21 @@ func TestRemoveTemporaryStaged(t *testing.T) {
 		t.Errorf("after RemoveTemporary: %v", got)
 	}
 }
+
+func TestSweepStaleOf(t *testing.T) {
+	dir := t.TempDir()
+	dead := deadPID(t)
+	mine := fmt.Sprintf(".crawlaudit-duckdb.tmp-%d-0000abcd", dead)
+	other := fmt.Sprintf(".other-tool.tmp-%d-0000abcd", dead) // another program's: left alone
+	for _, n := range []string{mine, other} {
+		if err := os.Mkdir(filepath.Join(dir, n), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := SweepStaleOf(dir, "crawlaudit-duckdb"); !slices.Equal(got, []string{mine}) {
+		t.Errorf("removed %v, want [%s]", got, mine)
+	}
+	if got := dirNames(t, dir); !slices.Equal(got, []string{other}) {
+		t.Errorf("left %v", got)
+	}
+}
