@@ -109,16 +109,19 @@ type Identifier struct {
 
 	cache      sync.Map // string -> Bot
 	cacheCount atomic.Int64
+	cacheBytes atomic.Int64 // bytes of the cached headers and names
 	uapCalls   atomic.Int64 // headers that went to uap-go
 	uapSkipped atomic.Int64 // headers that would have gone to uap-go past MaxUAPCalls
 }
 
-// Cache bounds: beyond maxCacheEntries distinct headers, or for a header
-// longer than maxCacheKey bytes, answers are computed but not remembered, so
-// hostile input cannot grow memory without bound.
+// Cache bounds: beyond maxCacheEntries distinct headers or maxCacheBytes
+// of them, or for a header longer than maxCacheKey bytes, answers are
+// computed but not remembered, so hostile input cannot grow memory without
+// bound (8 MiB, where 65,536 headers of 2 KiB would be 128 MiB).
 const (
 	maxCacheEntries = 1 << 16
 	maxCacheKey     = 2048
+	maxCacheBytes   = 8 << 20
 )
 
 // NewIdentifier returns an Identifier. uap-go's regular expressions are
@@ -139,9 +142,11 @@ func (id *Identifier) Identify(ua string) Bot {
 		return v.(Bot)
 	}
 	b := id.identify(ua)
-	if len(ua) <= maxCacheKey && id.cacheCount.Load() < maxCacheEntries {
+	cost := int64(len(ua) + len(b.Name) + 64) // the key, the name, the entry
+	if len(ua) <= maxCacheKey && id.cacheCount.Load() < maxCacheEntries && id.cacheBytes.Load()+cost <= maxCacheBytes {
 		if _, loaded := id.cache.LoadOrStore(strings.Clone(ua), b); !loaded {
 			id.cacheCount.Add(1)
+			id.cacheBytes.Add(cost)
 		}
 	}
 	return b
