@@ -51,7 +51,14 @@ type Store struct {
 // the most its buffer pool holds before it spills to its temporary
 // directory (DuckDB's own default is 80% of the machine's memory). A few
 // operators (a hash table being built, a sort's run) may briefly exceed it.
-var MemoryLimit = "1GB"
+// 512 MB keeps the process under 1 GiB with Go's share (cmd sets Go's
+// soft limit): a 4 GB log peaked at 1,136 MiB with 1 GB here.
+var MemoryLimit = func() string {
+	if v := os.Getenv("CRAWLAUDIT_DUCKDB_MEMORY"); v != "" {
+		return v
+	}
+	return "512MB"
+}()
 
 // OpenStore opens (or creates) the database at path, or an in-memory one
 // when path is empty, and creates the tables of queries/schema.sql.

@@ -21,12 +21,20 @@ per AS (
         count(*) FILTER (WHERE r.verdict_id = v.in_grace)         AS disallowed_in_grace,
         count(*) FILTER (WHERE r.visit_breach)                    AS visit_time_breaches,
         count(*) FILTER (WHERE r.verdict_id = v.unaudited)        AS unaudited,
-        -- a value is an id or a string, never both (RequestsSchema)
-        count(DISTINCT r.client_ip_id) + count(DISTINCT r.client_ip) AS ips,
         min(r.ts)                                                 AS first_seen,
         max(r.ts)                                                 AS last_seen
     FROM requests r, verdicts v
     GROUP BY r.bot_id, r.host_id, r.identity_code
+),
+-- Distinct addresses, as a DISTINCT then a count: a hash aggregate that
+-- spills to disk under the memory limit, where count(DISTINCT) over
+-- millions of groups does not. A value is an id or a string, never both
+-- (RequestsSchema).
+ips AS (
+    SELECT bot_id, host_id, identity_code, count(*) AS ips
+    FROM (SELECT DISTINCT bot_id, host_id, identity_code, client_ip_id, client_ip FROM requests
+          WHERE client_ip_id IS NOT NULL OR client_ip IS NOT NULL)
+    GROUP BY bot_id, host_id, identity_code
 ),
 breaches AS (
     SELECT bot_id, host_id, identity_code,
@@ -38,8 +46,10 @@ breaches AS (
 counted AS (
     SELECT per.*,
         coalesce(b.crawl_delay_breaches, 0)  AS crawl_delay_breaches,
-        coalesce(b.request_rate_breaches, 0) AS request_rate_breaches
+        coalesce(b.request_rate_breaches, 0) AS request_rate_breaches,
+        coalesce(i.ips, 0)                   AS ips
     FROM per LEFT JOIN breaches b USING (bot_id, host_id, identity_code)
+             LEFT JOIN ips i USING (bot_id, host_id, identity_code)
 )
 SELECT
     bot.value                  AS bot,
