@@ -3,6 +3,7 @@
 package audit
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"fmt"
@@ -14,14 +15,17 @@ import (
 	"github.com/crawlaudit/crawlaudit/internal/atomicfile"
 	"github.com/crawlaudit/crawlaudit/queries"
 	"github.com/crawlaudit/crawlaudit/report"
+	"github.com/crawlaudit/crawlaudit/report/markdown"
+	"github.com/crawlaudit/crawlaudit/report/page"
 )
 
-// OutFiles are the files WriteOut writes (contract §2.2).
-var OutFiles = []string{"summary.json", "violations.csv", "breaches.csv", "blocklist.txt"}
+// OutFiles are the files WriteOut writes (contract §2.2, §11).
+var OutFiles = []string{"summary.json", "violations.csv", "breaches.csv", "blocklist.txt", "report.html", "report.md"}
 
 // WriteOut writes the audit's files into dir (created if needed):
-// summary.json, violations.csv, breaches.csv, blocklist.txt and the file of
-// every format in block.Formats. They appear together: each is written
+// summary.json, violations.csv, breaches.csv, blocklist.txt, the file of
+// every format in block.Formats, and the reports a person reads,
+// report.html and report.md (contract §11). They appear together: each is written
 // complete under a temporary name, and all are renamed into place only
 // when every one is (contract §9); on any error none is, the previous
 // files stay as they were, and no temporary file is left. A format whose
@@ -55,18 +59,45 @@ func (r *Result) WriteOut(ctx context.Context, dir string, block BlockPolicy) er
 	if err := st.Write("blocklist.txt", func(w io.Writer) error { return WriteBlocklist(w, list) }); err != nil {
 		return err
 	}
+	blockFiles := []string{"blocklist.txt"}
 	for _, f := range block.Formats {
 		for _, file := range f.Files {
 			if err := st.Write(file.Name, func(w io.Writer) error { return file.Write(w, list) }); err != nil {
 				return fmt.Errorf("--block-format %s: %w", f.Name, err)
 			}
+			blockFiles = append(blockFiles, file.Name)
 		}
+	}
+	findings, err := r.Findings(ctx, block, ReportOptions{Tool: block.Tool, BlockFiles: blockFiles})
+	if err != nil {
+		return err
+	}
+	if err := st.Write("report.html", func(w io.Writer) error { return page.Write(w, findings) }); err != nil {
+		return err
+	}
+	if err := st.Write("report.md", func(w io.Writer) error { return markdown.Write(w, findings) }); err != nil {
+		return err
 	}
 	if err := st.Commit(); err != nil {
 		return err
 	}
 	r.Warnings = append(r.Warnings, blockWarnings(list, block)...)
 	return nil
+}
+
+// WriteReport writes report.html alone to path (--report FILE.html),
+// atomically: under a temporary name renamed into place when complete.
+// The block list section shows the list --out would write under block.
+func (r *Result) WriteReport(ctx context.Context, path string, block BlockPolicy) error {
+	findings, err := r.Findings(ctx, block, ReportOptions{Tool: block.Tool})
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	if err := page.Write(&buf, findings); err != nil {
+		return err
+	}
+	return atomicfile.WriteFile(path, buf.Bytes())
 }
 
 // WriteCSV writes the result of query as CSV: strings as neutralised text

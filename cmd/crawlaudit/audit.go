@@ -29,6 +29,7 @@ type auditOptions struct {
 	from, to           string
 	json               bool
 	out, db            string
+	report             string
 	grace              time.Duration
 	blockMin           int
 	blockOn            string
@@ -134,7 +135,8 @@ when interrupted by SIGINT or SIGTERM (nothing half-written is left).`,
 		f.StringVar(&opt.from, "from", "", "audit requests at or after `T` (RFC 3339, or a date: its start, UTC)")
 		f.StringVar(&opt.to, "to", "", "audit requests at or before `T` (RFC 3339, or a date: its end, UTC)")
 		f.BoolVar(&opt.json, "json", false, "print the summary as JSON (summary.json) instead of a table")
-		f.StringVar(&opt.out, "out", "", "write summary.json, violations.csv, breaches.csv, blocklist.txt (and the --block-format files) into `DIR`, all or none")
+		f.StringVar(&opt.out, "out", "", "write summary.json, violations.csv, breaches.csv, blocklist.txt, report.html, report.md (and the --block-format files) into `DIR`, all or none")
+		f.StringVar(&opt.report, "report", "", "write the HTML report alone to `FILE.html` (--out writes it as report.html, with report.md)")
 		f.StringVar(&opt.db, "db", "", "keep the audit in the DuckDB `FILE` (for crawlaudit query); default in memory")
 		f.DurationVar(&opt.grace, "grace", 24*time.Hour, "robots.txt cache grace period; 0 turns it off")
 		f.IntVar(&opt.blockMin, "block-min", 1, "requests of one --block-on kind that put a client address on the block list")
@@ -323,6 +325,14 @@ func runAudit(ctx context.Context, e *env, opt *auditOptions, logs []string) err
 			return usageErr("audit: --out %s: %v", opt.out, err)
 		}
 	}
+	if opt.report != "" && replace {
+		if err := res.WriteReport(ctx, opt.report, block); err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			return usageErr("audit: --report %s: %v", opt.report, err)
+		}
+	}
 	printRejected(e, &res.Summary.Input)
 	for _, w := range res.Warnings {
 		fmt.Fprintf(e.stderr, "crawlaudit: warning: %s\n", report.TerminalSafe(w))
@@ -350,6 +360,9 @@ func runAudit(ctx context.Context, e *env, opt *auditOptions, logs []string) err
 		}
 		fmt.Fprintf(e.stderr, "Wrote %s to %s\n", strings.Join(files, ", "), opt.out)
 	}
+	if opt.report != "" && !opt.json && replace {
+		fmt.Fprintf(e.stderr, "Wrote the report to %s\n", opt.report)
+	}
 	if inputErr != nil {
 		if opt.keepGoing {
 			fmt.Fprintf(e.stderr, "crawlaudit: warning: %s\n", report.TerminalSafe(inputErr.Error()))
@@ -375,9 +388,9 @@ func runAudit(ctx context.Context, e *env, opt *auditOptions, logs []string) err
 // nextSteps is the table's footer: what to do next.
 func nextSteps(opt *auditOptions) string {
 	if opt.out == "" {
-		return "Next: --out DIR writes summary.json, violations.csv (every disallowed request with its robots.txt rule), breaches.csv and blocklist.txt; --block-format all adds files for nftables, ipset, iptables, nginx, Apache, HAProxy, Cloudflare, AWS WAF and CrowdSec; --db FILE keeps the audit for crawlaudit query."
+		return "Next: --out DIR writes report.html (a page with charts to read or send), report.md, summary.json, violations.csv (every disallowed request with its robots.txt rule), breaches.csv and blocklist.txt; --block-format all adds files for nftables, ipset, iptables, nginx, Apache, HAProxy, Cloudflare, AWS WAF and CrowdSec; --db FILE keeps the audit for crawlaudit query."
 	}
-	return "Next: " + opt.out + "/violations.csv lists every disallowed request with its robots.txt rule, breaches.csv every breach; blocklist.txt the addresses to block (--help shows how to load each firewall format)."
+	return "Next: open " + opt.out + "/report.html in a browser (report.md for a ticket); violations.csv lists every disallowed request with its robots.txt rule, breaches.csv every breach; blocklist.txt the addresses to block (--help shows how to load each firewall format)."
 }
 
 // maxRejectedShown is how many rejected lines audit prints on stderr.

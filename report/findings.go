@@ -1,0 +1,281 @@
+package report
+
+import "time"
+
+// Findings is what the reports a person reads show (contract §11):
+// report.html (package report/page) and report.md (package
+// report/markdown) are both rendered from one Findings, which the audit
+// fills from the same SQL results as its other outputs (audit.Result.Findings).
+//
+// Every list is bounded: it holds at most the number of entries Limits
+// says, and the total before the cut, so that a report stays small for any
+// input and says how much it leaves out. Strings from logs (bot names, user
+// agents, paths, addresses) are kept as they are: each renderer escapes them
+// for its own format.
+//
+// A new metric is a field of BotRow (a column of the bots table, see
+// BotColumns) or a new section: the renderers iterate over BotColumns and
+// Sections rather than naming each metric.
+type Findings struct {
+	// Summary is summary.json: input accounting, robots.txt hosts, the bot
+	// rows, how the audit was made, verification.
+	Summary *Summary
+	// Tool names the program and version ("crawlaudit v1.2.0"); Generated
+	// is when the report was made.
+	Tool      string
+	Generated time.Time
+	// Limits are the N of every top-N list.
+	Limits Limits
+	// Headlines are the main findings in a sentence each, worst first.
+	Headlines []string
+
+	// Days are the UTC days of the audited period, in order; every per-day
+	// series has one value per day.
+	Days []time.Time
+	// Rows are the first Limits.Bots rows of Summary.Bots with their
+	// per-day counts and User-Agents; Summary.Bots has them all.
+	Rows []BotFindings
+	// Timeline is requests per day of the Limits.TimelineBots bot rows
+	// with most requests.
+	Timeline []Series
+	// PerDay are the findings per day over every bot: disallowed, in
+	// grace, and the three kinds of breach.
+	PerDay []Series
+
+	// Versions are the robots.txt versions, per host in order of Start,
+	// each with what changed from the one before.
+	Versions []RobotsVersion
+	// Rules are the robots.txt rules that decided disallowed requests, most
+	// requests first; RulesTotal counts them all.
+	Rules      []BrokenRule
+	RulesTotal int
+	// Paths are the most requested disallowed paths of the bot rows with
+	// most disallowed requests; PathBotsTotal counts the rows with any.
+	Paths         []BotPaths
+	PathBotsTotal int
+	// Breaches are the crawl-delay, request-rate and visit-time breaches
+	// per bot row, kind and limit, most breaches first; BreachesTotal
+	// counts the groups.
+	Breaches      []BreachGroup
+	BreachesTotal int
+	// Block is the block list: what was written and why.
+	Block BlockFindings
+}
+
+// Limits are the N of the top-N lists of Findings.
+type Limits struct {
+	Bots         int // rows of the bots table
+	TimelineBots int // bots drawn in the timeline
+	UserAgents   int // User-Agents shown per bot row
+	Rules        int // broken rules
+	RuleBots     int // bots named per rule
+	PathBots     int // bot rows whose disallowed paths are listed
+	Paths        int // paths per bot row
+	Breaches     int // breach groups
+	BlockEntries int // addresses of the block list shown
+	DiffLines    int // lines of a version diff shown
+}
+
+// DefaultLimits are the limits of the reports crawlaudit writes.
+var DefaultLimits = Limits{
+	Bots: 100, TimelineBots: 8, UserAgents: 3, Rules: 30, RuleBots: 5,
+	PathBots: 15, Paths: 10, Breaches: 40, BlockEntries: 100, DiffLines: 200,
+}
+
+// Count is a string and how many requests it has.
+type Count struct {
+	Value string
+	N     int64
+}
+
+// BotFindings is one row of the bots table with what the report draws.
+type BotFindings struct {
+	BotRow
+	// Requests and Disallowed per day of Findings.Days (the sparkline).
+	Requests, Disallowed []int64
+	// UserAgents are the row's most frequent User-Agent headers;
+	// UserAgentsTotal counts the distinct ones.
+	UserAgents      []Count
+	UserAgentsTotal int64
+}
+
+// Series is one line of a chart: a name and a value per day.
+type Series struct {
+	// Label is what a legend shows (BotRow.Label for a bot).
+	Label  string
+	Values []int64
+	Total  int64
+}
+
+// RobotsVersion is one robots.txt version.
+type RobotsVersion struct {
+	Host string
+	// Name is the file or commit the version comes from.
+	Name string
+	// Start is when it went live; the zero time: in effect for all time.
+	Start time.Time
+	// Lines, Rules (Allow and Disallow lines) and Bytes describe the file.
+	Lines, Rules, Bytes int
+	// Requests were judged by this version; Disallowed of them were
+	// disallowed.
+	Requests, Disallowed int64
+	// First is true for a host's first version, which has no diff.
+	First bool
+	// Diff is the change from the host's previous version, with context,
+	// cut to Limits.DiffLines lines; DiffCut counts the lines left out.
+	// Added and Removed count the changed lines.
+	Diff           []DiffLine
+	DiffCut        int
+	Added, Removed int
+}
+
+// DiffLine is one line of a diff. Op is '+' (added), '-' (removed), ' '
+// (unchanged, context) or '~' (lines left out between two hunks). Old and
+// New are its 1-based line numbers in the previous and this version (0
+// where it has none).
+type DiffLine struct {
+	Op       byte
+	Old, New int
+	Text     string
+}
+
+// BrokenRule is a robots.txt rule that decided disallowed requests.
+type BrokenRule struct {
+	Host    string
+	Version string
+	// VersionStart is when the version went live (zero: all time).
+	VersionStart time.Time
+	Line         int
+	Rule         string
+	// Requests were disallowed by it; InGrace were too, but within the
+	// cache grace of a change.
+	Requests, InGrace int64
+	// Bots are the bot rows (BotRow.Label) with most requests it
+	// disallowed; BotsTotal counts them all.
+	Bots      []Count
+	BotsTotal int
+}
+
+// BotPaths are the most requested disallowed paths of one bot row.
+type BotPaths struct {
+	Label      string
+	Bot        string
+	Identity   string
+	Host       string
+	Disallowed int64
+	Paths      []PathCount
+	// PathsTotal counts the row's distinct disallowed paths.
+	PathsTotal int64
+}
+
+// PathCount is a path (and query) with its disallowed requests and the
+// rule that disallowed the last of them.
+type PathCount struct {
+	Path string
+	N    int64
+	Rule string
+	Line int
+}
+
+// Breach kinds of BreachGroup.Kind.
+const (
+	BreachCrawlDelay  = "crawl-delay"
+	BreachRequestRate = "request-rate"
+	BreachVisitTime   = "visit-time"
+)
+
+// BreachGroup is the breaches of one kind and limit by one bot row.
+type BreachGroup struct {
+	Label    string
+	Bot      string
+	Identity string
+	Host     string
+	Kind     string
+	// Limit is the limit in force ("10" seconds, "3/60s", "0100-0500").
+	Limit string
+	// Unit says what Worst and Median measure.
+	Unit string
+	N    int64
+	// Worst and Median are the measured values: the shortest gap, the
+	// largest count in a window, or the time of day furthest from the
+	// window (for visit-time the first breach's time of day).
+	Worst, Median string
+	First, Last   time.Time
+}
+
+// BlockFindings says what the block list holds and why.
+type BlockFindings struct {
+	// Files are the block-list files written; empty when the report was
+	// written without --out (then the list is the one --out would write).
+	Files []string
+	// Kinds are the --block-on kinds, Min the --block-min threshold;
+	// Verified tells --block-verified; AllowList names --allow-list.
+	Kinds     []string
+	Min       int
+	Verified  bool
+	AllowList string
+	// Addresses is how many addresses the list holds, Blocks how many
+	// prefixes they make.
+	Addresses, Blocks int
+	// Entries are the first Limits.BlockEntries addresses, most findings
+	// first.
+	Entries []BlockEntry
+	// Excluded counts addresses that qualified but are never written:
+	// allowed, not blockable (loopback, multicast), invalid.
+	Allowed, NotBlockable, Invalid int
+}
+
+// BlockEntry is one address of the block list.
+type BlockEntry struct {
+	Addr string
+	// Reasons are its counts per kind ("disallowed 12, spoofed 12").
+	Reasons string
+	// Claims are the crawlers it claimed to be, with identity.
+	Claims      []string
+	First, Last time.Time
+}
+
+// A Column is one column of the bots table: a heading, whether it holds a
+// number, and its value for a row. The HTML and Markdown reports both
+// iterate over BotColumns, so a new metric is one entry here.
+type Column struct {
+	Head string
+	// Title explains the heading (a tooltip in HTML).
+	Title string
+	// Num is true for a count: right-aligned, thousands separators.
+	Num bool
+	// Value returns the cell's number (Num) or text.
+	Value func(*BotRow) any
+}
+
+// BotColumns are the metric columns of the bots table, after bot, host,
+// identity and before the verdict.
+var BotColumns = []Column{
+	{Head: "requests", Title: "all its requests", Num: true, Value: func(r *BotRow) any { return r.Requests }},
+	{Head: "robots.txt", Title: "requests for /robots.txt", Num: true, Value: func(r *BotRow) any { return r.RobotsFetches }},
+	{Head: "disallowed", Title: "disallowed by its group in the robots.txt version in effect", Num: true, Value: func(r *BotRow) any { return r.Disallowed }},
+	{Head: "in grace", Title: "disallowed, but allowed by the version in effect a grace period earlier (a cached copy)", Num: true, Value: func(r *BotRow) any { return r.DisallowedInGrace }},
+	{Head: "delay", Title: "requests sooner than Crawl-delay after its previous one", Num: true, Value: func(r *BotRow) any { return r.CrawlDelayBreaches }},
+	{Head: "rate", Title: "requests over the Request-rate in their window", Num: true, Value: func(r *BotRow) any { return r.RequestRateBreaches }},
+	{Head: "visit", Title: "requests outside the Visit-time window (UTC)", Num: true, Value: func(r *BotRow) any { return r.VisitTimeBreaches }},
+	{Head: "unaudited", Title: "requests no robots.txt version covered", Num: true, Value: func(r *BotRow) any { return r.Unaudited }},
+	{Head: "IPs", Title: "distinct client addresses", Num: true, Value: func(r *BotRow) any { return r.IPs }},
+}
+
+// Section is a section of the reports, with its id (contract §11).
+type Section struct {
+	ID, Title string
+}
+
+// Sections are the sections of report.html, in order (contract §11).
+var Sections = []Section{
+	{"summary", "Summary"},
+	{"bots", "Bots"},
+	{"timeline", "Timeline"},
+	{"rules", "Broken rules"},
+	{"versions", "robots.txt versions"},
+	{"paths", "Disallowed paths"},
+	{"breaches", "Breaches of limits"},
+	{"blocklist", "Block list"},
+	{"method", "Method"},
+}

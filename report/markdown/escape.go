@@ -1,0 +1,154 @@
+package markdown
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// MaxCell is the longest text, in characters, a cell shows of a string
+// from a log; a longer one is cut and ends with "…".
+const MaxCell = 200
+
+// Text returns s as the text of a GitHub-flavoured Markdown table cell that
+// shows s as it is, whatever it holds:
+//
+//   - every ASCII punctuation character that Markdown or a renderer's
+//     extensions give a meaning (emphasis, links, images, code, math,
+//     strikethrough, mentions, entities, tables) is backslash-escaped, and
+//     '<', '>' and '&' are written as entities, so no HTML reaches the page;
+//   - '|' is written "\|", which GFM reads as a pipe inside the cell
+//     whatever precedes it, so a cell never splits;
+//   - line breaks and other control characters, and invalid UTF-8, are
+//     written as visible escapes (\x0a, \u2028), so a row stays one line.
+//
+// Strings longer than MaxCell characters are cut.
+func Text(s string) string {
+	s = visible(s)
+	var b strings.Builder
+	for _, r := range s {
+		switch r {
+		case '<':
+			b.WriteString("&lt;")
+		case '>':
+			b.WriteString("&gt;")
+		case '&':
+			b.WriteString("&amp;")
+		case '\\', '`', '*', '_', '~', '[', ']', '!', '#', '$', '@', '|', '^':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// Code returns s as a code span for a table cell: shown exactly as it is
+// (after the control characters and invalid UTF-8 are made visible, as in
+// Text, and cut to MaxCell characters), with no Markdown, HTML, link,
+// mention or math inside. The fence is one backtick longer than the longest
+// run of backticks in s; every '|' is written "\|", which GFM turns back
+// into '|' before it reads the span. The empty string is an empty cell.
+func Code(s string) string {
+	s = visible(s)
+	if s == "" {
+		return ""
+	}
+	longest, run := 0, 0
+	for i := 0; i < len(s); i++ {
+		if s[i] == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	fence := strings.Repeat("`", longest+1)
+	return fence + " " + strings.ReplaceAll(s, "|", `\|`) + " " + fence
+}
+
+// visible returns s cut to MaxCell characters, with control characters
+// (C0, DEL, C1), the Unicode line and paragraph separators, and the bytes
+// of invalid UTF-8 written as \xHH or \uHHHH.
+func visible(s string) string {
+	clean := true
+	n := 0
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if escaped(r, size) {
+			clean = false
+			break
+		}
+		i += size
+		n++
+	}
+	if clean && n <= MaxCell {
+		return s
+	}
+	var b strings.Builder
+	count := 0
+	for i := 0; i < len(s); {
+		if count == MaxCell {
+			b.WriteString("…")
+			break
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size <= 1:
+			b.WriteString(`\x`)
+			b.WriteString(hex2(s[i]))
+		case r < 0x80 && escaped(r, size):
+			b.WriteString(`\x`)
+			b.WriteString(hex2(byte(r)))
+		case escaped(r, size):
+			b.WriteString(`\u`)
+			b.WriteString(hex2(byte(r >> 8)))
+			b.WriteString(hex2(byte(r)))
+		default:
+			b.WriteRune(r)
+		}
+		i += size
+		count++
+	}
+	return b.String()
+}
+
+func escaped(r rune, size int) bool {
+	return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == 0x2028 || r == 0x2029 ||
+		(r == utf8.RuneError && size <= 1)
+}
+
+func hex2(b byte) string {
+	const digits = "0123456789abcdef"
+	return string([]byte{digits[b>>4], digits[b&15]})
+}
+
+// Name returns a bot name (or label) for a cell: as it is when it holds
+// only letters, digits, spaces and ". , _ - + ( ) /", else as Code.
+func Name(s string) string {
+	for _, r := range s {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9':
+		case strings.ContainsRune(" .,-+()/", r):
+		default:
+			return Code(s)
+		}
+	}
+	if len(s) > MaxCell {
+		return Code(s)
+	}
+	return s
+}
+
+// Row returns a table row of the cells, each already made safe with Text
+// or Code (or made by the program).
+func Row(cells ...string) string {
+	var b strings.Builder
+	b.WriteString("|")
+	for _, c := range cells {
+		b.WriteString(" ")
+		b.WriteString(c)
+		b.WriteString(" |")
+	}
+	return b.String()
+}

@@ -1,0 +1,314 @@
+// Package markdown renders report.md (contract §11): the findings of an
+// audit as GitHub-flavoured Markdown tables, for a ticket or a pull request —
+// summary, bots, broken rules, disallowed paths, breaches, block list and
+// the robots.txt versions.
+//
+// Strings from logs are attacker-controlled. Bot names are written as they
+// are only when they hold nothing Markdown reads (Name); paths, User-Agents,
+// rules and other strings are code spans (Code) or escaped text (Text), so
+// that none can add a cell, a row, a link, an image, HTML, a mention or math
+// to the report. Every list is the top N of report.Findings, and the report
+// says N and the total.
+package markdown
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"path"
+	"strings"
+	"time"
+
+	"github.com/crawlaudit/crawlaudit/report"
+)
+
+// Write writes the report of f to w.
+func Write(w io.Writer, f *report.Findings) error {
+	bw := bufio.NewWriter(w)
+	m := &writer{w: bw}
+	m.write(f)
+	return bw.Flush()
+}
+
+type writer struct{ w *bufio.Writer }
+
+func (m *writer) p(format string, args ...any) {
+	fmt.Fprintf(m.w, format, args...)
+	m.w.WriteByte('\n')
+}
+
+func (m *writer) table(head []string, right []bool, rows [][]string) {
+	m.p("%s", Row(head...))
+	seps := make([]string, len(head))
+	for i := range head {
+		seps[i] = "---"
+		if i < len(right) && right[i] {
+			seps[i] = "---:"
+		}
+	}
+	m.p("%s", Row(seps...))
+	for _, r := range rows {
+		m.p("%s", Row(r...))
+	}
+	m.p("")
+}
+
+func num(n int64) string { return report.Thousands(n) }
+
+func when(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format("2006-01-02 15:04")
+}
+
+func host(h string) string {
+	if h == "" {
+		return "every host"
+	}
+	return h
+}
+
+func (m *writer) write(f *report.Findings) {
+	s := f.Summary
+	in := s.Input
+	title := "Crawler compliance report"
+	if len(s.Robots) == 1 && s.Robots[0].Host != "" {
+		title += " — " + s.Robots[0].Host
+	}
+	m.p("# %s", Text(title))
+	m.p("")
+	period := ""
+	if in.From != nil && in.To != nil {
+		period = in.From.UTC().Format("2006-01-02 15:04") + " to " + in.To.UTC().Format("2006-01-02 15:04") + " UTC"
+	}
+	m.p("%s · made by %s on %s", Text(period), Text(f.Tool), when(f.Generated)+" UTC")
+	m.p("")
+
+	// Summary.
+	m.p("## Summary")
+	m.p("")
+	counts := map[string]int{}
+	for _, r := range s.Bots {
+		counts[r.Verdict]++
+	}
+	rows := [][]string{
+		{"period", Text(period)},
+		{"log lines", fmt.Sprintf("%s (%s parsed, %s rejected)", num(in.Lines), num(in.Parsed), num(in.Rejected))},
+		{"bot requests", num(in.BotRequests)},
+		{"browser requests (not judged)", num(in.HumanRequests)},
+		{"bot rows (bot, host, identity)", num(int64(len(s.Bots)))},
+	}
+	for _, v := range []string{report.VerdictDisallowed, report.VerdictSpoofed, report.VerdictBreaches, report.VerdictGrace, report.VerdictOK, report.VerdictUnaudited} {
+		if counts[v] > 0 {
+			rows = append(rows, []string{"verdict: " + v, num(int64(counts[v]))})
+		}
+	}
+	if v := s.Verification; v != nil {
+		for _, id := range []string{report.IdentityVerified, report.IdentitySpoofed, report.IdentityUnverified} {
+			if n, ok := v.Identities[id]; ok {
+				rows = append(rows, []string{"identity: " + id + " (requests)", num(n)})
+			}
+		}
+	}
+	m.table([]string{"", ""}, []bool{false, true}, rows)
+	for _, h := range f.Headlines {
+		m.p("- %s", Text(h))
+	}
+	if len(f.Headlines) > 0 {
+		m.p("")
+	}
+
+	// Bots.
+	m.p("## Bots")
+	m.p("")
+	if len(f.Rows) < len(s.Bots) {
+		m.p("The first %d of %d rows (top %d, worst first); summary.json has every row.", len(f.Rows), len(s.Bots), f.Limits.Bots)
+	} else {
+		m.p("All %d rows, worst first. A spoofed row's requests named a crawler whose operator did not send them.", len(f.Rows))
+	}
+	m.p("")
+	head := []string{"bot", "host", "identity"}
+	right := []bool{false, false, false}
+	for _, c := range report.BotColumns {
+		head = append(head, c.Head)
+		right = append(right, c.Num)
+	}
+	head = append(head, "verdict")
+	rows = nil
+	for i := range f.Rows {
+		r := &f.Rows[i].BotRow
+		row := []string{Name(r.Label()), Name(r.Host), r.Identity}
+		for _, c := range report.BotColumns {
+			switch v := c.Value(r).(type) {
+			case int64:
+				row = append(row, num(v))
+			case string:
+				row = append(row, Text(v))
+			default:
+				row = append(row, Text(fmt.Sprint(v)))
+			}
+		}
+		rows = append(rows, append(row, r.Verdict))
+	}
+	m.table(head, right, rows)
+
+	// Rules.
+	m.p("## Broken rules")
+	m.p("")
+	if len(f.Rules) == 0 {
+		m.p("No robots.txt rule disallowed a bot request.")
+		m.p("")
+	} else {
+		if len(f.Rules) < f.RulesTotal {
+			m.p("The %d of %d rules with most disallowed requests (top %d), with up to %d bots each.", len(f.Rules), f.RulesTotal, f.Limits.Rules, f.Limits.RuleBots)
+		} else {
+			m.p("Every rule that disallowed a request, with up to %d bots each.", f.Limits.RuleBots)
+		}
+		m.p("")
+		rows = nil
+		for _, r := range f.Rules {
+			var bots []string
+			for _, b := range r.Bots {
+				bots = append(bots, Name(b.Value)+" "+num(b.N))
+			}
+			if more := r.BotsTotal - len(r.Bots); more > 0 {
+				bots = append(bots, fmt.Sprintf("and %d more", more))
+			}
+			rows = append(rows, []string{Code(r.Rule), fmt.Sprint(r.Line), Code(path.Base(r.Version)), when(r.VersionStart), num(r.Requests), num(r.InGrace), strings.Join(bots, ", ")})
+		}
+		m.table([]string{"rule", "line", "version", "live from (UTC)", "disallowed", "in grace", "bots"}, []bool{false, true, false, false, true, true, false}, rows)
+	}
+
+	// Paths.
+	m.p("## Top disallowed paths")
+	m.p("")
+	if len(f.Paths) == 0 {
+		m.p("No bot request was disallowed.")
+		m.p("")
+	} else {
+		if len(f.Paths) < f.PathBotsTotal {
+			m.p("Up to %d paths of each of the %d of %d bot rows with most disallowed requests (top %d); violations.csv lists every one.", f.Limits.Paths, len(f.Paths), f.PathBotsTotal, f.Limits.PathBots)
+		} else {
+			m.p("Up to %d paths of every bot row with disallowed requests; violations.csv lists every one.", f.Limits.Paths)
+		}
+		m.p("")
+		rows = nil
+		for _, bp := range f.Paths {
+			for _, pc := range bp.Paths {
+				line := ""
+				if pc.Line > 0 {
+					line = fmt.Sprint(pc.Line)
+				}
+				rows = append(rows, []string{Name(bp.Label), Code(pc.Path), num(pc.N), Code(pc.Rule), line})
+			}
+		}
+		m.table([]string{"bot", "path", "requests", "rule", "line"}, []bool{false, false, true, false, true}, rows)
+	}
+
+	// Breaches.
+	m.p("## Breaches of limits")
+	m.p("")
+	if len(f.Breaches) == 0 {
+		m.p("No bot broke a Crawl-delay, Request-rate or Visit-time limit.")
+		m.p("")
+	} else {
+		if len(f.Breaches) < f.BreachesTotal {
+			m.p("The %d of %d groups (bot row, kind, limit) with most breaches (top %d); breaches.csv lists every breach.", len(f.Breaches), f.BreachesTotal, f.Limits.Breaches)
+		} else {
+			m.p("Every group (bot row, kind, limit); breaches.csv lists every breach.")
+		}
+		if s.Audit.TimeResolution == "1s" {
+			m.p("The log's timestamps are whole seconds: a gap of 0 means within the same second.")
+		}
+		m.p("")
+		rows = nil
+		for _, b := range f.Breaches {
+			rows = append(rows, []string{Name(b.Label), Name(b.Host), b.Kind, Code(b.Limit), num(b.N), Text(b.Worst), Text(b.Median), b.Unit, when(b.First), when(b.Last)})
+		}
+		m.table([]string{"bot", "host", "kind", "limit", "breaches", "worst", "median", "measured", "first (UTC)", "last (UTC)"},
+			[]bool{false, false, false, false, true}, rows)
+	}
+
+	// Block list.
+	m.p("## Block list")
+	m.p("")
+	b := f.Block
+	if len(b.Files) > 0 {
+		var names []string
+		for _, n := range b.Files {
+			names = append(names, Code(n))
+		}
+		m.p("Written: %s.", strings.Join(names, ", "))
+	} else {
+		m.p("No block-list file was written with this report; this is the list `--out DIR` would write.")
+	}
+	m.p("It holds %s in %s: addresses with at least %d requests of a kind in %s (`--block-on`).%s",
+		plural(b.Addresses, "address", "addresses"), plural(b.Blocks, "prefix", "prefixes"), b.Min, Text(strings.Join(b.Kinds, ", ")), verifiedText(b.Verified))
+	m.p("")
+	if len(b.Entries) > 0 {
+		if len(b.Entries) < b.Addresses {
+			m.p("The %d of %d addresses with most findings (top %d).", len(b.Entries), b.Addresses, f.Limits.BlockEntries)
+			m.p("")
+		}
+		rows = nil
+		for _, e := range b.Entries {
+			var claims []string
+			for _, c := range e.Claims {
+				claims = append(claims, Name(c))
+			}
+			rows = append(rows, []string{Code(e.Addr), Text(e.Reasons), strings.Join(claims, ", "), when(e.First), when(e.Last)})
+		}
+		m.table([]string{"address", "why", "claimed to be", "first seen (UTC)", "last seen (UTC)"}, nil, rows)
+	}
+
+	// Versions.
+	m.p("## robots.txt versions")
+	m.p("")
+	if len(f.Versions) == 0 {
+		m.p("No robots.txt version.")
+		m.p("")
+	} else {
+		rows = nil
+		for _, v := range f.Versions {
+			change := "first version"
+			if !v.First {
+				change = fmt.Sprintf("+%d −%d lines", v.Added, v.Removed)
+			}
+			start := when(v.Start)
+			if v.Start.IsZero() {
+				start = "all time"
+			}
+			rows = append(rows, []string{Name(host(v.Host)), Code(path.Base(v.Name)), start, fmt.Sprint(v.Rules), change, num(v.Requests), num(v.Disallowed)})
+		}
+		m.table([]string{"host", "version", "live from (UTC)", "rules", "change", "requests judged", "disallowed"}, []bool{false, false, false, true, false, true, true}, rows)
+	}
+
+	// Method.
+	m.p("## Method")
+	m.p("")
+	m.p("- robots.txt %s, profile %s, cache grace %s; timestamps in UTC, resolution %s.", Code(s.Audit.Robots), Code(s.Audit.Spec), report.GraceText(s.Audit.GraceSeconds), Text(s.Audit.TimeResolution))
+	if v := s.Verification; v != nil && len(v.Sources) > 0 {
+		var src []string
+		for _, r := range v.Sources {
+			src = append(src, fmt.Sprintf("%s (%s to %s)", Text(r.Operator), r.First.UTC().Format("2006-01-02"), r.Last.UTC().Format("2006-01-02")))
+		}
+		m.p("- identity: verified against the operators' published address ranges in effect at each request: %s.", strings.Join(src, ", "))
+	}
+	m.p("- limits of this report: bots %d, rules %d, paths %d × %d, breach groups %d, block-list addresses %d; summary.json, violations.csv and breaches.csv hold everything.",
+		f.Limits.Bots, f.Limits.Rules, f.Limits.PathBots, f.Limits.Paths, f.Limits.Breaches, f.Limits.BlockEntries)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return report.Thousands(int64(n)) + " " + many
+}
+
+func verifiedText(v bool) string {
+	if v {
+		return " Addresses verified as their crawler's operator's may be listed (`--block-verified`)."
+	}
+	return " An address verified as its crawler's operator's is never listed."
+}

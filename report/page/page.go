@@ -1,0 +1,207 @@
+// Package page renders report.html (contract §11): one self-contained HTML
+// file made with html/template from a report.Findings.
+//
+// # Decisions
+//
+//   - Self-contained: the style and the script are inline, the charts are
+//     inline SVG, there is no image, font or link to another origin. A
+//     Content-Security-Policy meta element forbids every fetch
+//     (default-src 'none') and allows exactly the inline style and script by
+//     their SHA-256 hashes, computed from the embedded files when the
+//     package loads, so that a string injected into the page could not run
+//     or load anything even if escaping failed.
+//   - Readable without JavaScript: every figure is in an HTML table or an
+//     SVG drawn here; each chart has its numbers in a table beside it. The
+//     script only makes tables sortable.
+//   - Escaping: every string from a log (bot names, User-Agents, paths,
+//     addresses) reaches the page through html/template's contextual
+//     escaping. The only values of the types template.CSS and template.JS are
+//     the embedded style and script; no log string is ever one of
+//     html/template's trusted types.
+//   - Bounded: every list is the top N of report.Findings, and the page says
+//     N and the total.
+package page
+
+import (
+	"crypto/sha256"
+	_ "embed"
+	"encoding/base64"
+	"fmt"
+	"html/template"
+	"io"
+	"path"
+	"strings"
+	"time"
+
+	"github.com/crawlaudit/crawlaudit/report"
+)
+
+//go:embed page.html.tmpl
+var pageTemplate string
+
+//go:embed style.css
+var styleCSS string
+
+//go:embed script.js
+var scriptJS string
+
+// CSP is the Content-Security-Policy of the page: nothing may be fetched,
+// no form sent, no base set; the inline style and script run by hash.
+var CSP = "default-src 'none'; style-src " + hash(styleCSS) + "; script-src " + hash(scriptJS) +
+	"; img-src 'none'; font-src 'none'; connect-src 'none'; base-uri 'none'; form-action 'none'"
+
+func hash(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
+}
+
+var tmpl = template.Must(template.New("page").Funcs(template.FuncMap{
+	"num":      num,
+	"date":     func(t time.Time) string { return fmtTime(t, "2006-01-02") },
+	"datetime": func(t time.Time) string { return fmtTime(t, "2006-01-02 15:04 UTC") },
+	"seconds":  func(t time.Time) string { return fmtTime(t, "2006-01-02 15:04:05") },
+	"base":     func(s string) string { return path.Base(strings.ReplaceAll(s, "\\", "/")) },
+	"verdictClass": func(v string) string {
+		switch v {
+		case report.VerdictDisallowed, report.VerdictSpoofed:
+			return "bad"
+		case report.VerdictBreaches:
+			return "warn"
+		case report.VerdictGrace:
+			return "stale"
+		case report.VerdictOK:
+			return "good"
+		}
+		return "none"
+	},
+	"cell":  func(c report.Column, r *report.BotRow) any { return c.Value(r) },
+	"spark": func(r *report.BotFindings) *spark { return sparkline(r) },
+	"diffClass": func(op byte) string {
+		switch op {
+		case '+':
+			return "add"
+		case '-':
+			return "del"
+		case '~':
+			return "gap"
+		}
+		return "ctx"
+	},
+	"diffOp":    func(op byte) string { return string(op) },
+	"lineNum":   func(n int) string { return lineNum(n) },
+	"minus":     func(a, b int) int { return a - b },
+	"plural":    plural,
+	"hostOf":    hostName,
+	"join":      strings.Join,
+	"add":       func(a, b int) int { return a + b },
+	"minus64":   func(a int64, b int) int64 { return a - int64(b) },
+	"minusf":    func(a float64, b float64) string { return f1(a - b) },
+	"addf":      func(a float64, b float64) string { return f1(a + b) },
+	"gracetext": report.GraceText,
+}).Parse(pageTemplate))
+
+func lineNum(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprint(n)
+}
+
+func fmtTime(t time.Time, layout string) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format(layout)
+}
+
+func num(v any) string {
+	switch x := v.(type) {
+	case int64:
+		return report.Thousands(x)
+	case int:
+		return report.Thousands(int64(x))
+	}
+	return fmt.Sprint(v)
+}
+
+func plural(n any, one, many string) string {
+	var k int64
+	switch x := n.(type) {
+	case int:
+		k = int64(x)
+	case int64:
+		k = x
+	}
+	if k == 1 {
+		return "1 " + one
+	}
+	return report.Thousands(k) + " " + many
+}
+
+// view is what the template reads.
+type view struct {
+	*report.Findings
+	CSP      string
+	CSS      template.CSS
+	JS       template.JS
+	Sections []report.Section
+	Columns  []report.Column
+	Title    string
+	Period   string
+	Hosts    []string
+	Verdicts []verdictCount
+	// Charts.
+	TimelineChart, PerDayChart *chart
+	PerDayClasses              []string
+	HasFindingsPerDay          bool
+	VersionNumbers             []int
+	OneSecond                  bool
+}
+
+type verdictCount struct {
+	Verdict, Class string
+	Rows           int
+}
+
+// Write writes the report of f as one HTML document.
+func Write(w io.Writer, f *report.Findings) error {
+	v := &view{Findings: f, CSP: CSP, CSS: template.CSS(styleCSS), JS: template.JS(scriptJS),
+		Sections: report.Sections, Columns: report.BotColumns}
+	s := f.Summary
+	seen := map[string]bool{}
+	for _, r := range s.Robots {
+		if !seen[r.Host] {
+			seen[r.Host] = true
+			v.Hosts = append(v.Hosts, hostName(r.Host))
+		}
+	}
+	v.Title = "Crawler compliance report"
+	if len(v.Hosts) == 1 && v.Hosts[0] != "every host" {
+		v.Title += " — " + v.Hosts[0]
+	}
+	if in := s.Input; in.From != nil && in.To != nil {
+		v.Period = in.From.UTC().Format("2006-01-02 15:04") + " to " + in.To.UTC().Format("2006-01-02 15:04 UTC")
+	}
+	counts := map[string]int{}
+	for _, r := range s.Bots {
+		counts[r.Verdict]++
+	}
+	for _, vd := range []string{report.VerdictDisallowed, report.VerdictSpoofed, report.VerdictBreaches, report.VerdictGrace, report.VerdictOK, report.VerdictUnaudited} {
+		v.Verdicts = append(v.Verdicts, verdictCount{Verdict: vd, Rows: counts[vd]})
+	}
+	if len(f.Days) > 0 {
+		v.TimelineChart = lineChart("Requests per day of the bots with most requests", f.Days, f.Timeline, f.Versions)
+		v.PerDayClasses = []string{"k-dis", "k-grace", "k-delay", "k-rate", "k-visit"}
+		v.PerDayChart = stackedChart("Disallowed requests and breaches per day", f.Days, f.PerDay, v.PerDayClasses, f.Versions)
+		for _, s := range f.PerDay {
+			if s.Total > 0 {
+				v.HasFindingsPerDay = true
+			}
+		}
+	}
+	for i := range f.Versions {
+		v.VersionNumbers = append(v.VersionNumbers, versionNumber(f.Versions, i))
+	}
+	v.OneSecond = s.Audit.TimeResolution == "1s"
+	return tmpl.Execute(w, v)
+}
