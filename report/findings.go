@@ -244,6 +244,9 @@ type Column struct {
 	Title string
 	// Num is true for a count: right-aligned, thousands separators.
 	Num bool
+	// Optional columns are left out of a table where they are 0 on every
+	// row (the page says which).
+	Optional bool
 	// Value returns the cell's number (Num) or text.
 	Value func(*BotRow) any
 }
@@ -254,11 +257,11 @@ var BotColumns = []Column{
 	{Head: "requests", Title: "all its requests", Num: true, Value: func(r *BotRow) any { return r.Requests }},
 	{Head: "robots.txt", Title: "requests for /robots.txt", Num: true, Value: func(r *BotRow) any { return r.RobotsFetches }},
 	{Head: "disallowed", Title: "disallowed by its group in the robots.txt version in effect", Num: true, Value: func(r *BotRow) any { return r.Disallowed }},
-	{Head: "in grace", Title: "disallowed, but allowed by the version in effect a grace period earlier (a cached copy)", Num: true, Value: func(r *BotRow) any { return r.DisallowedInGrace }},
-	{Head: "delay", Title: "requests sooner than Crawl-delay after its previous one", Num: true, Value: func(r *BotRow) any { return r.CrawlDelayBreaches }},
-	{Head: "rate", Title: "requests over the Request-rate in their window", Num: true, Value: func(r *BotRow) any { return r.RequestRateBreaches }},
-	{Head: "visit", Title: "requests outside the Visit-time window (UTC)", Num: true, Value: func(r *BotRow) any { return r.VisitTimeBreaches }},
-	{Head: "unaudited", Title: "requests no robots.txt version covered", Num: true, Value: func(r *BotRow) any { return r.Unaudited }},
+	{Head: "in grace", Optional: true, Title: "disallowed, but allowed by the version in effect a grace period earlier (a cached copy)", Num: true, Value: func(r *BotRow) any { return r.DisallowedInGrace }},
+	{Head: "delay", Optional: true, Title: "requests sooner than Crawl-delay after its previous one", Num: true, Value: func(r *BotRow) any { return r.CrawlDelayBreaches }},
+	{Head: "rate", Optional: true, Title: "requests over the Request-rate in their window", Num: true, Value: func(r *BotRow) any { return r.RequestRateBreaches }},
+	{Head: "visit", Optional: true, Title: "requests outside the Visit-time window (UTC)", Num: true, Value: func(r *BotRow) any { return r.VisitTimeBreaches }},
+	{Head: "unaudited", Optional: true, Title: "requests no robots.txt version covered", Num: true, Value: func(r *BotRow) any { return r.Unaudited }},
 	{Head: "IPs", Title: "distinct client addresses", Num: true, Value: func(r *BotRow) any { return r.IPs }},
 }
 

@@ -285,4 +285,16 @@ func checkPage(t *testing.T, chrome, html string, sum *report.Summary, js bool, 
 		t.Fatal(err)
 	}
 	t.Logf("full-page screenshot: %s", name)
+	if js {
+		// One picture per section, easier to look at than the whole page.
+		for _, s := range report.Sections {
+			shot, err := chromedp.Run(ctx, chromedp.Screenshot(chromedp.ID(s.ID)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(shotDir, "section-"+s.ID+".png"), shot, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
 }

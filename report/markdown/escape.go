@@ -22,8 +22,14 @@ const MaxCell = 200
 //     written as visible escapes (\x0a, \u2028), so a row stays one line.
 //
 // Strings longer than MaxCell characters are cut.
-func Text(s string) string {
-	s = visible(s)
+func Text(s string) string { return text(s, MaxCell) }
+
+// Sentence is Text for a sentence the program wrote around strings from
+// logs (a headline): escaped the same way, but not cut.
+func Sentence(s string) string { return text(s, -1) }
+
+func text(s string, limit int) string {
+	s = visible(s, limit)
 	var b strings.Builder
 	for _, r := range s {
 		switch r {
@@ -50,7 +56,7 @@ func Text(s string) string {
 // run of backticks in s; every '|' is written "\|", which GFM turns back
 // into '|' before it reads the span. The empty string is an empty cell.
 func Code(s string) string {
-	s = visible(s)
+	s = visible(s, MaxCell)
 	if s == "" {
 		return ""
 	}
@@ -67,10 +73,10 @@ func Code(s string) string {
 	return fence + " " + strings.ReplaceAll(s, "|", `\|`) + " " + fence
 }
 
-// visible returns s cut to MaxCell characters, with control characters
+// visible returns s cut to limit characters (-1: not cut), with control characters
 // (C0, DEL, C1), the Unicode line and paragraph separators, and the bytes
 // of invalid UTF-8 written as \xHH or \uHHHH.
-func visible(s string) string {
+func visible(s string, limit int) string {
 	clean := true
 	n := 0
 	for i := 0; i < len(s); {
@@ -82,13 +88,13 @@ func visible(s string) string {
 		i += size
 		n++
 	}
-	if clean && n <= MaxCell {
+	if clean && (limit < 0 || n <= limit) {
 		return s
 	}
 	var b strings.Builder
 	count := 0
 	for i := 0; i < len(s); {
-		if count == MaxCell {
+		if count == limit {
 			b.WriteString("…")
 			break
 		}

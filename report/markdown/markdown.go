@@ -113,7 +113,7 @@ func (m *writer) write(f *report.Findings) {
 	}
 	m.table([]string{"", ""}, []bool{false, true}, rows)
 	for _, h := range f.Headlines {
-		m.p("- %s", Text(h))
+		m.p("- %s", Sentence(h))
 	}
 	if len(f.Headlines) > 0 {
 		m.p("")
@@ -130,16 +130,27 @@ func (m *writer) write(f *report.Findings) {
 	m.p("")
 	head := []string{"bot", "host", "identity"}
 	right := []bool{false, false, false}
+	var cols []report.Column
+	var hidden []string
 	for _, c := range report.BotColumns {
+		if c.Optional && allZero(c, f.Rows) {
+			hidden = append(hidden, c.Head)
+			continue
+		}
+		cols = append(cols, c)
 		head = append(head, c.Head)
 		right = append(right, c.Num)
+	}
+	if len(hidden) > 0 {
+		m.p("Left out because they are 0 on every row: %s.", strings.Join(hidden, ", "))
+		m.p("")
 	}
 	head = append(head, "verdict")
 	rows = nil
 	for i := range f.Rows {
 		r := &f.Rows[i].BotRow
 		row := []string{Name(r.Label()), Name(r.Host), r.Identity}
-		for _, c := range report.BotColumns {
+		for _, c := range cols {
 			switch v := c.Value(r).(type) {
 			case int64:
 				row = append(row, num(v))
@@ -311,4 +322,14 @@ func verifiedText(v bool) string {
 		return " Addresses verified as their crawler's operator's may be listed (`--block-verified`)."
 	}
 	return " An address verified as its crawler's operator's is never listed."
+}
+
+// allZero reports whether column c is 0 on every row.
+func allZero(c report.Column, rows []report.BotFindings) bool {
+	for i := range rows {
+		if n, ok := c.Value(&rows[i].BotRow).(int64); !ok || n != 0 {
+			return false
+		}
+	}
+	return true
 }

@@ -155,7 +155,15 @@ type view struct {
 	PerDayClasses              []string
 	HasFindingsPerDay          bool
 	VersionNumbers             []int
-	OneSecond                  bool
+	// VersionOf numbers the versions by name, for the rules table.
+	VersionOf map[string]int
+	// ManyHosts: the bot rows are of several hosts (else of OnlyHost),
+	// so the table has a host column.
+	ManyHosts bool
+	OnlyHost  string
+	// Hidden are the optional columns left out: 0 on every row.
+	Hidden    []string
+	OneSecond bool
 }
 
 type verdictCount struct {
@@ -166,7 +174,21 @@ type verdictCount struct {
 // Write writes the report of f as one HTML document.
 func Write(w io.Writer, f *report.Findings) error {
 	v := &view{Findings: f, CSP: CSP, CSS: template.CSS(styleCSS), JS: template.JS(scriptJS),
-		Sections: report.Sections, Columns: report.BotColumns}
+		Sections: report.Sections, VersionOf: map[string]int{}}
+	for _, c := range report.BotColumns {
+		if c.Optional && allZero(c, f.Rows) {
+			v.Hidden = append(v.Hidden, c.Head)
+			continue
+		}
+		v.Columns = append(v.Columns, c)
+	}
+	for i, r := range f.Rows {
+		if i == 0 {
+			v.OnlyHost = r.Host
+		} else if r.Host != v.OnlyHost {
+			v.ManyHosts = true
+		}
+	}
 	s := f.Summary
 	seen := map[string]bool{}
 	for _, r := range s.Robots {
@@ -200,8 +222,20 @@ func Write(w io.Writer, f *report.Findings) error {
 		}
 	}
 	for i := range f.Versions {
-		v.VersionNumbers = append(v.VersionNumbers, versionNumber(f.Versions, i))
+		n := versionNumber(f.Versions, i)
+		v.VersionNumbers = append(v.VersionNumbers, n)
+		v.VersionOf[f.Versions[i].Name] = n
 	}
 	v.OneSecond = s.Audit.TimeResolution == "1s"
 	return tmpl.Execute(w, v)
+}
+
+// allZero reports whether column c is 0 on every row.
+func allZero(c report.Column, rows []report.BotFindings) bool {
+	for i := range rows {
+		if n, ok := c.Value(&rows[i].BotRow).(int64); !ok || n != 0 {
+			return false
+		}
+	}
+	return true
 }

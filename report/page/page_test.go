@@ -1,0 +1,133 @@
+package page
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/base64"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/net/html"
+
+	"github.com/crawlaudit/crawlaudit/report"
+)
+
+// hostile are strings an attacker can put in a log.
+var hostile = []string{
+	"<script>alert(1)</script>",
+	`"><img src=x onerror=alert(1)>`,
+	"</script><script>alert(2)</script>",
+	"javascript:alert(1)",
+	"</style><style>body{display:none}</style>",
+	"]]><svg onload=alert(1)>",
+	"' onmouseover='alert(1)",
+	"</title><script>alert(3)</script>",
+}
+
+// hostileFindings returns findings whose every string from a log is s.
+func hostileFindings(s string) *report.Findings {
+	day := time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC)
+	to := day.Add(47 * time.Hour)
+	row := report.BotRow{Bot: s, Host: s, Identity: "spoofed", Operator: s, Purpose: s, Requests: 3, Disallowed: 2, Verdict: report.VerdictSpoofed}
+	sum := &report.Summary{Input: report.Input{Lines: 3, Parsed: 3, From: &day, To: &to},
+		Robots: []report.RobotsHost{{Host: s, Versions: 2}}, Bots: []report.BotRow{row},
+		Audit: report.AuditInfo{Spec: "rfc9309", GraceSeconds: 86400, TimeResolution: "1s", Robots: s}}
+	f := &report.Findings{Summary: sum, Tool: "crawlaudit test", Generated: day, Limits: report.DefaultLimits,
+		Days: []time.Time{day, day.Add(24 * time.Hour)},
+		Rows: []report.BotFindings{{BotRow: row, Requests: []int64{1, 2}, Disallowed: []int64{1, 1},
+			UserAgents: []report.Count{{Value: s, N: 3}}, UserAgentsTotal: 1}},
+		Timeline: []report.Series{{Label: s, Values: []int64{1, 2}, Total: 3}},
+		PerDay:   []report.Series{{Label: "disallowed", Values: []int64{1, 1}, Total: 2}},
+		Versions: []report.RobotsVersion{{Host: s, Name: s, Start: day, First: true},
+			{Host: s, Name: s, Start: day.Add(12 * time.Hour), Diff: []report.DiffLine{{Op: '+', New: 1, Text: s}}, Added: 1}},
+		Rules:      []report.BrokenRule{{Host: s, Version: s, Line: 1, Rule: "Disallow: " + s, Requests: 2, Bots: []report.Count{{Value: s, N: 2}}, BotsTotal: 1}},
+		RulesTotal: 1,
+		Paths:      []report.BotPaths{{Label: s, Bot: s, Host: s, Disallowed: 2, Paths: []report.PathCount{{Path: s, N: 2, Rule: s, Line: 1}}, PathsTotal: 1}},
+		Breaches:   []report.BreachGroup{{Label: s, Bot: s, Host: s, Kind: "crawl-delay", Limit: s, Unit: s, N: 1, Worst: s, Median: s, First: day, Last: day}},
+		Block:      report.BlockFindings{Files: []string{s}, Kinds: []string{s}, Min: 1, AllowList: s, Addresses: 1, Blocks: 1, Entries: []report.BlockEntry{{Addr: s, Reasons: s, Claims: []string{s}}}},
+	}
+	f.Headlines = report.Headlines(f)
+	return f
+}
+
+// TestHostileStrings renders findings made of hostile strings: none may
+// add an element, an attribute or a script; the page keeps exactly its own
+// script and style, and its CSP.
+func TestHostileStrings(t *testing.T) {
+	for _, s := range hostile {
+		var buf bytes.Buffer
+		if err := Write(&buf, hostileFindings(s)); err != nil {
+			t.Fatalf("%q: %v", s, err)
+		}
+		out := buf.String()
+		// Parse the page as a browser does and look at every element.
+		doc, err := html.Parse(strings.NewReader(out))
+		if err != nil {
+			t.Fatal(err)
+		}
+		count := map[string]int{}
+		for n := range doc.Descendants() {
+			if n.Type != html.ElementNode {
+				continue
+			}
+			count[n.Data]++
+			for _, a := range n.Attr {
+				if strings.HasPrefix(strings.ToLower(a.Key), "on") {
+					t.Errorf("%q: <%s %s=%q>", s, n.Data, a.Key, a.Val)
+				}
+				if (a.Key == "href" && !strings.HasPrefix(a.Val, "#")) || a.Key == "src" {
+					t.Errorf("%q: <%s %s=%q>", s, n.Data, a.Key, a.Val)
+				}
+			}
+		}
+		if count["script"] != 1 || count["style"] != 1 || count["title"] != 1+strings.Count(out, "<title>")-1 {
+			t.Errorf("%q: %d scripts, %d styles", s, count["script"], count["style"])
+		}
+		for _, el := range []string{"img", "iframe", "object", "embed", "link", "base", "form", "b"} {
+			if count[el] > 0 {
+				t.Errorf("%q: %d <%s> elements", s, count[el], el)
+			}
+		}
+	}
+}
+
+// TestCSP checks that the CSP allows exactly the page's inline style and
+// script, by the hash of what the page holds, and nothing else.
+func TestCSP(t *testing.T) {
+	var buf bytes.Buffer
+	if err := Write(&buf, hostileFindings("x")); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	sum := func(s string) string {
+		h := sha256.Sum256([]byte(s))
+		return "'sha256-" + base64.StdEncoding.EncodeToString(h[:]) + "'"
+	}
+	style := regexp.MustCompile(`(?s)<style>(.*?)</style>`).FindStringSubmatch(out)
+	script := regexp.MustCompile(`(?s)<script>(.*?)</script>`).FindStringSubmatch(out)
+	if style == nil || script == nil {
+		t.Fatal("no inline style or script")
+	}
+	meta := regexp.MustCompile(`<meta http-equiv="Content-Security-Policy" content="([^"]*)">`).FindStringSubmatch(out)
+	if meta == nil {
+		t.Fatal("no CSP meta element")
+	}
+	csp := strings.ReplaceAll(meta[1], "&#39;", "'")
+	for _, want := range []string{"default-src 'none'", "style-src " + sum(style[1]), "script-src " + sum(script[1]), "base-uri 'none'", "form-action 'none'"} {
+		if !strings.Contains(csp, want) {
+			t.Errorf("CSP %q lacks %q", csp, want)
+		}
+	}
+	if strings.Contains(csp, "unsafe") || strings.Contains(csp, "http") || strings.Contains(csp, "data:") {
+		t.Errorf("CSP %q allows more than the inline style and script", csp)
+	}
+	// Nothing that would fetch: no URL in an attribute, no url() in CSS.
+	if m := regexp.MustCompile(`(?i)(src|href|action|srcset|poster|data)\s*=\s*"(?:[^"#][^"]*)"`).FindString(out); m != "" {
+		t.Errorf("the page refers to something outside it: %s", m)
+	}
+	if strings.Contains(styleCSS, "url(") || strings.Contains(styleCSS, "@import") {
+		t.Error("the style loads something")
+	}
+}
