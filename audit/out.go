@@ -39,7 +39,7 @@ func (r *Result) WriteOut(ctx context.Context, dir string, block BlockPolicy) er
 	if err := r.materialize(ctx); err != nil {
 		return err
 	}
-	list, _, err := r.BlockList(ctx, block)
+	list, stats, err := r.BlockList(ctx, block)
 	if err != nil {
 		return err
 	}
@@ -68,7 +68,7 @@ func (r *Result) WriteOut(ctx context.Context, dir string, block BlockPolicy) er
 			blockFiles = append(blockFiles, file.Name)
 		}
 	}
-	findings, err := r.Findings(ctx, block, ReportOptions{Tool: block.Tool, BlockFiles: blockFiles})
+	findings, err := r.findings(ctx, list, stats, block, ReportOptions{Tool: block.Tool, BlockFiles: blockFiles})
 	if err != nil {
 		return err
 	}

@@ -33,6 +33,15 @@ type ReportOptions struct {
 // disallowed paths, the breaches, the robots.txt versions with their diffs
 // and the block list made under block.
 func (r *Result) Findings(ctx context.Context, block BlockPolicy, opt ReportOptions) (*report.Findings, error) {
+	list, st, err := r.BlockList(ctx, block)
+	if err != nil {
+		return nil, err
+	}
+	return r.findings(ctx, list, st, block, opt)
+}
+
+// findings is Findings with the block list made under block already.
+func (r *Result) findings(ctx context.Context, list *firewall.List, st firewall.Stats, block BlockPolicy, opt ReportOptions) (*report.Findings, error) {
 	if err := r.materialize(ctx); err != nil {
 		return nil, err
 	}
@@ -90,14 +99,22 @@ func (r *Result) Findings(ctx context.Context, block BlockPolicy, opt ReportOpti
 	if err := r.store.Exec(ctx, `CREATE OR REPLACE TEMP TABLE report_rows (pos INTEGER, bot VARCHAR, host VARCHAR, identity VARCHAR, paths BOOLEAN)`); err != nil {
 		return nil, err
 	}
-	if err := r.store.insertValues(ctx, "report_rows", values); err != nil {
+	var err error
+	if err = r.store.insertValues(ctx, "report_rows", values); err != nil {
 		return nil, err
 	}
+
+	// One pass over every request for the per-day counts, the versions
+	// and the rules.
+	if err := r.store.Exec(ctx, queries.SQL("report_base.sql")); err != nil {
+		return nil, fmt.Errorf("report: %w", err)
+	}
+	defer r.store.Exec(context.WithoutCancel(ctx), "DROP TABLE IF EXISTS report_base; DROP TABLE IF EXISTS report_rows")
 
 	// Per day.
 	n := len(f.Days)
 	perRow := map[int]*[6][]int64{}
-	err := r.store.Each(ctx, queries.SQL("report_daily.sql"), nil, func(v []any) error {
+	err = r.store.Each(ctx, queries.SQL("report_daily.sql"), nil, func(v []any) error {
 		pos := int(toInt64(v[0]))
 		day, _ := v[1].(time.Time)
 		d, ok := dayIndex[time.Date(day.Year(), day.Month(), day.Day(), 0, 0, 0, 0, time.UTC)]
@@ -245,11 +262,6 @@ func (r *Result) Findings(ctx context.Context, block BlockPolicy, opt ReportOpti
 		return nil, err
 	}
 
-	// The block list.
-	list, st, err := r.BlockList(ctx, block)
-	if err != nil {
-		return nil, err
-	}
 	f.Block = blockFindings(list, st, block.normalized(), opt.BlockFiles, lim.BlockEntries)
 	f.Headlines = report.Headlines(f)
 	return f, nil

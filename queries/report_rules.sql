@@ -1,14 +1,31 @@
 -- The robots.txt rules that decided disallowed requests (report.html's rules table), most
--- disallowed requests first, each with the bots (and identities) it disallowed most:
+-- disallowed requests first, each with the bots (and identities) it disallowed most, from
+-- report_base (report_base.sql):
 --   $1  how many rules   $2  how many bots per rule
 -- total counts every such rule, bots every bot row a rule disallowed.
-WITH per AS (
-    SELECT host, robots_version, rule_line, rule, bot, identity,
-        count(*) FILTER (WHERE verdict = 'disallowed')          AS disallowed,
-        count(*) FILTER (WHERE verdict = 'disallowed_in_grace') AS in_grace
-    FROM judged
-    WHERE verdict IN ('disallowed', 'disallowed_in_grace')
+WITH v AS (
+    SELECT
+        max(id) FILTER (WHERE value = 'disallowed')          AS disallowed,
+        max(id) FILTER (WHERE value = 'disallowed_in_grace') AS in_grace
+    FROM dict
+),
+ids AS (
+    SELECT b.host_id, b.robots_version_id, b.rule_line, b.rule_id, b.bot_id, b.identity_code,
+        coalesce(sum(b.requests) FILTER (WHERE b.verdict_id = v.disallowed), 0) AS disallowed,
+        coalesce(sum(b.requests) FILTER (WHERE b.verdict_id = v.in_grace), 0)   AS in_grace
+    FROM report_base b, v
+    WHERE b.verdict_id IN (v.disallowed, v.in_grace)
     GROUP BY ALL
+),
+per AS (
+    SELECT coalesce(host.value, '') AS host, ver.value AS robots_version, ids.rule_line, rule.value AS rule,
+        bot.value AS bot, ['unverified', 'verified', 'spoofed'][ids.identity_code + 1] AS identity,
+        ids.disallowed, ids.in_grace
+    FROM ids
+    JOIN dict bot ON bot.id = ids.bot_id
+    LEFT JOIN dict host ON host.id = ids.host_id
+    LEFT JOIN dict ver ON ver.id = ids.robots_version_id
+    LEFT JOIN dict rule ON rule.id = ids.rule_id
 ),
 totals AS (
     SELECT host, robots_version, rule_line, rule,
