@@ -162,7 +162,7 @@ func (r *Result) findings(ctx context.Context, list *firewall.List, st firewall.
 	agentTotals := map[int]int64{}
 	err = r.store.Each(ctx, queries.SQL("report_agents.sql"), nil, func(v []any) error {
 		pos := int(toInt64(v[0]))
-		agents[pos] = append(agents[pos], report.Count{Value: str(v[1]), N: numeric(v[2])})
+		agents[pos] = append(agents[pos], report.Count{Value: report.Cut(str(v[1]), lim.Chars), N: numeric(v[2])})
 		agentTotals[pos] = numeric(v[3])
 		return nil
 	}, lim.UserAgents)
@@ -184,7 +184,7 @@ func (r *Result) findings(ctx context.Context, list *firewall.List, st firewall.
 			p = &report.BotPaths{Label: b.Label(), Bot: b.Bot, Identity: b.Identity, Host: b.Host, Disallowed: b.Disallowed}
 			paths[pos] = p
 		}
-		p.Paths = append(p.Paths, report.PathCount{Path: str(v[1]), N: numeric(v[2]), Rule: str(v[3]), Line: int(numeric(v[4]))})
+		p.Paths = append(p.Paths, report.PathCount{Path: report.Cut(str(v[1]), lim.Chars), N: numeric(v[2]), Rule: report.Cut(str(v[3]), lim.Chars), Line: int(numeric(v[4]))})
 		p.PathsTotal = numeric(v[5])
 		return nil
 	}, lim.Paths)
@@ -230,7 +230,7 @@ func (r *Result) findings(ctx context.Context, list *firewall.List, st firewall.
 		if len(f.Rules) < rank {
 			version := str(v[2])
 			f.Rules = append(f.Rules, report.BrokenRule{Host: str(v[1]), Version: version, VersionStart: starts[version],
-				Line: int(numeric(v[3])), Rule: str(v[4]), Requests: numeric(v[5]), InGrace: numeric(v[6]), BotsTotal: int(numeric(v[7]))})
+				Line: int(numeric(v[3])), Rule: report.Cut(str(v[4]), lim.Chars), Requests: numeric(v[5]), InGrace: numeric(v[6]), BotsTotal: int(numeric(v[7]))})
 			f.RulesTotal = int(numeric(v[8]))
 		}
 		br := &f.Rules[len(f.Rules)-1]
@@ -243,7 +243,7 @@ func (r *Result) findings(ctx context.Context, list *firewall.List, st firewall.
 
 	// Breaches.
 	err = r.store.Each(ctx, queries.SQL("report_breaches.sql"), nil, func(v []any) error {
-		g := report.BreachGroup{Bot: str(v[0]), Host: str(v[1]), Identity: str(v[2]), Kind: str(v[3]), Limit: str(v[4]),
+		g := report.BreachGroup{Bot: str(v[0]), Host: str(v[1]), Identity: str(v[2]), Kind: str(v[3]), Limit: report.Cut(str(v[4]), lim.Chars),
 			Unit: str(v[5]), N: numeric(v[6]), Worst: str(v[7]), Median: str(v[8])}
 		g.Label = labelOf(g.Bot, g.Host, g.Identity)
 		g.First, _ = v[9].(time.Time)
@@ -282,22 +282,53 @@ func (r *Result) versions(ctx context.Context, f *report.Findings) error {
 	if err != nil {
 		return fmt.Errorf("report: versions: %w", err)
 	}
+	var from, to time.Time
+	if in := r.Summary.Input; in.From != nil && in.To != nil {
+		from, to = *in.From, *in.To
+	}
 	var prev []string
 	prevHost := "\x00"
-	for _, v := range r.hist.All() {
+	all := r.hist.All()
+	number := 0
+	for i, v := range all {
 		lines := report.SplitLines(v.Data)
 		rv := report.RobotsVersion{Host: v.Host, Name: v.Name, Start: v.Start.UTC(), Lines: len(lines), Bytes: len(v.Data),
 			Rules: countRules(lines), Requests: judged[v.Name].requests, Disallowed: judged[v.Name].disallowed}
 		if v.Start.IsZero() {
 			rv.Start = time.Time{}
 		}
-		if v.Host != prevHost {
-			rv.First = true
-		} else {
-			rv.Diff, rv.DiffCut, rv.Added, rv.Removed = report.LineDiff(prev, lines, 2, f.Limits.DiffLines)
+		// A version counts when it was in effect during the period: it
+		// judged requests, or it went live before the period ended and the
+		// host's next version after the period began.
+		next := time.Time{}
+		if i+1 < len(all) && all[i+1].Host == v.Host {
+			next = all[i+1].Start
+		}
+		inPeriod := rv.Requests > 0 || from.IsZero() ||
+			(!v.Start.After(to) && (next.IsZero() || next.After(from)))
+		first := v.Host != prevHost
+		if first {
+			number = 0
+		}
+		number++
+		rv.Number = number
+		prevLines := prev
+		prev, prevHost = lines, v.Host
+		if !inPeriod {
+			continue
+		}
+		rv.First = first
+		if !first {
+			rv.Diff, rv.DiffCut, rv.Added, rv.Removed = report.LineDiff(prevLines, lines, 2, f.Limits.DiffLines)
+			for k := range rv.Diff {
+				rv.Diff[k].Text = report.Cut(rv.Diff[k].Text, f.Limits.Chars)
+			}
 		}
 		f.Versions = append(f.Versions, rv)
-		prev, prevHost = lines, v.Host
+	}
+	f.VersionsTotal = len(f.Versions)
+	if n := f.Limits.Versions; len(f.Versions) > n {
+		f.Versions = f.Versions[len(f.Versions)-n:]
 	}
 	return nil
 }

@@ -43,8 +43,11 @@ type Findings struct {
 	PerDay []Series
 
 	// Versions are the robots.txt versions, per host in order of Start,
-	// each with what changed from the one before.
-	Versions []RobotsVersion
+	// each with what changed from the one before: the Limits.Versions
+	// newest of those in effect during the audited period;
+	// VersionsTotal counts them all.
+	Versions      []RobotsVersion
+	VersionsTotal int
 	// Rules are the robots.txt rules that decided disallowed requests, most
 	// requests first; RulesTotal counts them all.
 	Rules      []BrokenRule
@@ -74,12 +77,32 @@ type Limits struct {
 	Breaches     int // breach groups
 	BlockEntries int // addresses of the block list shown
 	DiffLines    int // lines of a version diff shown
+	Versions     int // robots.txt versions shown
+	// Chars is the longest string from a log or a robots.txt shown, in
+	// characters; longer ones are cut and end with "…".
+	Chars int
 }
 
 // DefaultLimits are the limits of the reports crawlaudit writes.
 var DefaultLimits = Limits{
 	Bots: 100, TimelineBots: 8, UserAgents: 3, Rules: 30, RuleBots: 5,
-	PathBots: 15, Paths: 10, Breaches: 40, BlockEntries: 100, DiffLines: 200,
+	PathBots: 15, Paths: 10, Breaches: 40, BlockEntries: 100, DiffLines: 120,
+	Versions: 10, Chars: 300,
+}
+
+// Cut returns s cut to n characters, ending with "…" when cut.
+func Cut(s string, n int) string {
+	if n <= 0 || len(s) <= n {
+		return s
+	}
+	i := 0
+	for k := range s {
+		if i == n {
+			return s[:k] + "…"
+		}
+		i++
+	}
+	return s
 }
 
 // Count is a string and how many requests it has.
@@ -110,6 +133,8 @@ type Series struct {
 // RobotsVersion is one robots.txt version.
 type RobotsVersion struct {
 	Host string
+	// Number is the version's 1-based number among its host's versions.
+	Number int
 	// Name is the file or commit the version comes from.
 	Name string
 	// Start is when it went live; the zero time: in effect for all time.

@@ -82,7 +82,7 @@ func (m *writer) write(f *report.Findings) {
 	if in.From != nil && in.To != nil {
 		period = in.From.UTC().Format("2006-01-02 15:04") + " to " + in.To.UTC().Format("2006-01-02 15:04") + " UTC"
 	}
-	m.p("%s · made by %s on %s", Text(period), Text(f.Tool), when(f.Generated)+" UTC")
+	m.p("%s · made by %s at %s", Text(period), Text(f.Tool), f.Generated.UTC().Format(time.RFC3339))
 	m.p("")
 
 	// Summary.
@@ -280,6 +280,10 @@ func (m *writer) write(f *report.Findings) {
 		m.p("No robots.txt version.")
 		m.p("")
 	} else {
+		if len(f.Versions) < f.VersionsTotal {
+			m.p("The %d newest of the %d versions in effect during the period (top %d).", len(f.Versions), f.VersionsTotal, f.Limits.Versions)
+			m.p("")
+		}
 		rows = nil
 		for _, v := range f.Versions {
 			change := "first version"

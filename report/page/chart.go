@@ -80,7 +80,7 @@ func niceMax(max int64) (top, step int64) {
 }
 
 // newChart lays out a chart of days with values up to max.
-func newChart(title string, days []time.Time, max int64, versions []report.RobotsVersion) *chart {
+func newChart(title string, days []time.Time, slot time.Duration, max int64, versions []report.RobotsVersion) *chart {
 	c := &chart{Title: title, W: 960, H: 280, X0: 56, X1: 944, Y0: 16, Y1: 248}
 	top, step := niceMax(max)
 	for v := int64(0); v <= top; v += step {
@@ -97,26 +97,17 @@ func newChart(title string, days []time.Time, max int64, versions []report.Robot
 		}
 	}
 	if n > 0 {
-		first, end := days[0], days[n-1].Add(24*time.Hour)
-		for i, v := range versions {
+		first, end := days[0], days[n-1].Add(slot)
+		for _, v := range versions {
 			if v.Start.IsZero() || v.Start.Before(first) || !v.Start.Before(end) {
 				continue
 			}
 			x := c.X0 + (c.X1-c.X0)*float64(v.Start.Sub(first))/float64(end.Sub(first))
-			c.Markers = append(c.Markers, marker{X: f1(x), Label: fmt.Sprintf("v%d", versionNumber(versions, i)),
-				Title: fmt.Sprintf("robots.txt version %d of %s live from %s (%+d / -%d lines)", versionNumber(versions, i), hostName(v.Host), v.Start.Format("2006-01-02 15:04 UTC"), v.Added, v.Removed)})
+			c.Markers = append(c.Markers, marker{X: f1(x), Label: fmt.Sprintf("v%d", v.Number),
+				Title: fmt.Sprintf("robots.txt version %d of %s live from %s (+%d / -%d lines)", v.Number, report.Cut(hostName(v.Host), 100), v.Start.Format("2006-01-02 15:04 UTC"), v.Added, v.Removed)})
 		}
 	}
 	return c
-}
-
-// versionNumber is the 1-based number of versions[i] among its host's.
-func versionNumber(versions []report.RobotsVersion, i int) int {
-	n := 1
-	for j := i - 1; j >= 0 && versions[j].Host == versions[i].Host; j-- {
-		n++
-	}
-	return n
 }
 
 func hostName(h string) string {
@@ -135,14 +126,14 @@ func (c *chart) slotMid(i, n int) float64 {
 }
 
 // lineChart draws one line per series.
-func lineChart(title string, days []time.Time, series []report.Series, versions []report.RobotsVersion) *chart {
+func lineChart(title string, days []time.Time, slot time.Duration, series []report.Series, versions []report.RobotsVersion) *chart {
 	var max int64
 	for _, s := range series {
 		for _, v := range s.Values {
 			max = maxInt(max, v)
 		}
 	}
-	c := newChart(title, days, max, versions)
+	c := newChart(title, days, slot, max, versions)
 	top, _ := niceMax(max)
 	for k, s := range series {
 		var pts strings.Builder
@@ -158,7 +149,7 @@ func lineChart(title string, days []time.Time, series []report.Series, versions 
 }
 
 // stackedChart draws one bar per day, the series stacked.
-func stackedChart(title string, days []time.Time, series []report.Series, classes []string, versions []report.RobotsVersion) *chart {
+func stackedChart(title string, days []time.Time, slot time.Duration, series []report.Series, classes []string, versions []report.RobotsVersion) *chart {
 	var max int64
 	for i := range days {
 		var sum int64
@@ -167,12 +158,12 @@ func stackedChart(title string, days []time.Time, series []report.Series, classe
 		}
 		max = maxInt(max, sum)
 	}
-	c := newChart(title, days, max, versions)
+	c := newChart(title, days, slot, max, versions)
 	top, _ := niceMax(max)
 	n := len(days)
-	slot := (c.X1 - c.X0) / float64(maxInt(int64(n), 1))
+	width := (c.X1 - c.X0) / float64(maxInt(int64(n), 1))
 	for i, d := range days {
-		b := bar{X: f1(c.X0 + slot*float64(i) + slot*0.15), W: f1(slot * 0.7)}
+		b := bar{X: f1(c.X0 + width*float64(i) + width*0.15), W: f1(width * 0.7)}
 		var base int64
 		for k, s := range series {
 			v := s.Values[i]
@@ -198,12 +189,34 @@ type spark struct {
 
 const sparkW, sparkH = 120.0, 24.0
 
+// maxSparkPoints bounds a sparkline: a longer period is drawn in buckets
+// of several days.
+const maxSparkPoints = 62
+
+// bucket sums vs into at most maxSparkPoints buckets of equal days.
+func bucket(vs []int64) []int64 {
+	if len(vs) <= maxSparkPoints {
+		return vs
+	}
+	per := (len(vs) + maxSparkPoints - 1) / maxSparkPoints
+	out := make([]int64, 0, maxSparkPoints)
+	for i := 0; i < len(vs); i += per {
+		var sum int64
+		for _, v := range vs[i:min(i+per, len(vs))] {
+			sum += v
+		}
+		out = append(out, sum)
+	}
+	return out
+}
+
 func sparkline(r *report.BotFindings) *spark {
+	requests, disallowed := bucket(r.Requests), bucket(r.Disallowed)
 	var max int64
-	for _, v := range r.Requests {
+	for _, v := range requests {
 		max = maxInt(max, v)
 	}
-	if len(r.Requests) == 0 {
+	if len(requests) == 0 {
 		return nil
 	}
 	pts := func(vs []int64) string {
@@ -222,14 +235,18 @@ func sparkline(r *report.BotFindings) *spark {
 		}
 		return b.String()
 	}
-	s := &spark{Requests: pts(r.Requests), Title: fmt.Sprintf("requests per day, at most %s", report.Thousands(max))}
+	unit := "day"
+	if len(requests) < len(r.Requests) {
+		unit = fmt.Sprintf("%d days", (len(r.Requests)+maxSparkPoints-1)/maxSparkPoints)
+	}
+	s := &spark{Requests: pts(requests), Title: fmt.Sprintf("requests per %s, at most %s", unit, report.Thousands(max))}
 	var dis int64
-	for _, v := range r.Disallowed {
+	for _, v := range disallowed {
 		dis += v
 	}
 	if dis > 0 {
-		s.Disallowed = pts(r.Disallowed)
-		s.Title += "; red: disallowed per day"
+		s.Disallowed = pts(disallowed)
+		s.Title += "; red: disallowed"
 	}
 	return s
 }
@@ -252,4 +269,25 @@ func shortNum(v int64) string {
 		return strings.TrimSuffix(strconv.FormatFloat(float64(v)/1e3, 'f', 1, 64), ".0") + "k"
 	}
 	return strconv.FormatInt(v, 10)
+}
+
+// maxChartDays is the longest period the charts draw day by day; a longer
+// one is drawn week by week.
+const maxChartDays = 92
+
+// weekly sums the series of days into weeks (the last one may be
+// shorter), and returns the first day of each week.
+func weekly(days []time.Time, series []report.Series) ([]time.Time, []report.Series) {
+	var weeks []time.Time
+	for i := 0; i < len(days); i += 7 {
+		weeks = append(weeks, days[i])
+	}
+	out := make([]report.Series, len(series))
+	for k, s := range series {
+		out[k] = report.Series{Label: s.Label, Total: s.Total, Values: make([]int64, len(weeks))}
+		for i, v := range s.Values {
+			out[k].Values[i/7] += v
+		}
+	}
+	return weeks, out
 }

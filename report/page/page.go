@@ -60,6 +60,7 @@ var tmpl = template.Must(template.New("page").Funcs(template.FuncMap{
 	"date":     func(t time.Time) string { return fmtTime(t, "2006-01-02") },
 	"datetime": func(t time.Time) string { return fmtTime(t, "2006-01-02 15:04 UTC") },
 	"seconds":  func(t time.Time) string { return fmtTime(t, "2006-01-02 15:04:05") },
+	"rfc3339":  func(t time.Time) string { return fmtTime(t, time.RFC3339) },
 	"base":     func(s string) string { return path.Base(strings.ReplaceAll(s, "\\", "/")) },
 	"verdictClass": func(v string) string {
 		switch v {
@@ -94,6 +95,7 @@ var tmpl = template.Must(template.New("page").Funcs(template.FuncMap{
 	"hostOf":    hostName,
 	"join":      strings.Join,
 	"add":       func(a, b int) int { return a + b },
+	"cut":       func(s string) string { return report.Cut(s, report.DefaultLimits.Chars) },
 	"minus64":   func(a int64, b int) int64 { return a - int64(b) },
 	"minusf":    func(a float64, b float64) string { return f1(a - b) },
 	"addf":      func(a float64, b float64) string { return f1(a + b) },
@@ -150,11 +152,13 @@ type view struct {
 	Period   string
 	Hosts    []string
 	Verdicts []verdictCount
-	// Charts.
+	// Charts, of days or, over a long period, weeks (Unit).
+	ChartDays                  []time.Time
+	ChartTimeline, ChartPerDay []report.Series
+	Unit                       string
 	TimelineChart, PerDayChart *chart
 	PerDayClasses              []string
 	HasFindingsPerDay          bool
-	VersionNumbers             []int
 	// VersionOf numbers the versions by name, for the rules table.
 	VersionOf map[string]int
 	// ManyHosts: the bot rows are of several hosts (else of OnlyHost),
@@ -211,20 +215,25 @@ func Write(w io.Writer, f *report.Findings) error {
 	for _, vd := range []string{report.VerdictDisallowed, report.VerdictSpoofed, report.VerdictBreaches, report.VerdictGrace, report.VerdictOK, report.VerdictUnaudited} {
 		v.Verdicts = append(v.Verdicts, verdictCount{Verdict: vd, Rows: counts[vd]})
 	}
+	v.ChartDays, v.ChartTimeline, v.ChartPerDay, v.Unit = f.Days, f.Timeline, f.PerDay, "day"
+	slot := 24 * time.Hour
+	if len(f.Days) > maxChartDays {
+		v.ChartDays, v.ChartTimeline = weekly(f.Days, f.Timeline)
+		_, v.ChartPerDay = weekly(f.Days, f.PerDay)
+		v.Unit, slot = "week", 7*24*time.Hour
+	}
 	if len(f.Days) > 0 {
-		v.TimelineChart = lineChart("Requests per day of the bots with most requests", f.Days, f.Timeline, f.Versions)
+		v.TimelineChart = lineChart("Requests per "+v.Unit+" of the bots with most requests", v.ChartDays, slot, v.ChartTimeline, f.Versions)
 		v.PerDayClasses = []string{"k-dis", "k-grace", "k-delay", "k-rate", "k-visit"}
-		v.PerDayChart = stackedChart("Disallowed requests and breaches per day", f.Days, f.PerDay, v.PerDayClasses, f.Versions)
+		v.PerDayChart = stackedChart("Disallowed requests and breaches per "+v.Unit, v.ChartDays, slot, v.ChartPerDay, v.PerDayClasses, f.Versions)
 		for _, s := range f.PerDay {
 			if s.Total > 0 {
 				v.HasFindingsPerDay = true
 			}
 		}
 	}
-	for i := range f.Versions {
-		n := versionNumber(f.Versions, i)
-		v.VersionNumbers = append(v.VersionNumbers, n)
-		v.VersionOf[f.Versions[i].Name] = n
+	for _, rv := range f.Versions {
+		v.VersionOf[rv.Name] = rv.Number
 	}
 	v.OneSecond = s.Audit.TimeResolution == "1s"
 	return tmpl.Execute(w, v)

@@ -131,3 +131,94 @@ func TestCSP(t *testing.T) {
 		t.Error("the style loads something")
 	}
 }
+
+// worstFindings fills every list of Findings to its limit with strings of
+// the longest length the audit keeps (Limits.Chars; bot names at their 256
+// bytes), over a year.
+func worstFindings() *report.Findings {
+	lim := report.DefaultLimits
+	long := func(c byte) string { return strings.Repeat(string(c), lim.Chars) }
+	day := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	var days []time.Time
+	for i := 0; i < 366; i++ {
+		days = append(days, day.AddDate(0, 0, i))
+	}
+	to := days[365].Add(24*time.Hour - time.Second)
+	vals := func() []int64 {
+		v := make([]int64, len(days))
+		for i := range v {
+			v[i] = int64(1000000 + i*7919%100000)
+		}
+		return v
+	}
+	sum := &report.Summary{Input: report.Input{Lines: 1 << 40, From: &day, To: &to},
+		Audit: report.AuditInfo{Spec: "rfc9309", TimeResolution: "1us", Robots: long('r')}}
+	f := &report.Findings{Summary: sum, Tool: "crawlaudit test", Generated: day, Limits: lim, Days: days}
+	for i := 0; i < lim.Bots+50; i++ {
+		row := report.BotRow{Bot: strings.Repeat("B", 256), Host: long('h'), Identity: "unverified", Operator: long('o'), Purpose: long('p'),
+			Requests: 1 << 40, Disallowed: 1 << 39, CrawlDelayBreaches: 1 << 30, RequestRateBreaches: 1 << 30, VisitTimeBreaches: 1 << 30,
+			DisallowedInGrace: 1 << 30, Unaudited: 1 << 30, IPs: 1 << 30, Verdict: report.VerdictDisallowed}
+		sum.Bots = append(sum.Bots, row)
+		if i < lim.Bots {
+			bf := report.BotFindings{BotRow: row, Requests: vals(), Disallowed: vals(), UserAgentsTotal: 1 << 30}
+			for k := 0; k < lim.UserAgents; k++ {
+				bf.UserAgents = append(bf.UserAgents, report.Count{Value: long('u'), N: 1 << 40})
+			}
+			f.Rows = append(f.Rows, bf)
+		}
+	}
+	for i := 0; i < lim.TimelineBots; i++ {
+		f.Timeline = append(f.Timeline, report.Series{Label: strings.Repeat("B", 256), Values: vals(), Total: 1 << 40})
+	}
+	for i := 0; i < 5; i++ {
+		f.PerDay = append(f.PerDay, report.Series{Label: "disallowed", Values: vals(), Total: 1 << 40})
+	}
+	for i := 0; i < lim.Versions; i++ {
+		v := report.RobotsVersion{Host: long('h'), Name: long('n'), Number: i + 1, Start: days[i*30], Added: 1 << 20, Removed: 1 << 20, DiffCut: 1 << 20}
+		for k := 0; k < lim.DiffLines; k++ {
+			v.Diff = append(v.Diff, report.DiffLine{Op: '+', Old: 1 << 20, New: 1 << 20, Text: long('d')})
+		}
+		f.Versions = append(f.Versions, v)
+	}
+	f.VersionsTotal = 1 << 20
+	for i := 0; i < lim.Rules; i++ {
+		r := report.BrokenRule{Host: long('h'), Version: long('n'), Line: 1 << 20, Rule: long('r'), Requests: 1 << 40, BotsTotal: 1 << 20}
+		for k := 0; k < lim.RuleBots; k++ {
+			r.Bots = append(r.Bots, report.Count{Value: strings.Repeat("B", 256), N: 1 << 40})
+		}
+		f.Rules = append(f.Rules, r)
+	}
+	f.RulesTotal = 1 << 20
+	for i := 0; i < lim.PathBots; i++ {
+		p := report.BotPaths{Label: strings.Repeat("B", 256), Host: long('h'), Disallowed: 1 << 40, PathsTotal: 1 << 30}
+		for k := 0; k < lim.Paths; k++ {
+			p.Paths = append(p.Paths, report.PathCount{Path: long('/'), N: 1 << 40, Rule: long('r'), Line: 1 << 20})
+		}
+		f.Paths = append(f.Paths, p)
+	}
+	f.PathBotsTotal = 1 << 20
+	for i := 0; i < lim.Breaches; i++ {
+		f.Breaches = append(f.Breaches, report.BreachGroup{Label: strings.Repeat("B", 256), Host: long('h'), Kind: "crawl-delay", Limit: long('l'), Unit: "seconds", N: 1 << 40, Worst: "0.000", Median: "0.000", First: day, Last: to})
+	}
+	f.BreachesTotal = 1 << 20
+	f.Block = report.BlockFindings{Files: []string{"blocklist.txt"}, Kinds: []string{"disallowed"}, Min: 1, Addresses: 1 << 20, Blocks: 1 << 20}
+	for i := 0; i < lim.BlockEntries; i++ {
+		f.Block.Entries = append(f.Block.Entries, report.BlockEntry{Addr: "2001:db8:ffff:ffff:ffff:ffff:ffff:ffff", Reasons: "disallowed 1000000, spoofed 1000000, in-grace 1000000",
+			Claims: []string{strings.Repeat("B", 256) + " spoofed", strings.Repeat("C", 256) + " spoofed"}, First: day, Last: to})
+	}
+	f.Headlines = report.Headlines(f)
+	return f
+}
+
+// TestWorstCaseSize: with every list full of the longest strings the audit
+// keeps, over a year, the page stays bounded.
+func TestWorstCaseSize(t *testing.T) {
+	var buf bytes.Buffer
+	if err := Write(&buf, worstFindings()); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("worst case: %d bytes", buf.Len())
+	if buf.Len() > 3<<20 {
+		t.Errorf("the worst-case page is %d bytes", buf.Len())
+	}
+}
