@@ -241,7 +241,7 @@ func checkPage(t *testing.T, chrome, html string, sum *report.Summary, js bool, 
 	eval(`document.scripts.length`, &scripts)
 	eval(`Array.from(document.querySelectorAll("*")).filter(e => Array.from(e.attributes).some(a => a.name.toLowerCase().startsWith("on"))).length`, &handlers)
 	eval(`Array.from(document.querySelectorAll("[href],[src],[action],[formaction],[srcset],[poster]")).filter(e => !(e.getAttribute("href") || "").startsWith("#")).length`, &links)
-	shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(90))
+	shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
 	if err != nil {
 		t.Fatal(err)
 	}
