@@ -95,6 +95,14 @@ The built-in snapshot of the operators' lists is used unless --ranges DIR
 (made by crawlaudit ranges update) holds newer ones. A verified address is
 never put on the block list unless --block-verified.
 
+Reports (--out DIR): report.html, one self-contained page to open in a browser
+or send (summary, bots with identity and a sparkline, requests per day with
+each robots.txt change marked, broken rules with version and line, the
+versions with a diff, top disallowed paths, breaches, block list, method;
+no request leaves it, it reads without JavaScript), and report.md, the same
+findings as Markdown tables for a ticket. --report FILE.html writes the page
+alone.
+
 Block lists (--out DIR): blocklist.txt always; --block-format all (or a comma
 list) adds blocklist.nft (nft -f), blocklist.ipset (ipset restore),
 blocklist.iptables/.ip6tables (iptables-restore --noflush), blocklist.nginx.conf
