@@ -7,7 +7,9 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"testing"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -71,6 +73,9 @@ func TestAuditBudgetsKeepOutputs(t *testing.T) {
 	if len(files) == 0 {
 		t.Fatal("no outputs")
 	}
+	// The time a file was made (block lists, reports) is the only
+	// difference two runs may have.
+	made := regexp.MustCompile(time.Now().UTC().Format("2006-01-02") + `T\d\d:\d\d:\d\dZ`)
 	for _, f := range files {
 		w, err := os.ReadFile(filepath.Join(want, f.Name()))
 		if err != nil {
@@ -80,7 +85,7 @@ func TestAuditBudgetsKeepOutputs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !bytes.Equal(g, w) {
+		if !bytes.Equal(made.ReplaceAll(g, nil), made.ReplaceAll(w, nil)) {
 			t.Errorf("%s differs with the budgets exhausted", f.Name())
 		}
 	}

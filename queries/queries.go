@@ -14,6 +14,9 @@
 //	violations.sql  one row per disallowed request (violations.csv)
 //	breaches.sql    one row per crawl-delay, request-rate or visit-time breach
 //	blocklist.sql   client addresses of bots with disallowed requests (§8)
+//	report_*.sql    the findings of report.html and report.md (§11): report_base (one pass
+//	                over the requests on ids: per day, version and rule), report_daily,
+//	                report_versions, report_rules, report_breaches, report_paths, report_agents
 package queries
 
 import (
