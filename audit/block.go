@@ -148,7 +148,7 @@ func (r *Result) BlockList(ctx context.Context, p BlockPolicy) (*firewall.List, 
 		}
 		e := firewall.Entry{Addr: addr, Claims: claimsOf(v[8])}
 		for k := 0; k < 6; k++ {
-			e.Counts[k] = toInt64(v[1+k])
+			e.Counts[k] = numeric(v[1+k])
 		}
 		e.FirstSeen, _ = v[9].(time.Time)
 		e.LastSeen, _ = v[10].(time.Time)
@@ -176,18 +176,6 @@ func claimsOf(v any) []firewall.Claim {
 		cs = append(cs, firewall.Claim{Bot: bot, Identity: id})
 	}
 	return cs
-}
-
-func toInt64(v any) int64 {
-	switch x := v.(type) {
-	case int64:
-		return x
-	case int32:
-		return int64(x)
-	case uint64:
-		return int64(x)
-	}
-	return 0
 }
 
 // WriteBlocklist writes blocklist.txt for l to w: the header lines, then

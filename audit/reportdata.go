@@ -115,7 +115,7 @@ func (r *Result) findings(ctx context.Context, list *firewall.List, st firewall.
 	n := len(f.Days)
 	perRow := map[int]*[6][]int64{}
 	err = r.store.Each(ctx, queries.SQL("report_daily.sql"), nil, func(v []any) error {
-		pos := int(toInt64(v[0]))
+		pos := int(numeric(v[0]))
 		day, _ := v[1].(time.Time)
 		d, ok := dayIndex[time.Date(day.Year(), day.Month(), day.Day(), 0, 0, 0, 0, time.UTC)]
 		if !ok {
@@ -161,7 +161,7 @@ func (r *Result) findings(ctx context.Context, list *firewall.List, st firewall.
 	agents := map[int][]report.Count{}
 	agentTotals := map[int]int64{}
 	err = r.store.Each(ctx, queries.SQL("report_agents.sql"), nil, func(v []any) error {
-		pos := int(toInt64(v[0]))
+		pos := int(numeric(v[0]))
 		agents[pos] = append(agents[pos], report.Count{Value: report.Cut(str(v[1]), lim.Chars), N: numeric(v[2])})
 		agentTotals[pos] = numeric(v[3])
 		return nil
@@ -177,7 +177,7 @@ func (r *Result) findings(ctx context.Context, list *firewall.List, st firewall.
 	// Disallowed paths.
 	paths := map[int]*report.BotPaths{}
 	err = r.store.Each(ctx, queries.SQL("report_paths.sql"), nil, func(v []any) error {
-		pos := int(toInt64(v[0]))
+		pos := int(numeric(v[0]))
 		p := paths[pos]
 		if p == nil {
 			b := bots[pos]
