@@ -19,7 +19,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/crawlaudit/crawlaudit/ingest"
-	"github.com/crawlaudit/crawlaudit/report"
+	"github.com/crawlaudit/crawlaudit/internal/atomicfile"
 )
 
 // ingestOptions are the flags of `crawlaudit ingest`.
@@ -115,7 +115,7 @@ func runIngest(ctx context.Context, e *env, opt *ingestOptions, logs []string) e
 			return usageErr("ingest: %v", inputErr)
 		}
 	} else {
-		err := report.WriteFileAtomic(opt.parquet, func(w io.Writer) error {
+		err := atomicfile.WriteWith(opt.parquet, func(w io.Writer) error {
 			props := parquet.NewWriterProperties(parquet.WithCompression(compress.Codecs.Zstd), parquet.WithDictionaryDefault(true))
 			fw, err := pqarrow.NewFileWriter(ingest.Schema, w, props, pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
 			if err != nil {

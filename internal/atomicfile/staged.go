@@ -50,11 +50,16 @@ func (s *Staged) Write(name string, write func(io.Writer) error) (err error) {
 	if err != nil {
 		return fmt.Errorf("cannot write %s: %w", path, err)
 	}
+	done := false
 	defer func() {
-		if err != nil {
+		// Also on a panic in write: the temporary file goes, then the
+		// panic goes on.
+		if !done {
 			f.Close()
 			os.Remove(f.Name())
 			untrack(f.Name())
+		}
+		if err != nil {
 			err = fmt.Errorf("cannot write %s: %w", path, err)
 		}
 	}()
@@ -75,7 +80,28 @@ func (s *Staged) Write(name string, write func(io.Writer) error) (err error) {
 		return err
 	}
 	s.files = append(s.files, stagedFile{tmp: f.Name(), name: path})
+	done = true
 	return nil
+}
+
+// WriteWith replaces the file at path with what write writes, so that a
+// reader sees the old file or the complete new one, never a part: a Staged
+// set of one file (see Staged.Write for the temporary name, permissions,
+// sync and clean-up, on an error or a panic in write alike).
+func WriteWith(path string, write func(io.Writer) error) error {
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	if base == "" {
+		return fmt.Errorf("cannot write %q: not a file name", path)
+	}
+	s := NewStaged(dir)
+	defer s.Abort()
+	if err := s.Write(base, write); err != nil {
+		return err
+	}
+	return s.Commit()
 }
 
 // Commit renames every written file into place, then syncs the directory

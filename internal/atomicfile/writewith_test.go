@@ -1,4 +1,4 @@
-package report
+package atomicfile
 
 import (
 	"errors"
@@ -9,26 +9,12 @@ import (
 	"testing"
 )
 
-// dirNames lists the names in dir.
-func dirNames(t *testing.T, dir string) []string {
-	t.Helper()
-	es, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, e := range es {
-		names = append(names, e.Name())
-	}
-	return names
-}
-
-func TestWriteFileAtomic(t *testing.T) {
+func TestWriteWith(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "summary.json")
 
 	// A new file: written whole, mode 0644, no temporary left.
-	if err := WriteFileAtomic(p, func(w io.Writer) error {
+	if err := WriteWith(p, func(w io.Writer) error {
 		_, err := io.WriteString(w, "v1\n")
 		return err
 	}); err != nil {
@@ -49,7 +35,7 @@ func TestWriteFileAtomic(t *testing.T) {
 		t.Fatal(err)
 	}
 	big := strings.Repeat("0123456789", 100_000) // more than the buffer
-	if err := WriteFileAtomic(p, func(w io.Writer) error {
+	if err := WriteWith(p, func(w io.Writer) error {
 		_, err := io.WriteString(w, big)
 		return err
 	}); err != nil {
@@ -65,7 +51,7 @@ func TestWriteFileAtomic(t *testing.T) {
 	// An error from write: old content untouched, temporary removed, error
 	// names the path and wraps the cause.
 	errBoom := errors.New("boom")
-	err := WriteFileAtomic(p, func(w io.Writer) error {
+	err := WriteWith(p, func(w io.Writer) error {
 		io.WriteString(w, "partial new content")
 		return errBoom
 	})
@@ -86,7 +72,7 @@ func TestWriteFileAtomic(t *testing.T) {
 				t.Error("panic was swallowed")
 			}
 		}()
-		WriteFileAtomic(p, func(w io.Writer) error {
+		WriteWith(p, func(w io.Writer) error {
 			io.WriteString(w, "x")
 			panic("write panicked")
 		})
@@ -109,8 +95,8 @@ func TestWriteFileAtomicErrors(t *testing.T) {
 		{"no name", dir + string(filepath.Separator)},
 	} {
 		called = false
-		if err := WriteFileAtomic(c.path, write); err == nil {
-			t.Errorf("%s: WriteFileAtomic(%q) succeeded", c.name, c.path)
+		if err := WriteWith(c.path, write); err == nil {
+			t.Errorf("%s: WriteWith(%q) succeeded", c.name, c.path)
 		}
 		if called && c.name != "missing directory" {
 			t.Errorf("%s: write was called", c.name)
@@ -134,7 +120,7 @@ func TestWriteFileAtomicReadOnlyDir(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer os.Chmod(dir, 0o755)
-	err := WriteFileAtomic(p, func(w io.Writer) error { _, err := io.WriteString(w, "new\n"); return err })
+	err := WriteWith(p, func(w io.Writer) error { _, err := io.WriteString(w, "new\n"); return err })
 	if err == nil || !strings.Contains(err.Error(), p) {
 		t.Errorf("err = %v, want one naming %s", err, p)
 	}
