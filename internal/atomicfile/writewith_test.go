@@ -85,7 +85,7 @@ func TestWriteWith(t *testing.T) {
 	}
 }
 
-func TestWriteFileAtomicErrors(t *testing.T) {
+func TestWriteWithErrors(t *testing.T) {
 	dir := t.TempDir()
 	called := false
 	write := func(w io.Writer) error { called = true; return nil }
@@ -107,7 +107,7 @@ func TestWriteFileAtomicErrors(t *testing.T) {
 	}
 }
 
-func TestWriteFileAtomicReadOnlyDir(t *testing.T) {
+func TestWriteWithReadOnlyDir(t *testing.T) {
 	if os.Geteuid() == 0 {
 		t.Skip("root ignores directory permissions")
 	}
