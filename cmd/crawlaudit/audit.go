@@ -341,6 +341,15 @@ func runAudit(ctx context.Context, e *env, opt *auditOptions, logs []string) err
 			return usageErr("audit: --report %s: %v", opt.report, err)
 		}
 	}
+	// The kept audit is renamed into place right after the --out files,
+	// before anything is printed: the two renames cannot be one, but
+	// nothing slow stands between them.
+	if cfg.DB != "" && replace {
+		if err := res.Commit(); err != nil {
+			return usageErr("audit: --db: %v", err)
+		}
+		committed = true
+	}
 	printRejected(e, &res.Summary.Input)
 	for _, w := range res.Warnings {
 		fmt.Fprintf(e.stderr, "crawlaudit: warning: %s\n", report.TerminalSafe(w))
@@ -352,12 +361,6 @@ func runAudit(ctx context.Context, e *env, opt *auditOptions, logs []string) err
 	} else if err := report.WriteTable(e.stdout, &res.Summary, report.TableOptions{Terminal: e.stdoutTTY, Limit: opt.limit,
 		Width: e.stdoutWidth, Color: e.color, Next: nextSteps(opt)}); err != nil {
 		return err
-	}
-	if cfg.DB != "" && replace {
-		if err := res.Commit(); err != nil {
-			return usageErr("audit: --db: %v", err)
-		}
-		committed = true
 	}
 	if opt.out != "" && !opt.json && replace {
 		files := slices.Clone(audit.OutFiles)
