@@ -21,7 +21,7 @@ type Robots struct {
 	byToken  map[string]*lazyGroup
 	mu       sync.Mutex
 	compiled map[string]*Resolved // by set of group indices
-	// koster1996 and orig1994: per record, compiled on first use.
+	// koster1996, orig1994 and spc2: per record, compiled on first use.
 	records []*lazyRecord
 	star    *Resolved
 	none    *Resolved
@@ -31,7 +31,7 @@ type Robots struct {
 func Compile(f *File, p Profile) *Robots {
 	r := &Robots{file: f, profile: p}
 	switch p {
-	case Koster1996, Orig1994:
+	case Koster1996, Orig1994, Spc2:
 		r.groups = buildGroups(f.lines, modeRecords, nil)
 	case Google:
 		r.groups = buildGroups(f.lines, modeGoogle, nil)
@@ -39,7 +39,7 @@ func Compile(f *File, p Profile) *Robots {
 		r.groups = f.Groups
 	}
 	r.none = newResolved("", nil, p)
-	if p == Koster1996 || p == Orig1994 {
+	if p == Koster1996 || p == Orig1994 || p == Spc2 {
 		r.compileRecords()
 	} else {
 		r.compileMerged()
@@ -130,14 +130,23 @@ func (r *Robots) get(l *lazyGroup) *Resolved {
 	return l.res
 }
 
-// compileRecords prepares koster1996 and orig1994: one compiled record per
-// record, named after each of its agents, compiled on first use; the first
-// "*" record is the default (1996 draft §3.2.1: "the first record with a
-// User-agent line with a "*" value"; the 1994 document allows only one).
+// compileRecords prepares koster1996, orig1994 and spc2: one compiled record
+// per record, named after each of its agents, compiled on first use; the
+// first "*" record is the default (1996 draft §3.2.1: "the first record with
+// a User-agent line with a "*" value"; the 1994 document allows only one).
+// Under spc2 a record with an experimental Robot-version is ignored (seed
+// 000: "ignore that rule set and use the default"): it is never the default,
+// and a crawler it names gets the default (see resolveRecord).
 func (r *Robots) compileRecords() {
 	r.records = make([]*lazyRecord, len(r.groups))
 	for gi, g := range r.groups {
 		r.records[gi] = &lazyRecord{group: g}
+		if r.profile == Spc2 {
+			if reading, _ := spcReadingOf(g); reading == spcIgnored {
+				r.records[gi].ignored = true
+				continue
+			}
+		}
 		if r.star == nil {
 			for ai, a := range g.Agents {
 				if a.Token == "*" {
@@ -151,9 +160,10 @@ func (r *Robots) compileRecords() {
 
 // lazyRecord is a record compiled on first use, named after each agent.
 type lazyRecord struct {
-	once  sync.Once
-	group *Group
-	named []*Resolved
+	once    sync.Once
+	group   *Group
+	named   []*Resolved
+	ignored bool // spc2: an experimental Robot-version
 }
 
 // record returns record gi named after its agent ai.
@@ -226,14 +236,16 @@ func (r *Robots) Default() *Resolved { return r.star }
 // ("Googlebot-Image" before "Googlebot"), and of equally long ones the first
 // in the header. Else the "*" groups apply; else none.
 //
-// koster1996 and orig1994: a bare token selects the first record with an
-// agent value that contains it as a case-insensitive substring (1996 draft
-// §3.2.1; "bot" selects a record for "Googlebot"). With a header the
+// koster1996, orig1994 and spc2: a bare token selects the first record with
+// an agent value that contains it as a case-insensitive substring (1996
+// draft §3.2.1; "bot" selects a record for "Googlebot"). With a header the
 // crawler's own token is unknown, so the first record with an agent whose
 // token appears in the header as a product name (as above) is selected,
 // which is how the 1996 draft's FigTree example ("FigTree/0.1 Robot
 // libwww-perl/5.04" obeys "User-agent: figtree") reads. Else the first "*"
-// record; else none.
+// record; else none. Under spc2, when the record selected has an
+// experimental Robot-version, the default applies (seed 000: "ignore that
+// rule set and use the default"), not a later record naming the crawler.
 //
 // Resolve allocates, and compiles a token's groups the first time it is
 // asked for; call it once per distinct agent and keep the result. It is safe
@@ -287,6 +299,9 @@ func (r *Robots) resolveRecord(agent string, header bool) *Resolved {
 				ok = strings.Contains(strings.ToLower(a.Value), la)
 			}
 			if ok {
+				if r.records[gi].ignored {
+					return r.star
+				}
 				return r.record(gi, ai)
 			}
 		}
@@ -326,11 +341,15 @@ type Decision struct {
 	// Allowed is the verdict.
 	Allowed bool
 	// Rule is the deciding rule as a robots.txt line ("Disallow:
-	// /private/"), "" when no rule matched.
+	// /private/"), "" when no rule matched. Under spc2, a target that a
+	// 2.0.0 record's Allow lines leave out (RuleSet.Decide's Unlisted) is
+	// disallowed by the record's Robot-version line, "Robot-version:
+	// 2.0.0", with Index -1.
 	Rule string
 	// Line is the 1-based line of the deciding rule, 0 when none.
 	Line int
-	// Index is the deciding rule's index in Resolved.Rules, -1 when none.
+	// Index is the deciding rule's index in Resolved.Rules, -1 when none
+	// (no rule matched, or Unlisted).
 	Index int
 }
 
@@ -368,6 +387,10 @@ type Resolved struct {
 	hasRobotVersion              bool
 	comments, noindex            []Text
 	cleanParams                  []CleanParam
+	// spc2, a 2.0.0 record: its Robot-version line, reported as the
+	// deciding line of an Unlisted target.
+	versionRule string
+	versionLine int
 }
 
 func newResolved(name string, groups []*Group, p Profile) *Resolved {
@@ -398,6 +421,18 @@ func newResolved(name string, groups []*Group, p Profile) *Resolved {
 	g.texts = make([]string, len(g.rules))
 	for i, ru := range g.rules {
 		g.texts[i] = ru.String()
+	}
+	if p == Spc2 {
+		// One record (spc2 never merges): the 2.0.0 reading when it
+		// declares Robot-version 2.x.y, else the 1.0.0 reading, which is
+		// Koster1996's.
+		p = Koster1996
+		if len(groups) == 1 {
+			if reading, v := spcReadingOf(groups[0]); reading == spcV2 {
+				p = Spc2
+				g.versionRule, g.versionLine = KindRobotVersion.String()+": "+v.Value, v.Line
+			}
+		}
 	}
 	g.set = CompileRules(g.rules, p)
 	return g
@@ -439,6 +474,9 @@ func (g *Resolved) DecideString(target string, buf []byte) (Decision, []byte) {
 }
 
 func (g *Resolved) decision(i int) Decision {
+	if i == Unlisted {
+		return Decision{Allowed: false, Rule: g.versionRule, Line: g.versionLine, Index: -1}
+	}
 	if i < 0 {
 		return Decision{Allowed: true, Index: -1}
 	}

@@ -38,7 +38,7 @@ const (
 	CodeRuleOutsideGroup  Code = "rule-outside-group"   // Allow/Disallow/extension before any User-agent line
 	CodeInvalidCrawlDelay Code = "invalid-crawl-delay"  // Crawl-delay that is not a non-negative decimal number
 	CodeInvalidCacheDelay Code = "invalid-cache-delay"  // Cache-delay that is not a non-negative decimal number
-	CodeInvalidRate       Code = "invalid-request-rate" // Request-rate that is not n/t[smh] [HHMM-HHMM]
+	CodeInvalidRate       Code = "invalid-request-rate" // Request-rate that is not n/t[smhd] [HHMM-HHMM]
 	CodeInvalidVisitTime  Code = "invalid-visit-time"   // Visit-time that is not HHMM-HHMM
 	CodeDuplicateVisit    Code = "duplicate-visit-time" // more than one Visit-time in a group
 	CodeInvalidAgent      Code = "invalid-user-agent"   // a User-agent value with no product token in it
@@ -55,6 +55,11 @@ const (
 	CodeUTF16             Code = "utf-16"               // UTF-16 text: crawlers read UTF-8 and find no rule in it
 	CodeCompressed        Code = "compressed"           // gzip, zstd, bzip2, xz or zip data served as robots.txt
 	CodeBinary            Code = "binary"               // control characters and not a single directive: not a text file
+	// Robot-version (seed 000), as the spc2 profile reads it.
+	CodeInvalidVersion      Code = "invalid-robot-version"      // a Robot-version that is not 1.x.y or 2.x.y
+	CodeVersionNotFirst     Code = "robot-version-not-first"    // a Robot-version after another group line: the group is 1.0.0
+	CodeDuplicateVersion    Code = "duplicate-robot-version"    // more than one Robot-version in a group
+	CodeExperimentalVersion Code = "experimental-robot-version" // an odd minor version: spc2 ignores the group
 )
 
 // notRobotsCodes are the codes of a file that is plainly not a robots.txt:

@@ -121,11 +121,20 @@ func parseDelay(s string) (float64, error) {
 	return v, nil
 }
 
+// maxRatePeriod bounds a Request-rate's period in seconds: 1,000,000 hours
+// (114 years), the longest period the units s, m and h could already
+// write. It keeps Requests*Seconds (RequestRate.stricter) within int64.
+const maxRatePeriod = 1e6 * 3600
+
 // parseRequestRate parses "n/t[unit] [window]": n requests per t units (s,
-// m or h, case-insensitive; seconds when absent; t may be omitted before a
-// unit, "1/m" meaning one per minute), optionally followed by a UTC window
+// m, h or d, case-insensitive; seconds when absent; t may be omitted before
+// a unit, "1/m" meaning one per minute), optionally followed by a UTC window
 // in the forms parseWindow accepts. Forms of the 2.0.0 proposal: "10/60",
-// "10/10m", "20/1h", "1/10s 0800-1700".
+// "10/10m", "20/1h", "1/10s 0800-1700". The proposal leaves units open
+// ("The default time unit is the second"); "d" (days, 86,400 s) is read as
+// VIPnytt/RobotsTxtParser reads it (seed 002's parser,
+// src/Parser/Directives/RequestRateParser.php, draftParseRate: 'd' =>
+// 86400): "1/1d" is one request a day.
 func parseRequestRate(s string) (RequestRate, error) {
 	var r RequestRate
 	if s == "" {
@@ -153,14 +162,19 @@ func parseRequestRate(s string) (RequestRate, error) {
 			mult, t = 60, t[:len(t)-1]
 		case 'h', 'H':
 			mult, t = 3600, t[:len(t)-1]
+		case 'd', 'D':
+			mult, t = 86400, t[:len(t)-1]
 		}
 	}
 	period := 1
 	if t != "" || mult == 1 {
 		period, ok = atoiBounded(t, 1e6)
 		if !ok || period < 1 {
-			return r, fmt.Errorf("%q: the period must be a whole number from 1 with an optional unit s, m or h", rate)
+			return r, fmt.Errorf("%q: the period must be a whole number from 1 with an optional unit s, m, h or d", rate)
 		}
+	}
+	if int64(period)*int64(mult) > maxRatePeriod {
+		return r, fmt.Errorf("%q: the period is over 1,000,000 hours", rate)
 	}
 	r.Requests, r.Seconds = n, period*mult
 	if rest != "" {

@@ -13,7 +13,12 @@ func unixAt(hh, mm, ss int) int64 {
 // TestConner1996_RequestRateForms: the rates of the 2.0.0 proposal (seed
 // 000): "10/60 - no more than 10 documents per 60 secs", "10/10m - no more
 // than 10 documents per 10 mins", "20/1h - no more than 20 documents per
-// hour", and a rate with a time window.
+// hour", and a rate with a time window. The unit d (days) is
+// VIPnytt/RobotsTxtParser's (seed 002's parser,
+// https://github.com/VIPnytt/RobotsTxtParser/blob/b215f8e4e9eb57fee13ea5ae76ee68a78b420944/src/Parser/Directives/RequestRateParser.php,
+// draftParseRate: "case 'd': $multiplier = 86400"), asked for by issue 14
+// item 6 ("Request-rate also accepts the unit d (days), as other parsers
+// do").
 func TestConner1996_RequestRateForms(t *testing.T) {
 	for _, c := range []struct {
 		in        string
@@ -36,7 +41,14 @@ func TestConner1996_RequestRateForms(t *testing.T) {
 		{"10/0", 0, 0, "", true},
 		{"10/", 0, 0, "", true},
 		{"-1/60", 0, 0, "", true},
-		{"10/60d", 0, 0, "", true},
+		{"1/1d", 1, 86400, "", false},                        // VIPnytt draftParseRate: 'd' => 86400
+		{"10/60d", 10, 60 * 86400, "", false},                // VIPnytt draftParseRate
+		{"2/3D 0100-0300", 2, 3 * 86400, "0100-0300", false}, // units are case-insensitive, as s, m, h
+		{"1/d", 1, 86400, "", false},                         // as "1/m": the count may be left out
+		{"1/1000000h", 1, 1e6 * 3600, "", false},             // the longest period
+		{"1/41667d", 0, 0, "", true},                         // over 1,000,000 hours
+		{"1/1w", 0, 0, "", true},                             // no other unit
+		{"1/1dd", 0, 0, "", true},
 		{"1/10s 0800", 0, 0, "", true},
 		{"1/10s 0800-2500", 0, 0, "", true},
 		{"1/10s 0800-0800", 0, 0, "", true},

@@ -26,6 +26,8 @@ func FuzzParse(f *testing.F) {
 		"Disallow: /early\nUser-agent: *\n\nDisallow: /late\n",
 		"User-agent: * foo\nUser-agent: MJ12bot\nUser-agent: Googlebot/2.1\nDisallow: /*$\n",
 		"Clean-param: a&b /p\nHost: x\nSitemap: y\nUser-agent: z\nClean-param: &\nNoindex: /n\nComment: c\nRobot-version: 2.0.0\nCache-delay: 3\n",
+		"User-agent: a\nRobot-version: 2.0.0\nAllow: */index.html\n\nUser-agent: *\nRobot-version: 2.1\nDisallow: /\nRobot-version: x\n",
+		"User-agent: Googlebot\nRobot-version: 2.2.0\nAllow: /a\nAllow: /b*\nDisallow: *.shtml\nRequest-rate: 1/1d 0000-2400\n",
 		strings.Repeat("User-agent: a\n", 50) + strings.Repeat("Disallow: /*a*a*a*a*b\n", 50),
 		"User-agent: a:b:c\n:::\n#:\n \t \nAllow:\nDisallow:#\n",
 	} {
@@ -67,6 +69,9 @@ func FuzzParse(f *testing.F) {
 					d, buf = g.Decide([]byte(u), buf)
 					if d.Index >= 0 && (d.Line != g.Rules()[d.Index].Line || d.Allowed != g.Rules()[d.Index].Allow) {
 						t.Fatalf("%s %q %q: %+v", p, a, u, d)
+					}
+					if d.Index < 0 && !d.Allowed && !isUnlisted(p, d) {
+						t.Fatalf("%s %q %q: disallowed by no rule: %+v", p, a, u, d)
 					}
 					if u == "/robots.txt" && !d.Allowed {
 						t.Fatalf("%s: /robots.txt disallowed", p)

@@ -32,10 +32,11 @@ type Group struct {
 	Noindex       []Text
 	CleanParams   []CleanParam
 
-	sawRule   bool // an Allow or Disallow line was added
-	sawMember bool // any group line was added
-	blankLine int  // a blank line seen since the last line of the group
-	warnedGap bool
+	sawRule     bool // an Allow or Disallow line was added
+	sawMember   bool // any group line was added
+	firstMember int  // the line of the first group line after the agents
+	blankLine   int  // a blank line seen since the last line of the group
+	warnedGap   bool
 }
 
 // IsDefault reports whether one of the group's agents is "*".
@@ -166,6 +167,9 @@ func buildGroups(lines []line, mode groupMode, p *parser) []*Group {
 
 // add adds a group member line to g.
 func (g *Group) add(kind Kind, value string, l *line, p *parser) {
+	if !g.sawMember {
+		g.firstMember = l.num
+	}
 	g.sawMember = true
 	switch kind {
 	case KindAllow, KindDisallow:
@@ -194,6 +198,9 @@ func (g *Group) add(kind Kind, value string, l *line, p *parser) {
 			g.VisitTimes = append(g.VisitTimes, VisitTime{Window: w, Line: l.num})
 		}
 	case KindRobotVersion:
+		if p != nil {
+			g.checkRobotVersion(value, l.num, p)
+		}
 		g.RobotVersions = append(g.RobotVersions, Text{Value: value, Line: l.num})
 	case KindComment:
 		g.Comments = append(g.Comments, Text{Value: value, Line: l.num})
@@ -204,6 +211,25 @@ func (g *Group) add(kind Kind, value string, l *line, p *parser) {
 			c.Line = l.num
 			g.CleanParams = append(g.CleanParams, c)
 		}
+	}
+}
+
+// checkRobotVersion reports, in the parse pass, a Robot-version line that
+// the spc2 profile does not read as the author likely meant (seed 000,
+// Robot-version): a second one, one that does not follow the User-agent
+// lines at once, an experimental version. An invalid value is reported by
+// checkValue.
+func (g *Group) checkRobotVersion(value string, num int, p *parser) {
+	switch {
+	case len(g.RobotVersions) > 0:
+		p.diag(num, Warning, CodeDuplicateVersion, "more than one Robot-version in a group (the 2.0.0 proposal allows one): the first, line %d, applies", g.RobotVersions[0].Line)
+		return
+	case g.firstMember != num:
+		p.diag(num, Warning, CodeVersionNotFirst, "Robot-version does not follow the User-agent lines at once: the 2.0.0 proposal (--spec spc2) reads the group as version 1.0.0")
+		return
+	}
+	if v, err := ParseVersion(value); err == nil && v.Experimental() {
+		p.diag(num, Warning, CodeExperimentalVersion, "Robot-version %s is experimental (odd minor number): the 2.0.0 proposal (--spec spc2) ignores the group and applies the default", quote(value))
 	}
 }
 

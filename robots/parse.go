@@ -304,7 +304,11 @@ func (p *parser) checkValue(num int, k Kind, v string) {
 		}
 	case KindRequestRate:
 		if _, err := parseRequestRate(v); err != nil {
-			p.diag(num, Error, CodeInvalidRate, "invalid Request-rate (want n/t with unit s, m or h, and an optional window HHMM-HHMM): %v: line ignored", err)
+			p.diag(num, Error, CodeInvalidRate, "invalid Request-rate (want n/t with unit s, m, h or d, and an optional window HHMM-HHMM): %v: line ignored", err)
+		}
+	case KindRobotVersion:
+		if _, err := ParseVersion(v); err != nil {
+			p.diag(num, Warning, CodeInvalidVersion, "invalid Robot-version (want major.minor.revision, major 1 or 2): %v: the 2.0.0 proposal (--spec spc2) reads the group as version 1.0.0", err)
 		}
 	case KindVisitTime:
 		if _, err := parseWindow(v); err != nil {

@@ -12,7 +12,7 @@ import (
 // patterns the key is the definition, see pattern.)
 func refNorm(p Profile, s string, inQuery bool) (string, bool) {
 	keep := &keepRFC9309
-	if p == Koster1996 || p == Orig1994 {
+	if p == Koster1996 || p == Orig1994 || p == Spc2 {
 		keep = &keepKoster
 	}
 	out, inQuery := appendKey(nil, []byte(s), keep, inQuery)
@@ -28,7 +28,7 @@ type refPattern struct {
 }
 
 func keepFor(p Profile) *keepTable {
-	if p == Koster1996 || p == Orig1994 {
+	if p == Koster1996 || p == Orig1994 || p == Spc2 {
 		return &keepKoster
 	}
 	return &keepRFC9309
@@ -64,7 +64,12 @@ func refCompile(p Profile, v string) (refPattern, bool) {
 		}
 		return rp, true
 	}
-	if strings.HasSuffix(v, "$") {
+	if p == Spc2 {
+		// Seed 000: a value matches the whole URL; "*" at its end makes
+		// it a prefix. A final "$" changes nothing.
+		v = strings.TrimSuffix(v, "$")
+		rp.anchored = !strings.HasSuffix(v, "*")
+	} else if strings.HasSuffix(v, "$") {
 		rp.anchored = true
 		rp.octets++
 		v = v[:len(v)-1]
@@ -127,6 +132,9 @@ func refDecide(rules []Rule, p Profile, target string) int {
 	if t == "/robots.txt" || strings.HasPrefix(t, "/robots.txt?") {
 		return -1
 	}
+	if p == Spc2 {
+		return refDecideSpc2(rules, t)
+	}
 	best, bestOctets, bestAllow := -1, -1, false
 	for i, r := range rules {
 		if p == Orig1994 && r.Allow {
@@ -156,6 +164,44 @@ func refDecide(rules []Rule, p Profile, target string) int {
 		}
 	}
 	return best
+}
+
+// refDecideSpc2 is the 2.0.0 proposal's precedence (seed 000, Allow and
+// Disallow) written the obvious way: the first matching explicit Allow,
+// else the first matching Disallow, else the first matching wildcard
+// Allow; else Unlisted when the Allow lines list what may be fetched (no
+// Disallow, or a wildcard Allow), else -1.
+func refDecideSpc2(rules []Rule, t string) int {
+	// class: 3 explicit Allow (no "*"), 2 Disallow, 1 wildcard Allow.
+	class := func(r Rule) int {
+		switch {
+		case !r.Allow:
+			return 2
+		case !strings.Contains(r.Pattern, "*"):
+			return 3
+		}
+		return 1
+	}
+	has := map[int]bool{}
+	for _, r := range rules {
+		if r.Pattern != "" {
+			has[class(r)] = true
+		}
+	}
+	for c := 3; c >= 1; c-- {
+		for i, r := range rules {
+			if r.Pattern == "" || class(r) != c {
+				continue
+			}
+			if rp, ok := refCompile(Spc2, r.Pattern); ok && refMatch(rp, t) {
+				return i
+			}
+		}
+	}
+	if (has[3] || has[1]) && (!has[2] || has[1]) {
+		return Unlisted
+	}
+	return -1
 }
 
 var patternAlphabet = []string{"a", "b", "/", "?", "*", "*", "$", ".", "=", "&", "%61", "%2F", "%2f", "%3F", "%2A", "ツ", "%E3"}

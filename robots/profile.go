@@ -28,16 +28,27 @@ const (
 	// Orig1994 is "A Standard for Robot Exclusion" (1994, seed 004): as
 	// Koster1996 but without Allow and without wildcards.
 	Orig1994
+	// Spc2 is S. Conner's robots.txt 2.0.0 proposal ("Re: robots.txt
+	// syntax", 1996, seed 000) on top of Koster1996's records and group
+	// choice: a record whose User-agent lines are followed at once by
+	// "Robot-version: 2.x.y" with x even is matched by the proposal's
+	// rules (explicit Allow, then Disallow, then wildcard Allow; Allow
+	// lines without Disallow allow only what they match), an experimental
+	// version (x odd) makes the record ignored, and every other record is
+	// read as Koster1996 reads it (the proposal's 1.0.0 general matching).
+	// See spc2.go.
+	Spc2
 )
 
 // Profiles lists every profile in the order they are documented.
-var Profiles = []Profile{RFC9309, Google, Koster1996, Orig1994}
+var Profiles = []Profile{RFC9309, Google, Koster1996, Orig1994, Spc2}
 
 var profileNames = [...]string{
 	RFC9309:    "rfc9309",
 	Google:     "google",
 	Koster1996: "koster1996",
 	Orig1994:   "orig1994",
+	Spc2:       "spc2",
 }
 
 // String returns the profile's name as accepted by --spec.
@@ -59,5 +70,5 @@ func ParseProfile(s string) (Profile, error) {
 			return Profile(i), nil
 		}
 	}
-	return 0, fmt.Errorf("unknown robots.txt profile %q: use one of rfc9309, google, koster1996, orig1994", s)
+	return 0, fmt.Errorf("unknown robots.txt profile %q: use one of rfc9309, google, koster1996, orig1994, spc2", s)
 }

@@ -37,6 +37,19 @@ import (
 //     in RFC 9309 (the contract removes them only for Orig1994).
 //   - Orig1994: the first matching Disallow wins, as a plain prefix: "*"
 //     and "$" are literal; Allow rules never match. %xx as Koster1996.
+//   - Spc2: the 2.0.0 proposal (seed 000), for the rules of a record that
+//     declares Robot-version 2.x.y (Compile gives the other records of a
+//     file the Koster1996 set). Every value matches the whole target: a
+//     value without "*" is an explicit match (the target equals it), one
+//     with "*" a wildcard match in which "*" matches any run of octets
+//     and nothing is added at the end ("/a*" is a prefix, "*.shtml" a
+//     suffix); a final "$" is redundant and dropped. An explicit Allow
+//     wins over every Disallow, a Disallow over every wildcard Allow; of
+//     several matching rules of one class the first in the file decides.
+//     No match: allowed, except in a set whose Allow lines list what may
+//     be fetched (Allow without Disallow, or any wildcard Allow), where
+//     Decide returns Unlisted (disallowed). %xx as Koster1996. See the
+//     package documentation, "The 2.0.0 proposal".
 //
 // "*" matches any run of octets; "$" anchors only as the last character of
 // a value (see pattern). Google additionally allows the directory of an
@@ -67,6 +80,9 @@ type RuleSet struct {
 	anchors   []anchorGroup
 	anchorOf  [256]int8 // group anchored on each byte, -1 for none
 	allMemo   uint64    // every memo slot in use
+	// allowList: under Spc2, a target no rule matches is Unlisted
+	// (disallowed) rather than allowed.
+	allowList bool
 }
 
 // trieNode is a node of the compressed trie of the patterns' first pieces.
@@ -87,8 +103,11 @@ type trieNode struct {
 // rules slice is retained; do not modify it afterwards.
 func CompileRules(rules []Rule, p Profile) *RuleSet {
 	rs := &RuleSet{rules: rules, profile: p, keep: &keepRFC9309}
-	if p == Koster1996 || p == Orig1994 {
+	if p == Koster1996 || p == Orig1994 || p == Spc2 {
 		rs.keep = &keepKoster
+	}
+	if p == Spc2 {
+		rs.allowList = spcAllowList(rules)
 	}
 	rs.nodes = append(rs.nodes, trieNode{})
 	for i, r := range rules {
@@ -153,6 +172,9 @@ func hasPrefixString(s, prefix string) bool {
 // addPattern compiles value v of rule i and files it in the trie.
 func (rs *RuleSet) addPattern(v string, i int, allow bool) {
 	raw, end, octets := compileValue(v, rs.profile != Orig1994)
+	if rs.profile == Spc2 {
+		end = spcAnchored(v)
+	}
 	pat := pattern{end: end, rule: int32(i)}
 	inQuery, inQueryN := false, false
 	for _, r := range raw {
@@ -186,6 +208,10 @@ func (rs *RuleSet) addPattern(v string, i int, allow bool) {
 			a = 1
 		}
 		pat.score = uint64(octets)<<33 | a<<32 | rank
+	case Spc2:
+		// Explicit Allow, then Disallow, then wildcard Allow; then
+		// file order (see spcClass).
+		pat.score = spcClass(rs.rules[i])<<32 | rank
 	default:
 		// Koster1996, Orig1994: first match in file order.
 		pat.score = rank
@@ -463,7 +489,9 @@ func (rs *RuleSet) Profile() Profile { return rs.profile }
 
 // Decide returns the index into the compiled rules of the rule deciding
 // target, or -1 when no rule matches (the target is allowed). The target
-// is allowed when the result is -1 or names an Allow rule.
+// is allowed when the result is -1 or names an Allow rule. Under Spc2 it
+// may also return Unlisted: no rule matches, and the set's Allow lines
+// list all that may be fetched (disallowed).
 //
 // target is the path and query as logged (an absolute URL and a fragment
 // are accepted, see trimTarget); a target that starts with "/" is a path,
@@ -483,7 +511,11 @@ func (rs *RuleSet) Decide(target []byte, buf []byte) (rule int, bufOut []byte) {
 	if isRobotsTxt(key) {
 		return -1, buf
 	}
-	return rs.decideKey(key, nil), buf
+	rule = rs.decideKey(key, nil)
+	if rule < 0 && rs.allowList {
+		rule = Unlisted
+	}
+	return rule, buf
 }
 
 // appendTargetKey appends to dst the matching key of the trimmed target t

@@ -284,7 +284,11 @@ func TestGoogle_Only(t *testing.T) {
 }
 
 // The 1996 draft, §3.2.2: the %xx table (Record Path, URL path, Matches),
-// under Koster1996 and, as it has the same normalisation, Orig1994.
+// under Koster1996 and, as it has the same normalisation, Orig1994 and
+// Spc2. A 2.0.0 value matches the whole target, so under Spc2 each record
+// gets the "*" that turns a general match into a wildcard one (seed 000,
+// Disallow: "a general match can be turned into a wild card/regular
+// expression match by adding a '*' to the end of the string").
 func TestKoster1996_PercentTable(t *testing.T) {
 	rows := []struct {
 		record, url string
@@ -314,7 +318,11 @@ func TestKoster1996_PercentTable(t *testing.T) {
 			if p == Google {
 				match = r.google
 			}
-			checkCases(t, p, group("disallow: "+r.record), []urlCase{{r.url, !match}})
+			record := r.record
+			if p == Spc2 {
+				record += "*"
+			}
+			checkCases(t, p, group("disallow: "+record), []urlCase{{r.url, !match}})
 		}
 	}
 }
