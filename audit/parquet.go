@@ -1,0 +1,611 @@
+//go:build duckdb_arrow
+
+package audit
+
+import (
+	"bufio"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/compress"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+
+	"github.com/crawlaudit/crawlaudit/internal/atomicfile"
+)
+
+// ParquetMarker is the file a dataset written by WriteParquet holds at its
+// top: a small JSON document saying what the dataset is. A directory
+// without it is not replaced. Readers skip it (its name starts with "_" and
+// does not end in ".parquet"), as they skip _SUCCESS, written beside it as
+// Spark and Hadoop do.
+const ParquetMarker = "_crawlaudit"
+
+// parquetMarkerKind is the "dataset" of ParquetMarker's document.
+const parquetMarkerKind = "crawlaudit judged bot requests"
+
+// Bounds of the files of a Parquet dataset. Variables so that tests can
+// make small ones.
+var (
+	// parquetFileRows is the most rows one part file holds: a partition
+	// with more is written as part-0, part-1, ...
+	parquetFileRows int64 = 1 << 20
+	// parquetRowGroupRows and parquetRowGroupBytes bound a row group (the
+	// writer holds the current one in memory, encoded and compressed):
+	// DuckDB's own row group size, or 64 MB of encoded data.
+	parquetRowGroupRows   = 122_880
+	parquetRowGroupBytes  = int64(64 << 20)
+	parquetMaxSegmentSize = 255 // NAME_MAX of Linux, macOS and Windows file systems
+)
+
+// ParquetStats says what a Parquet dataset holds.
+type ParquetStats struct {
+	Rows       int64 `json:"rows"`
+	Files      int   `json:"files"`
+	Partitions int   `json:"partitions"`
+	// Bytes is the size of the part files.
+	Bytes int64 `json:"bytes"`
+	// Columns are the columns of each file: those of the view judged.
+	Columns []string `json:"columns"`
+}
+
+// StagedParquet is a Parquet dataset written complete under a temporary
+// name beside its directory, not yet in place: Commit puts it there,
+// Abort removes it.
+type StagedParquet struct {
+	// Stats describe the dataset.
+	Stats    ParquetStats
+	dir, tmp string
+}
+
+// WriteParquet writes the judged bot requests (every column of the view
+// judged) as a hive-partitioned Parquet dataset in dir and puts it in place
+// at once: StageParquet then Commit.
+func (r *Result) WriteParquet(ctx context.Context, dir string) (ParquetStats, error) {
+	p, err := r.StageParquet(ctx, dir)
+	if err != nil {
+		return ParquetStats{}, err
+	}
+	if err := p.Commit(); err != nil {
+		return ParquetStats{}, err
+	}
+	return p.Stats, nil
+}
+
+// StageParquet writes the rows of the view judged, with every column the
+// view has, as a hive-partitioned Parquet dataset (contract §13):
+// DIR/host=HOST/day=YYYY-MM-DD/part-N.parquet, zstd-compressed, the day
+// being the UTC day of ts, rows in order of host and ts, at most
+// 1,048,576 rows per file. HOST is escaped as Hive and Spark escape a
+// partition value (escapePathName: control characters, "/", "=", "%", ":"
+// and others as %XX, which DuckDB, Spark and pyarrow decode), and further
+// every byte outside ASCII, upper-case letters (for file systems that
+// ignore case) and "~"; an empty host is __HIVE_DEFAULT_PARTITION__, read
+// back as NULL. A host whose escaped form does not fit in a file name
+// (250 bytes) is cut and followed by "~" and 16 hexadecimal digits of its
+// SHA-256: its rows still hold the whole host in their host column (read
+// with hive_partitioning=false). ParquetMarker and _SUCCESS are written at
+// the top.
+//
+// The dataset is written under a temporary name beside dir (that of
+// package atomicfile, so that the leftovers of a killed run are removed by
+// the next one) and is not in place until Commit. An existing dir is only
+// replaced if it holds ParquetMarker or is empty; any other is refused
+// here, before anything is written. Memory is bounded: rows stream from
+// DuckDB in its chunks, and one file is open at a time.
+func (r *Result) StageParquet(ctx context.Context, dir string) (_ *StagedParquet, err error) {
+	if dir == "" {
+		return nil, errors.New("no directory given")
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("cannot write %s: %w", dir, err)
+	}
+	parent, base := filepath.Split(abs)
+	if base == "" {
+		return nil, fmt.Errorf("cannot write %s: not a directory that can be replaced", dir)
+	}
+	if err := checkParquetDir(dir); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return nil, fmt.Errorf("cannot create %s: %w", parent, err)
+	}
+	if err := r.materialize(ctx); err != nil {
+		return nil, err
+	}
+	atomicfile.SweepStaleOf(parent, base) // what killed runs left
+	p := &StagedParquet{dir: dir, tmp: atomicfile.TempPath(abs)}
+	defer func() {
+		if err != nil {
+			p.Abort()
+		}
+	}()
+	if err := os.Mkdir(p.tmp, 0o755); err != nil {
+		return nil, fmt.Errorf("cannot write %s: %w", dir, err)
+	}
+	if err := r.writeParquetDataset(ctx, p.tmp, &p.Stats); err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, fmt.Errorf("cannot write %s: %w", dir, err)
+	}
+	return p, nil
+}
+
+// Commit puts the dataset in place: it takes the place of the directory
+// (an existing one is swapped with it in one step where the system can,
+// renameat2's RENAME_EXCHANGE on Linux; elsewhere moved aside first) and
+// the previous dataset is removed. The directory is checked again for
+// ParquetMarker first.
+func (p *StagedParquet) Commit() error {
+	if p.tmp == "" {
+		return errors.New("the Parquet dataset was already committed or aborted")
+	}
+	tmp := p.tmp
+	if err := checkParquetDir(p.dir); err != nil {
+		p.Abort()
+		return err
+	}
+	old, err := replaceDir(tmp, p.dir)
+	if err != nil {
+		p.Abort()
+		return fmt.Errorf("cannot replace %s: %w", p.dir, err)
+	}
+	p.tmp = ""
+	atomicfile.Remove(tmp) // forgets the name; after an exchange, removes the previous dataset
+	if old != "" {
+		atomicfile.Remove(old)
+	}
+	return nil
+}
+
+// Abort removes the dataset written; the directory stays as it was. It is
+// a no-op after Commit.
+func (p *StagedParquet) Abort() error {
+	if p.tmp == "" {
+		return nil
+	}
+	err := atomicfile.Remove(p.tmp)
+	p.tmp = ""
+	return err
+}
+
+// replaceDir puts the directory tmp at dir. An existing dir is exchanged
+// with tmp in one step where the system can (then tmp holds the previous
+// one and old is ""), or else moved aside to old, a temporary name, before
+// tmp is renamed to dir (and moved back if that fails).
+func replaceDir(tmp, dir string) (old string, err error) {
+	if _, err := os.Lstat(dir); errors.Is(err, fs.ErrNotExist) {
+		return "", os.Rename(tmp, dir)
+	}
+	if err := exchangeDirs(tmp, dir); err == nil {
+		return "", nil
+	} else if !errors.Is(err, errors.ErrUnsupported) {
+		return "", err
+	}
+	old = atomicfile.TempPath(dir)
+	if err := os.Rename(dir, old); err != nil {
+		atomicfile.Remove(old)
+		return "", err
+	}
+	if err := os.Rename(tmp, dir); err != nil {
+		if rerr := os.Rename(old, dir); rerr != nil {
+			return "", fmt.Errorf("%w (and the previous dataset was left at %s: %v)", err, old, rerr)
+		}
+		atomicfile.Remove(old)
+		return "", err
+	}
+	return old, nil
+}
+
+// CheckParquetDir returns an error when StageParquet would refuse dir: it
+// exists and is not a directory, or is a directory that is neither empty
+// nor a dataset WriteParquet wrote (with ParquetMarker). A command checks
+// it before a long audit.
+func CheckParquetDir(dir string) error { return checkParquetDir(dir) }
+
+// checkParquetDir returns nil when dir does not exist, is empty, or holds
+// ParquetMarker with the document WriteParquet writes.
+func checkParquetDir(dir string) error {
+	fi, err := os.Stat(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("cannot write %s: %w", dir, err)
+	}
+	if !fi.IsDir() {
+		return fmt.Errorf("refusing to replace %s: not a directory (%s)", dir, fi.Mode().Type())
+	}
+	b, err := readHead(filepath.Join(dir, ParquetMarker), 64<<10)
+	if err == nil {
+		var m struct{ Dataset string }
+		if json.Unmarshal(b, &m) == nil && m.Dataset == parquetMarkerKind {
+			return nil
+		}
+	}
+	es, err := os.ReadDir(dir)
+	if err != nil {
+		return fmt.Errorf("cannot write %s: %w", dir, err)
+	}
+	if len(es) == 0 {
+		return nil
+	}
+	return fmt.Errorf("refusing to replace %s: it is not a Parquet dataset crawlaudit wrote (no %s file in it); remove it or choose another directory", dir, ParquetMarker)
+}
+
+// readHead reads at most n bytes of the regular file at path.
+func readHead(path string, n int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return nil, errors.New("not a regular file")
+	}
+	return io.ReadAll(io.LimitReader(f, n))
+}
+
+// parquetQuery reads the view judged, every column, in partition order.
+const parquetQuery = "SELECT * FROM judged ORDER BY host, ts, file, line"
+
+// writeParquetDataset writes the dataset into the empty directory root.
+func (r *Result) writeParquetDataset(ctx context.Context, root string, st *ParquetStats) error {
+	// The view judged is made by SQL, not registered from Arrow: reading
+	// it through the Arrow interface is reliable (see Store).
+	rr, err := r.store.arrow.QueryContext(ctx, parquetQuery)
+	if err != nil {
+		return fmt.Errorf("DuckDB: %w\nin: %s", err, parquetQuery)
+	}
+	defer rr.Release()
+	schema := rr.Schema()
+	hostCol, tsCol := -1, -1
+	for i, f := range schema.Fields() {
+		st.Columns = append(st.Columns, f.Name)
+		switch f.Name {
+		case "host":
+			hostCol = i
+		case "ts":
+			tsCol = i
+		}
+	}
+	if hostCol < 0 || tsCol < 0 {
+		return fmt.Errorf("the view judged has no host or ts column (columns: %s)", strings.Join(st.Columns, ", "))
+	}
+	if _, ok := schema.Field(tsCol).Type.(*arrow.TimestampType); !ok {
+		return fmt.Errorf("column ts of judged is %s, not a timestamp", schema.Field(tsCol).Type)
+	}
+	w := &partitionWriter{root: root, schema: schema, st: st}
+	defer w.abort()
+	for rr.Next() {
+		rec := rr.RecordBatch()
+		hosts, ok := rec.Column(hostCol).(interface {
+			arrow.Array
+			Value(int) string
+		})
+		if !ok {
+			return fmt.Errorf("column host of judged is %s, not a string", rec.Column(hostCol).DataType())
+		}
+		ts := rec.Column(tsCol).(*array.Timestamp)
+		unit := ts.DataType().(*arrow.TimestampType).Unit
+		keyAt := func(i int) partitionKey {
+			k := partitionKey{day: noDay}
+			if hosts.IsValid(i) {
+				k.host = hosts.Value(i)
+			}
+			if ts.IsValid(i) {
+				k.day = utcDay(int64(ts.Value(i)), unit)
+			}
+			return k
+		}
+		n := int(rec.NumRows())
+		for start := 0; start < n; {
+			k := keyAt(start)
+			end := start + 1
+			for end < n && keyAt(end) == k {
+				end++
+			}
+			if err := w.write(k, rec, int64(start), int64(end)); err != nil {
+				return err
+			}
+			start = end
+		}
+	}
+	if err := rr.Err(); err != nil {
+		return fmt.Errorf("DuckDB: %w\nin: %s", err, parquetQuery)
+	}
+	if err := w.close(); err != nil {
+		return err
+	}
+	marker, err := json.MarshalIndent(struct {
+		Dataset      string   `json:"dataset"`
+		Partitioning []string `json:"partitioning"`
+		ParquetStats
+	}{parquetMarkerKind, []string{"host", "day"}, *st}, "", "  ")
+	if err != nil {
+		return err
+	}
+	for name, body := range map[string][]byte{ParquetMarker: append(marker, '\n'), "_SUCCESS": nil} {
+		if err := writeSynced(filepath.Join(root, name), body); err != nil {
+			return err
+		}
+	}
+	return syncDir(root)
+}
+
+// noDay is the day of a row without a time.
+const noDay = int64(-1 << 62)
+
+// partitionKey is the partition of a row: its host and UTC day (days since
+// 1970-01-01).
+type partitionKey struct {
+	host string
+	day  int64
+}
+
+// utcDay returns the days since 1970-01-01 of an instant v in unit.
+func utcDay(v int64, unit arrow.TimeUnit) int64 {
+	perDay := int64(24*time.Hour) / int64(unit.Multiplier())
+	d := v / perDay
+	if v%perDay < 0 {
+		d--
+	}
+	return d
+}
+
+// partitionDir returns the directory of k below the dataset's top:
+// "host=VALUE/day=YYYY-MM-DD".
+func partitionDir(k partitionKey) string {
+	day := hiveDefaultPartition
+	if k.day != noDay {
+		day = hivePartitionValue(time.Unix(k.day*86400, 0).UTC().Format("2006-01-02"))
+	}
+	return filepath.Join("host="+hivePartitionValue(k.host), "day="+day)
+}
+
+// hiveDefaultPartition is the directory name Hive and Spark give a NULL or
+// empty partition value; DuckDB reads it as NULL.
+const hiveDefaultPartition = "__HIVE_DEFAULT_PARTITION__"
+
+// hivePartitionValue returns s as a partition value in a path: escaped as
+// Hive's and Spark's escapePathName escape (control characters and
+// "#%'*/:=?\{[]^ plus, as on Windows, space, <, > and |) and further bytes
+// outside ASCII, upper-case letters and "~", each as %XX; "" is
+// hiveDefaultPartition. A value whose "host=" segment would exceed a file
+// name's 255 bytes is cut (never inside a %XX) and ends with "~" and 16
+// hexadecimal digits of the SHA-256 of s, which no escaped value holds.
+func hivePartitionValue(s string) string {
+	if s == "" {
+		return hiveDefaultPartition
+	}
+	const hexDigits = "0123456789ABCDEF"
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < 0x20 || c >= 0x7F || 'A' <= c && c <= 'Z' || strings.IndexByte("\"#%'*/:=?\\{[]^ <>|~", c) >= 0 {
+			b.WriteByte('%')
+			b.WriteByte(hexDigits[c>>4])
+			b.WriteByte(hexDigits[c&15])
+			continue
+		}
+		b.WriteByte(c)
+	}
+	v := b.String()
+	maxValue := parquetMaxSegmentSize - len("host=")
+	if len(v) <= maxValue {
+		return v
+	}
+	sum := sha256.Sum256([]byte(s))
+	suffix := "~" + hex.EncodeToString(sum[:8])
+	cut := maxValue - len(suffix)
+	if i := strings.LastIndexByte(v[:cut], '%'); i >= 0 && i > cut-3 {
+		cut = i
+	}
+	return v[:cut] + suffix
+}
+
+// partitionWriter writes slices of record batches to the part files of
+// their partitions, one file open at a time. Rows come in partition order,
+// so it remembers only the partition it is in: its memory does not grow
+// with the number of partitions.
+type partitionWriter struct {
+	root   string
+	schema *arrow.Schema
+	st     *ParquetStats
+	// dir is the partition directory being written (relative to root),
+	// next its next part number.
+	dir  string
+	next int
+	// The file open: its partition (the host cloned: the batch it came
+	// from is released), file, buffer, writer and rows.
+	key  partitionKey
+	f    *os.File
+	bw   *bufio.Writer
+	fw   *pqarrow.FileWriter
+	rows int64
+}
+
+// write writes rows [start, end) of rec, all of partition k.
+func (w *partitionWriter) write(k partitionKey, rec arrow.RecordBatch, start, end int64) error {
+	for start < end {
+		if w.fw != nil && (w.key != k || w.rows >= parquetFileRows) {
+			if err := w.closeFile(); err != nil {
+				return err
+			}
+		}
+		if w.fw == nil {
+			if err := w.open(k); err != nil {
+				return err
+			}
+		}
+		n := min(end-start, parquetFileRows-w.rows)
+		if err := w.writeRows(rec, start, start+n); err != nil {
+			return err
+		}
+		start += n
+	}
+	return nil
+}
+
+// writeRows appends rows [start, end) of rec to the open file, starting a
+// row group when the current one is full.
+func (w *partitionWriter) writeRows(rec arrow.RecordBatch, start, end int64) error {
+	if n, err := w.fw.RowGroupNumRows(); err == nil && (n >= parquetRowGroupRows || w.fw.RowGroupTotalBytesWritten() >= parquetRowGroupBytes) {
+		if err := w.fw.NewBufferedRowGroupChecked(); err != nil {
+			return err
+		}
+	}
+	part := rec
+	if start != 0 || end != rec.NumRows() {
+		part = rec.NewSlice(start, end)
+		defer part.Release()
+	}
+	if err := w.fw.WriteBuffered(part); err != nil {
+		return fmt.Errorf("cannot write %s: %w", w.f.Name(), err)
+	}
+	w.rows += end - start
+	w.st.Rows += end - start
+	return nil
+}
+
+// open starts the next part file of partition k.
+func (w *partitionWriter) open(k partitionKey) error {
+	rel := partitionDir(k)
+	if rel != w.dir {
+		if err := w.leave(rel); err != nil {
+			return err
+		}
+		if err := os.MkdirAll(filepath.Join(w.root, rel), 0o755); err != nil {
+			return err
+		}
+		w.dir, w.next = rel, 0
+		w.st.Partitions++
+	}
+	var f *os.File
+	for {
+		// O_EXCL, and the next number if taken: partitions that a file
+		// system takes for one directory (an empty and a NULL host) never
+		// overwrite each other's files.
+		var err error
+		f, err = os.OpenFile(filepath.Join(w.root, rel, "part-"+strconv.Itoa(w.next)+".parquet"), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		w.next++
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, fs.ErrExist) {
+			return err
+		}
+	}
+	w.f, w.bw, w.rows = f, bufio.NewWriterSize(f, 1<<20), 0
+	w.key = partitionKey{host: strings.Clone(k.host), day: k.day}
+	props := parquet.NewWriterProperties(parquet.WithCompression(compress.Codecs.Zstd),
+		parquet.WithDictionaryDefault(true), parquet.WithCreatedBy("crawlaudit"))
+	// bw is no io.Closer: the writer leaves the file to closeFile.
+	var err error
+	w.fw, err = pqarrow.NewFileWriter(w.schema, w.bw, props, pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
+	if err != nil {
+		return fmt.Errorf("cannot write %s: %w", f.Name(), err)
+	}
+	w.st.Files++
+	return nil
+}
+
+// leave syncs the partition directory being left for next ("" at the end),
+// and its host directory when next is of another host, so that their names
+// are on disk before the dataset is renamed into place.
+func (w *partitionWriter) leave(next string) error {
+	if w.dir == "" {
+		return nil
+	}
+	if err := syncDir(filepath.Join(w.root, w.dir)); err != nil {
+		return err
+	}
+	if host := filepath.Dir(w.dir); next == "" || host != filepath.Dir(next) {
+		return syncDir(filepath.Join(w.root, host))
+	}
+	return nil
+}
+
+// closeFile completes the open file: footer, flush, sync, close.
+func (w *partitionWriter) closeFile() error {
+	f := w.f
+	err := w.fw.Close()
+	if err == nil {
+		err = w.bw.Flush()
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	w.f, w.bw, w.fw = nil, nil, nil
+	if err != nil {
+		return fmt.Errorf("cannot write %s: %w", f.Name(), err)
+	}
+	if fi, err := os.Stat(f.Name()); err == nil {
+		w.st.Bytes += fi.Size()
+	}
+	return nil
+}
+
+// close completes the open file, if any, and syncs the directories.
+func (w *partitionWriter) close() error {
+	if w.fw != nil {
+		if err := w.closeFile(); err != nil {
+			return err
+		}
+	}
+	return w.leave("")
+}
+
+// abort closes the open file, if any, after an error (the whole directory
+// is removed by the caller).
+func (w *partitionWriter) abort() {
+	if w.fw != nil {
+		w.fw.Close()
+		w.f.Close()
+		w.f, w.bw, w.fw = nil, nil, nil
+	}
+}
+
+// syncDir syncs the directory d where the file system can.
+func syncDir(d string) error {
+	f, err := os.Open(d)
+	if err != nil {
+		return err
+	}
+	f.Sync() // best effort: some file systems cannot sync a directory
+	return f.Close()
+}
+
+// writeSynced writes body to the new file path and syncs it.
+func writeSynced(path string, body []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(body)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
