@@ -29,6 +29,7 @@ type auditOptions struct {
 	from, to           string
 	json               bool
 	out, db            string
+	parquet            string
 	report             string
 	grace              time.Duration
 	blockMin           int
@@ -103,6 +104,14 @@ no request leaves it, it reads without JavaScript), and report.md, the same
 findings as Markdown tables for a ticket. --report FILE.html writes the page
 alone.
 
+Parquet (--parquet DIR): every judged bot request with every column of the
+view judged, as DIR/host=HOST/day=YYYY-MM-DD/part-N.parquet (zstd; the host
+escaped as Hive does), for DuckDB, Spark, pandas:
+  SELECT bot, count(*) FROM read_parquet('DIR/**/*.parquet',
+      hive_partitioning = true) GROUP BY bot
+DIR is replaced whole, at the same moment as --out, and only if it is a
+dataset crawlaudit wrote (it holds _crawlaudit) or empty.
+
 Block lists (--out DIR): blocklist.txt always; --block-format all (or a comma
 list) adds blocklist.nft (nft -f), blocklist.ipset (ipset restore),
 blocklist.iptables/.ip6tables (iptables-restore --noflush), blocklist.nginx.conf
@@ -145,6 +154,7 @@ when interrupted by SIGINT or SIGTERM (nothing half-written is left).`,
 		f.BoolVar(&opt.json, "json", false, "print the summary as JSON (summary.json) instead of a table")
 		f.StringVar(&opt.out, "out", "", "write summary.json, violations.csv, breaches.csv, blocklist.txt, report.html, report.md (and the --block-format files) into `DIR`, all or none")
 		f.StringVar(&opt.report, "report", "", "write the HTML report alone to `FILE.html` (--out writes it as report.html, with report.md)")
+		f.StringVar(&opt.parquet, "parquet", "", "write the judged bot requests as a Parquet dataset partitioned by host and day into `DIR` (replaced whole, with --out)")
 		f.StringVar(&opt.db, "db", "", "keep the audit in the DuckDB `FILE` (for crawlaudit query); default in memory")
 		f.DurationVar(&opt.grace, "grace", 24*time.Hour, "robots.txt cache grace period; 0 turns it off")
 		f.IntVar(&opt.blockMin, "block-min", 1, "requests of one --block-on kind that put a client address on the block list")
@@ -293,6 +303,11 @@ func runAudit(ctx context.Context, e *env, opt *auditOptions, logs []string) err
 	if err := missingLogs(logs); err != nil {
 		return usageErr("audit: %v", err)
 	}
+	if opt.parquet != "" {
+		if err := audit.CheckParquetDir(opt.parquet); err != nil {
+			return usageErr("audit: --parquet: %v", err)
+		}
+	}
 	cfg.KeepGoing = opt.keepGoing
 	if opt.out != "" {
 		// What a killed run (SIGKILL) left goes first, whatever becomes
@@ -325,12 +340,29 @@ func runAudit(ctx context.Context, e *env, opt *auditOptions, logs []string) err
 	// it could read, but replaces neither --out nor --db unless
 	// --keep-going: a complete earlier set is worth more than a partial one.
 	replace := inputErr == nil || opt.keepGoing
+	// The Parquet dataset is written before --out, under a temporary name,
+	// and put in place right after the --out files.
+	var dataset *audit.StagedParquet
+	if opt.parquet != "" && replace {
+		if dataset, err = res.StageParquet(ctx, opt.parquet); err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			return usageErr("audit: --parquet %s: %v", opt.parquet, err)
+		}
+		defer dataset.Abort()
+	}
 	if opt.out != "" && replace {
 		if err := res.WriteOut(ctx, opt.out, block); err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
 			return usageErr("audit: --out %s: %v", opt.out, err)
+		}
+	}
+	if dataset != nil {
+		if err := dataset.Commit(); err != nil {
+			return usageErr("audit: --parquet %s: %v", opt.parquet, err)
 		}
 	}
 	if opt.report != "" && replace {
@@ -374,13 +406,16 @@ func runAudit(ctx context.Context, e *env, opt *auditOptions, logs []string) err
 	if opt.report != "" && !opt.json && replace {
 		fmt.Fprintf(e.stderr, "Wrote the report to %s\n", opt.report)
 	}
+	if dataset != nil && !opt.json {
+		fmt.Fprintf(e.stderr, "Wrote %d bot requests in %d Parquet files to %s\n", dataset.Stats.Rows, dataset.Stats.Files, opt.parquet)
+	}
 	if inputErr != nil {
 		if opt.keepGoing {
 			fmt.Fprintf(e.stderr, "crawlaudit: warning: %s\n", report.TerminalSafe(inputErr.Error()))
 		} else {
 			kept := ""
-			if opt.out != "" || cfg.DB != "" {
-				kept = "; --out and --db were left as they were"
+			if opt.out != "" || cfg.DB != "" || opt.parquet != "" {
+				kept = "; --out, --db and --parquet were left as they were"
 			}
 			return &exitError{code: exitUsage, err: fmt.Errorf("audit: %s (the report above covers what could be read%s; --keep-going exits 0 and writes them)", firstLineOf(inputErr), kept)}
 		}
