@@ -77,6 +77,9 @@
 // agent value containing the crawler's token (case-insensitive substring)
 // applies, else the first "*" record. See buildGroups and Robots.Resolve.
 //
+// spc2 (seed 000): koster1996's records and choice of record, each record
+// read in the version it declares; see "The 2.0.0 proposal" below.
+//
 // # Agents
 //
 // Resolve takes a bare product token or a full User-Agent header; a header
@@ -87,7 +90,9 @@
 // # Extensions
 //
 // Crawl-delay and Cache-delay: seconds, fractions allowed, non-negative, up
-// to a year. Request-rate: "n/t" with unit s, m or h (seconds by default),
+// to a year. Request-rate: "n/t" with unit s, m, h or d (seconds by
+// default; d, days, as VIPnytt/RobotsTxtParser reads it; at most 1,000,000
+// hours),
 // optionally followed by a UTC window "HHMM-HHMM"; the line in force at an
 // instant is the strictest whose window covers it, else the strictest
 // without a window. Visit-time: "HHMM-HHMM" UTC, wrapping midnight when the
@@ -106,4 +111,78 @@
 // 5 / User-agent: b / Disallow: /" is two groups. Google-only: Google's
 // parser knows no extension, and under the google profile that file is one
 // group for a and b.
+//
+// # The 2.0.0 proposal (spc2)
+//
+// S. Conner's "Re: robots.txt syntax" (1996, seed 000) proposes a version
+// 2.0.0 of robots.txt that a record opts into. The spc2 profile reads it on
+// top of koster1996 (records separated by blank lines, the first record
+// whose agent contains the crawler's token, else the first "*" record):
+//
+//   - A record whose first line after its User-agent lines is
+//     "Robot-version: 2.x.y" with x even is a 2.0.0 record ("If the next
+//     valid header after 'User-agent' is NOT 'Robot-version', then treat
+//     the entry as a version 1.0.0"; "if a robot is looking for version
+//     2.0.0 and comes across 2.2.0, then it can still use the rule set").
+//     Missing parts read as 0 ("2.0" is 2.0.0, as VIPnytt/RobotsTxtParser
+//     writes it). Comments and lines with unknown keys are not headers.
+//   - A record with an experimental version (x odd, "2.1.0", "1.3.0") is
+//     ignored: a crawler it names gets the default record ("A robot, if it
+//     comes across an experiment version number, should probably ignore
+//     that rule set and use the default"), and it is never the default.
+//   - Every other record (no Robot-version, one that is not the first
+//     line, 1.x.y with x even, a value that is not a version) is read as
+//     1.0.0, which is koster1996's reading: general (prefix) matches, the
+//     first matching rule in the file wins.
+//
+// In a 2.0.0 record every value matches the whole URL (path and query, %xx
+// compared as koster1996 compares them). A value without "*" is an
+// explicit match: the URL must equal it. A value with "*" is a wildcard
+// match in which "*" matches any run of characters, and nothing is implied
+// at the end: "/a*" matches what the 1.0.0 "/a" matches, "*.shtml" only
+// URLs that end in ".shtml" ("a general match can be turned into a wild
+// card/regular expression match by adding a '*' to the end of the
+// string"). The proposal defines no other special character; a final "$"
+// is dropped as redundant, any other "$" is literal. An empty value
+// matches nothing and counts for nothing.
+//
+// Precedence: a matching explicit Allow allows ("the highest precedence");
+// else a matching Disallow disallows ("Disallow rules have a higher
+// precedence than wild card/regular expression rules"); else a matching
+// wildcard Allow allows; of several matching lines of one kind the first
+// in the file is reported. A URL no line matches is allowed in a record
+// without Allow lines ("If there are no allow rules, then any URL not
+// matching the rule(s) can be retrieved"), and disallowed in a record with
+// Allow lines and no Disallow ("the robot is ONLY allowed to retrieve the
+// URLs that match the explicit and/or wildcard/regular expressions
+// given") and in a record with a wildcard Allow beside Disallow lines
+// ("Any URL not matching the disallow rules have to then pass (any) wild
+// card/regular expression rules"). Such a URL is disallowed by no single
+// line: Decide reports the record's Robot-version line as the deciding one
+// (RuleSet.Decide returns Unlisted).
+//
+// "Discuss." The proposal leaves open one case: a record with explicit
+// Allow lines and Disallow lines but no wildcard Allow, and a URL that
+// matches none of them — "1. nothing else is allowed 2. everything else is
+// allowed". crawlaudit answers 2, everything else is allowed:
+//
+//   - An explicit Allow beside Disallow lines reads as an exception carved
+//     out of what they disallow ("grants the robot the explicit permission
+//     to retrieve the URL stated", which is needed only where a Disallow
+//     would refuse it). Under answer 1, adding "Allow: /private/press.html"
+//     to a record that disallows "/private/*" would also forbid the rest of
+//     the site: adding an Allow line would disallow more, which no author
+//     expects.
+//   - The Disallow lines keep the meaning the proposal gives them when
+//     there is no Allow ("any URL not matching the rule(s) can be
+//     retrieved"), and 1.0.0's, where what is not disallowed is allowed.
+//     Where the proposal does make Allow lines exclusive, it says so, and
+//     it does so through the wildcard rules ("have to then pass (any) wild
+//     card/regular expression rules"); with none, there is nothing to pass.
+//   - An audit must not accuse a crawler of breaking a rule the file does
+//     not state: answer 1 would count as violations requests the author
+//     never wrote a line against.
+//
+// TestSpc2_Discuss holds this answer; TestSpc2_Conner1996Examples the
+// proposal's Fredsbot, Chives and Alfred records.
 package robots
