@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -22,6 +23,13 @@ type genOptions struct {
 	out       string
 	hosts     []string
 	tz        string
+	// Knobs of realistic traffic (loggen.Config), 0 for the default.
+	paths       int
+	agents      int
+	botShare    float64
+	robotsRules int
+	realistic   bool
+	changed     func(name string) bool // whether a flag was given
 }
 
 func init() {
@@ -43,6 +51,18 @@ comes from outside Google's ranges, GPTBot is disallowed from the second version
 on, and browsers request disallowed paths. Offsets are those of --tz, so a log
 over 2026-10-25 shows the change from +0200 to +0100.
 
+The default traffic is cheap to audit: about 11,700 distinct paths per million
+lines and 46 User-Agents. --paths, --agents, --bot-share and --robots-rules make it
+look like a real site's: --paths N gives about N distinct targets (pages,
+products, images, searches; each section's entries requested with a Zipf law),
+--agents N about N distinct User-Agents (the 31 of the crawlers and scripts, the
+rest browsers), --bot-share F the fraction of requests by crawlers and scripts,
+--robots-rules N the Allow and Disallow rules of the last robots.txt version
+(60 hand-written; more are added as Disallow rules to every version).
+--realistic sets them to a real site's month (issue 15): 104 distinct paths per
+1,000 lines, 271 User-Agents, 30% crawlers, the 60-rule robots.txt; a knob given
+with it overrides it.
+
 --from and --to take RFC 3339 times or dates (UTC); --to is exclusive. With
 --robots-dir, the robots.txt history is written as DIR/HOST/<RFC 3339>.txt, the
 layout "crawlaudit audit --robots DIR" reads. -o - writes to stdout.`,
@@ -51,9 +71,13 @@ layout "crawlaudit audit --robots DIR" reads. -o - writes to stdout.`,
       --robots-dir testdata/sample/robots -o testdata/sample/access-2026-10.log.gz
 
   # a 1M-line (~250 MB) month for benchmarks
-  crawlaudit gen --lines 1000000 --robots-dir /tmp/bench/robots -o /tmp/bench/access.log`,
+  crawlaudit gen --lines 1000000 --robots-dir /tmp/bench/robots -o /tmp/bench/access.log
+
+  # the realistic month of the benchmark: ~104,000 paths, 271 User-Agents, 30% crawlers
+  crawlaudit gen --realistic --lines 1000000 --robots-dir /tmp/real/robots -o /tmp/real/access.log`,
 			Args: cobra.NoArgs,
 			RunE: func(cmd *cobra.Command, args []string) error {
+				o.changed = cmd.Flags().Changed
 				return runGen(e, o)
 			},
 		}
@@ -68,6 +92,11 @@ layout "crawlaudit audit --robots DIR" reads. -o - writes to stdout.`,
 		f.StringVarP(&o.out, "out", "o", "", "output file (required; - for stdout)")
 		f.StringSliceVar(&o.hosts, "host", []string{loggen.DefaultHost}, "virtual host(s) served; lines are split evenly (repeatable)")
 		f.StringVar(&o.tz, "tz", "Europe/Berlin", "time zone of the offsets written in combined and jsonl logs")
+		f.IntVar(&o.paths, "paths", 0, "about this many distinct request targets, requested with a Zipf law (0: the default site)")
+		f.IntVar(&o.agents, "agents", 0, fmt.Sprintf("about this many distinct User-Agents, %d to %d (0: the default 46)", loggen.MinAgents, loggen.MaxAgents))
+		f.Float64Var(&o.botShare, "bot-share", 0, "fraction of requests made by crawlers and scripts, in (0, 1) (0: the default mix, about 0.4)")
+		f.IntVar(&o.robotsRules, "robots-rules", 0, fmt.Sprintf("Allow and Disallow rules of the last robots.txt version, %d to %d (0: the hand-written %d)", loggen.HandWrittenRules, loggen.MaxRobotsRules, loggen.HandWrittenRules))
+		f.BoolVar(&o.realistic, "realistic", false, "a real site's month: --paths lines*0.104 --agents 271 --bot-share 0.3 --robots-rules 60")
 		return cmd
 	})
 }
@@ -116,7 +145,38 @@ func (o *genOptions) genConfig() (loggen.Config, error) {
 	if !isFormat(o.format) {
 		return cfg, usageErr("gen: unknown --format %q: use one of %s", o.format, strings.Join(loggen.Formats, ", "))
 	}
-	return loggen.Config{Seed: o.seed, Start: from, End: to, Lines: o.lines, Hosts: o.hosts, Location: loc}, nil
+	cfg = loggen.Config{Seed: o.seed, Start: from, End: to, Lines: o.lines, Hosts: o.hosts, Location: loc,
+		Paths: o.paths, Agents: o.agents, BotShare: o.botShare, RobotsRules: o.robotsRules}
+	if o.realistic {
+		r := loggen.RealisticConfig(o.lines)
+		given := o.changed
+		if given == nil {
+			given = func(string) bool { return false }
+		}
+		if !given("paths") {
+			cfg.Paths = r.Paths
+		}
+		if !given("agents") {
+			cfg.Agents = r.Agents
+		}
+		if !given("bot-share") {
+			cfg.BotShare = r.BotShare
+		}
+		if !given("robots-rules") {
+			cfg.RobotsRules = r.RobotsRules
+		}
+	}
+	switch {
+	case cfg.Paths < 0 || cfg.Paths > cfg.Lines:
+		return cfg, usageErr("gen: --paths %d: want 0 to --lines (%d)", cfg.Paths, cfg.Lines)
+	case cfg.Agents != 0 && (cfg.Agents < loggen.MinAgents || cfg.Agents > loggen.MaxAgents):
+		return cfg, usageErr("gen: --agents %d: want 0 or %d to %d", cfg.Agents, loggen.MinAgents, loggen.MaxAgents)
+	case !(cfg.BotShare >= 0 && cfg.BotShare < 1):
+		return cfg, usageErr("gen: --bot-share %g: want a fraction in (0, 1), or 0 for the default mix", cfg.BotShare)
+	case cfg.RobotsRules != 0 && (cfg.RobotsRules < loggen.HandWrittenRules || cfg.RobotsRules > loggen.MaxRobotsRules):
+		return cfg, usageErr("gen: --robots-rules %d: want 0 or %d to %d", cfg.RobotsRules, loggen.HandWrittenRules, loggen.MaxRobotsRules)
+	}
+	return cfg, nil
 }
 
 func isFormat(f string) bool {
@@ -134,7 +194,7 @@ func runGen(e *env, o *genOptions) error {
 		return err
 	}
 	if o.robotsDir != "" {
-		if err := writeRobotsHistory(o.robotsDir, cfg.Hosts); err != nil {
+		if err := writeRobotsHistory(o.robotsDir, cfg.Hosts, cfg.RobotsRules); err != nil {
 			return usageErr("gen: %v", err)
 		}
 	}
@@ -191,8 +251,9 @@ func genTo(w io.Writer, cfg loggen.Config, o *genOptions) error {
 }
 
 // writeRobotsHistory writes DIR/HOST/<RFC 3339>.txt for every version of
-// every host's robots.txt.
-func writeRobotsHistory(dir string, hosts []string) error {
+// every host's robots.txt, with rules rules in the last one (see
+// loggen.RobotsHistory).
+func writeRobotsHistory(dir string, hosts []string, rules int) error {
 	if len(hosts) == 0 {
 		hosts = []string{loggen.DefaultHost}
 	}
@@ -201,7 +262,11 @@ func writeRobotsHistory(dir string, hosts []string) error {
 		if err := os.MkdirAll(hd, 0o755); err != nil {
 			return err
 		}
-		for _, v := range loggen.Robots(h) {
+		vs, err := loggen.RobotsHistory(h, rules)
+		if err != nil {
+			return err
+		}
+		for _, v := range vs {
 			if err := os.WriteFile(filepath.Join(hd, v.FileName()), []byte(v.Text), 0o644); err != nil {
 				return err
 			}

@@ -5,8 +5,10 @@ import (
 	"compress/gzip"
 	"context"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -132,6 +134,15 @@ func TestGenUsageErrors(t *testing.T) {
 		{"gen", "-o", "-", "--tz", "Mars/Olympus"},
 		{"gen", "-o", "-", "--host", "../x"},
 		{"gen", "-o", "-", "extra-arg"},
+		{"gen", "-o", "-", "--paths", "-1"},
+		{"gen", "-o", "-", "--lines", "100", "--paths", "101"},
+		{"gen", "-o", "-", "--agents", "5"},
+		{"gen", "-o", "-", "--agents", "100000"},
+		{"gen", "-o", "-", "--bot-share", "1"},
+		{"gen", "-o", "-", "--bot-share", "-0.5"},
+		{"gen", "-o", "-", "--bot-share", "NaN"},
+		{"gen", "-o", "-", "--robots-rules", "30"},
+		{"gen", "-o", "-", "--realistic", "--agents", "3"},
 	} {
 		code, stdout, stderr := runGenCLI(args...)
 		if code != exitUsage || stdout != "" || !strings.HasPrefix(stderr, "crawlaudit: ") || strings.Count(stderr, "\n") != 1 {
@@ -145,5 +156,65 @@ func TestGenHelp(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "Developer tool") || !strings.Contains(out, "Examples:") ||
 		!strings.Contains(out, "--robots-dir") {
 		t.Errorf("gen --help: exit %d:\n%s", code, out)
+	}
+}
+
+// crawlerUA matches the User-Agents of the generator's crawlers and
+// scripts (TestGenRealistic counts the bot share by it).
+var crawlerUA = regexp.MustCompile(`(?i)bot|spider|crawl|curl|python-requests|Go-http-client|Wget|meta-externalagent`)
+
+// gen --realistic makes issue 15's realistic month (scaled to 100,000 lines
+// here: about 10,400 distinct paths, 271 User-Agents, 30% crawlers, the
+// 60-rule robots.txt); a knob given with it overrides it, and
+// --robots-rules writes that many rules into the history.
+func TestGenRealistic(t *testing.T) {
+	for _, tc := range []struct {
+		name        string
+		args        []string
+		paths, uas  int
+		share       float64
+		robotsRules int
+	}{
+		{"realistic", []string{"--realistic"}, 10_400, 271, 0.30, 60},
+		{"realistic with --bot-share 0.5 and --robots-rules 120", []string{"--realistic", "--bot-share", "0.5", "--robots-rules", "120"}, 10_400, 271, 0.50, 120},
+		{"knobs without --realistic", []string{"--paths", "30000", "--agents", "100", "--bot-share", "0.2"}, 30_000, 100, 0.20, 60},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			args := append([]string{"gen", "--lines", "100000", "--robots-dir", dir, "-o", "-"}, tc.args...)
+			code, out, stderr := runGenCLI(args...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			paths, uas := map[string]bool{}, map[string]bool{}
+			lines, crawlers := 0, 0
+			for line := range strings.Lines(out) {
+				// combined: ... "GET /path HTTP/1.1" 200 123 "referer" "agent"
+				f := strings.Split(line, "\"")
+				if len(f) < 6 {
+					t.Fatalf("not a combined line: %q", line)
+				}
+				req := strings.Fields(f[1])
+				paths[req[1]] = true
+				uas[f[5]] = true
+				if crawlerUA.MatchString(f[5]) {
+					crawlers++
+				}
+				lines++
+			}
+			share := float64(crawlers) / float64(lines)
+			if lines != 100_000 || math.Abs(float64(len(paths)-tc.paths)) > 0.03*float64(tc.paths) ||
+				len(uas) > tc.uas || len(uas) < tc.uas*94/100 || math.Abs(share-tc.share) > 0.01 {
+				t.Errorf("%d lines, %d distinct paths (want %d), %d User-Agents (want %d), crawler share %.3f (want %.2f)",
+					lines, len(paths), tc.paths, len(uas), tc.uas, share, tc.share)
+			}
+			last, err := os.ReadFile(filepath.Join(dir, "www.example.com", "2026-10-20T00:00:00Z.txt"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := len(regexp.MustCompile(`(?m)^(Allow|Disallow):`).FindAll(last, -1)); n != tc.robotsRules {
+				t.Errorf("the last robots.txt version has %d rules, want %d", n, tc.robotsRules)
+			}
+		})
 	}
 }

@@ -64,6 +64,50 @@ type Config struct {
 	// Location is the time zone of the offsets written in the log.
 	// Default: Europe/Berlin.
 	Location *time.Location
+
+	// The knobs below make traffic that costs an audit what a real site's
+	// does. Each one's zero value keeps the default traffic, byte for byte.
+
+	// Paths is about the number of distinct request targets (path and
+	// query) of the log, split between hosts like Lines; it is at most
+	// Lines. Each host's pages, products, images, documents, searches and
+	// cart links become a catalogue whose entries are requested with a Zipf
+	// law (ZipfExponent) within their section, the catalogue sized so that
+	// the expected number of distinct targets among the planned requests is
+	// Paths (measured within a few percent). 0: the default site, about
+	// 11,700 distinct targets per million lines.
+	Paths int
+	// Agents is about the number of distinct User-Agent values of the log:
+	// the crawlers' and scripts' own (31) and Agents minus those browser
+	// ones (the 15 default ones, then more of the same families and other
+	// versions, each used by one of the returning visitors). 0: the default
+	// 15 browsers, about 46 in all.
+	Agents int
+	// BotShare is the fraction of requests made by crawlers and scripts, in
+	// (0, 1): their volumes are scaled to it, and when crawlers that keep a
+	// Crawl-delay or stop at a Disallow fall short, a second Googlebot
+	// (smartphone) makes up the difference. 0: the default mix, about 40 %.
+	BotShare float64
+	// RobotsRules is the number of Allow and Disallow rules of the last
+	// robots.txt version (see RobotsHistory). 0: the hand-written history,
+	// HandWrittenRules in its last version.
+	RobotsRules int
+}
+
+// RealisticConfig returns the configuration of a month that looks like a
+// real site's traffic (issue 15): October 2026 on www.example.com, seed 1,
+// with 104 distinct targets per 1,000 lines (about 104,000 per million),
+// 271 distinct User-Agents, 30 % of requests by crawlers and scripts, and
+// the hand-written robots.txt history (60 rules in its last version;
+// Crawl-delay for five crawlers, Request-rate and Visit-time for others).
+func RealisticConfig(lines int) Config {
+	cfg := SampleConfig()
+	cfg.Lines = lines
+	cfg.Paths = int(int64(lines) * 104 / 1000)
+	cfg.Agents = 271
+	cfg.BotShare = 0.30
+	cfg.RobotsRules = HandWrittenRules
+	return cfg
 }
 
 // DefaultHost is the host used when Config.Hosts is empty.
@@ -129,6 +173,7 @@ const botShare = 0.8
 type hostPlan struct {
 	host     string
 	versions []RobotsVersion
+	cat      *catalogue // nil unless Config.Paths
 }
 
 // actor is a source of requests: a crawler or script per host, or one
@@ -167,10 +212,11 @@ type event struct {
 }
 
 type generator struct {
-	cfg    Config
-	loc    *time.Location
-	actors []*actor
-	events []event
+	cfg     Config
+	loc     *time.Location
+	actors  []*actor
+	events  []event
+	moreUAs []string // browser User-Agents beyond browserUAs (Config.Agents)
 }
 
 // Generate generates the requests of cfg in time order and calls emit for
@@ -201,7 +247,26 @@ func newGenerator(cfg Config) (*generator, error) {
 			return nil, fmt.Errorf("invalid host name %q", h)
 		}
 	}
+	if cfg.Paths < 0 || cfg.Paths > cfg.Lines {
+		return nil, fmt.Errorf("cannot have %d distinct paths in %d lines", cfg.Paths, cfg.Lines)
+	}
+	if !(cfg.BotShare >= 0 && cfg.BotShare < 1) {
+		return nil, fmt.Errorf("bot share %g is not in [0, 1)", cfg.BotShare)
+	}
+	if cfg.Agents != 0 && (cfg.Agents < MinAgents || cfg.Agents > MaxAgents) {
+		return nil, fmt.Errorf("cannot have %d distinct User-Agents: want %d (the crawlers' and scripts' and one browser's) to %d", cfg.Agents, MinAgents, MaxAgents)
+	}
 	g := &generator{cfg: cfg, loc: cfg.Location}
+	if cfg.Agents != 0 {
+		n := cfg.Agents - len(botUserAgents()) - len(browserUAs)
+		if n > 0 {
+			more, err := moreBrowserUAs(n)
+			if err != nil {
+				return nil, err
+			}
+			g.moreUAs = more
+		}
+	}
 	if g.loc == nil {
 		loc, err := time.LoadLocation("Europe/Berlin")
 		if err != nil {
@@ -215,7 +280,11 @@ func newGenerator(cfg Config) (*generator, error) {
 		if hi < cfg.Lines%len(cfg.Hosts) {
 			n++
 		}
-		g.planHost(&hostPlan{host: h, versions: Robots(h)}, hi, n)
+		vs, err := RobotsHistory(h, cfg.RobotsRules)
+		if err != nil {
+			return nil, err
+		}
+		g.planHost(&hostPlan{host: h, versions: vs}, hi, n)
 	}
 	slices.SortFunc(g.events, func(a, b event) int {
 		if a.t != b.t {
@@ -255,10 +324,19 @@ func (g *generator) planHost(hp *hostPlan, hi, n int) {
 	start, end := g.cfg.Start.Unix(), g.cfg.End.Unix()
 	span := end - start
 	profs := bots()
+	from := len(g.events)
+	share := botShare
+	if g.cfg.BotShare > 0 {
+		total := 0.0
+		for _, p := range profs {
+			total += p.weight
+		}
+		share = g.cfg.BotShare * 100 / total
+	}
 	used := 0
 	for pi := range profs {
 		p := &profs[pi]
-		budget := int(math.Round(float64(n) * p.weight * botShare / 100))
+		budget := int(math.Round(float64(n) * p.weight * share / 100))
 		if budget == 0 && n >= 1000 {
 			budget = 1
 		}
@@ -279,7 +357,23 @@ func (g *generator) planHost(hp *hostPlan, hi, n int) {
 		id := g.addActor(a)
 		used += g.planBot(a, id, budget, start, end)
 	}
+	if g.cfg.BotShare > 0 {
+		// Make up for the crawlers capped by their Crawl-delay or stopped by
+		// a Disallow of everything.
+		if short := min(int(math.Round(float64(n)*g.cfg.BotShare)), n) - used; short > 0 {
+			p := &profs[0] // Googlebot smartphone: polite, no Crawl-delay
+			a := &actor{hp: hp, prof: p, rng: g.newRand(hi, 1<<36), pick: newSectionPick(p.interest), ips: p.ips, fetchVer: -1, groups: groupCache{}}
+			used += g.planBot(a, g.addActor(a), short, start, end)
+		}
+	}
 	g.planBrowsers(hp, hi, n-used, start, end)
+	if g.cfg.Paths > 0 {
+		want := g.cfg.Paths / len(g.cfg.Hosts)
+		if hi < g.cfg.Paths%len(g.cfg.Hosts) {
+			want++
+		}
+		hp.cat = g.newCatalogue(hi, from, want)
+	}
 }
 
 // obeys reports whether the behaviour obeys Disallow.
@@ -393,22 +487,37 @@ func (g *generator) planBrowsers(hp *hostPlan, hi, n int, start, end int64) {
 	// A pool of visitors, some of whom come back (Zipf-like choice).
 	nv := max(20, n/12)
 	visitors := make([]visitor, nv)
-	uaCum := make([]float64, len(browserUAs))
+	uas := browserUAs
+	if g.cfg.Agents != 0 {
+		// Config.Agents below the default: fewer browsers.
+		uas = uas[:min(len(uas), g.cfg.Agents-len(botUserAgents()))]
+	}
+	uaCum := make([]float64, len(uas))
 	tot := 0.0
-	for i, b := range browserUAs {
+	for i, b := range uas {
 		tot += b.weight
 		uaCum[i] = tot
 	}
 	for i := range visitors {
 		x := rng.Float64() * tot
-		ua := browserUAs[len(browserUAs)-1].ua
+		ua := uas[len(uas)-1].ua
 		for j, c := range uaCum {
 			if x < c {
-				ua = browserUAs[j].ua
+				ua = uas[j].ua
 				break
 			}
 		}
 		visitors[i] = visitor{ip: browserIP(rng), ua: ua}
+	}
+	if g.cfg.Agents != 0 {
+		// Config.Agents: the browser User-Agents beyond the default ones go
+		// to the returning visitors 1, 2, ..., who come often enough for
+		// each to appear.
+		for j, ua := range g.moreUAs {
+			if 1+j < len(visitors) {
+				visitors[1+j].ua = ua
+			}
+		}
 	}
 	pick := newSectionPick(humanPages)
 	for sid := uint64(0); n > 0; sid++ {
@@ -542,7 +651,7 @@ func (a *actor) renderBot(req *Request, ev event, target, referer []byte) ([]byt
 			target, k = append(target, '/'), kindPage
 			break
 		}
-		target, k = appendPath(target, rng, a.pick.pick(rng), false)
+		target, k = a.hp.appendTarget(target, rng, a.pick.pick(rng), false)
 		if !p.behavior.obeys() || a.fetchVer < 0 || a.groups.allowed(&a.hp.versions[a.fetchVer], a.curUA, string(target)) {
 			break
 		}
@@ -571,7 +680,7 @@ func (a *actor) renderBrowser(req *Request, ev event, target, referer []byte) ([
 			referer = append(append(append(referer, "https://"...), a.hp.host...), a.page...)
 		}
 		sec := a.pick.pick(rng)
-		target, k = appendPath(target, rng, sec, true)
+		target, k = a.hp.appendTarget(target, rng, sec, true)
 		if k == kindRedirect {
 			req.Method = "POST"
 		}
@@ -584,7 +693,7 @@ func (a *actor) renderBrowser(req *Request, ev event, target, referer []byte) ([
 		if ev.seq >= 1 && int(ev.seq) <= len(assetPaths) {
 			target, k = append(target, assetPaths[ev.seq-1]...), kindAsset
 		} else {
-			target, k = appendPath(target, rng, secImage, true)
+			target, k = a.hp.appendTarget(target, rng, secImage, true)
 		}
 	}
 	req.Status, req.Bytes = response(rng, k, req.Method)

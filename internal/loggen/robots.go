@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -61,6 +62,110 @@ func Robots(host string) []RobotsVersion {
 	}
 	slices.SortFunc(vs, func(a, b RobotsVersion) int { return a.At.Compare(b.At) })
 	return vs
+}
+
+// HandWrittenRules is the number of Allow and Disallow rules of the last
+// version of Robots.
+const HandWrittenRules = 60
+
+// RobotsHistory returns the robots.txt history for host with rules Allow
+// and Disallow rules in its last version: Robots(host) when rules is 0 or
+// HandWrittenRules, else Robots(host) with rules-HandWrittenRules Disallow
+// rules added at the end of every version, in groups of their own for *,
+// Googlebot, bingbot and AhrefsBot in turn (merged with the hand-written
+// groups of those agents, RFC 9309 §2.2.1). The added rules are the kind a
+// large site accumulates: product and category prefixes, old blog months,
+// tracking parameters and file types, with wildcards and "$". Because they
+// only disallow, every version still only adds restrictions to the one
+// before it. It fails when rules is below HandWrittenRules (and not 0) or
+// above MaxRobotsRules.
+func RobotsHistory(host string, rules int) ([]RobotsVersion, error) {
+	vs := Robots(host)
+	if rules == 0 || rules == HandWrittenRules {
+		return vs, nil
+	}
+	if rules < HandWrittenRules || rules > MaxRobotsRules {
+		return nil, fmt.Errorf("cannot write a robots.txt of %d rules: want 0 (the hand-written %d) or %d to %d", rules, HandWrittenRules, HandWrittenRules, MaxRobotsRules)
+	}
+	extra := extraRobotsRules(rules - HandWrittenRules)
+	for i := range vs {
+		vs[i].Text += extra
+		vs[i].groups = parseRobots(vs[i].Text)
+	}
+	return vs, nil
+}
+
+// MaxRobotsRules bounds RobotsHistory's rules.
+const MaxRobotsRules = 20000
+
+// extraRobotsRules returns n Disallow rules in groups of their own, all
+// different.
+func extraRobotsRules(n int) string {
+	params := []string{"utm_source", "utm_medium", "utm_campaign", "ref", "fbclid", "gclid", "replytocom",
+		"filter", "view", "share", "print", "lang", "currency", "preview", "add-to-cart", "orderby"}
+	exts := []string{"json", "php", "asp", "bak", "zip", "sql", "log", "cgi", "inc", "xml.gz", "tmp", "old"}
+	years := []string{"2019", "2020", "2021", "2022"}
+	// Rule i is of kind i%6; the first rules of a kind are the plainest.
+	rule := func(i int) string {
+		j := i / 6
+		switch i % 6 {
+		case 0:
+			a, b := adjectives[j%len(adjectives)], nouns[(j/len(adjectives))%len(nouns)]
+			if k := j / (len(adjectives) * len(nouns)); k > 0 {
+				return "/products/" + a + "-" + b + "-" + strconv.Itoa(k) + "$"
+			}
+			return "/products/" + a + "-" + b + "-"
+		case 1:
+			s := "/category/" + categories[j%len(categories)] + "/" + nouns[(j/len(categories))%len(nouns)] + "-"
+			if k := j / (len(categories) * len(nouns)); k > 0 {
+				return s + strconv.Itoa(k) + "*/"
+			}
+			return s + "*/?page="
+		case 2:
+			s := "/blog/" + years[j%len(years)] + "/" + fmt.Sprintf("%02d", 1+(j/len(years))%12) + "/"
+			if k := j / (len(years) * 12); k > 0 {
+				return s + blogSlugs[k%len(blogSlugs)] + "-" + strconv.Itoa(k/len(blogSlugs))
+			}
+			return s
+		case 3:
+			p := params[j%len(params)]
+			switch k := j / len(params); k {
+			case 0:
+				return "/*?" + p + "="
+			case 1:
+				return "/*&" + p + "="
+			default:
+				return "/*?" + p + strconv.Itoa(k) + "="
+			}
+		case 4:
+			if k := j / len(exts); k > 0 {
+				return "/*." + exts[j%len(exts)] + strconv.Itoa(k) + "$"
+			}
+			return "/*." + exts[j%len(exts)] + "$"
+		default:
+			if k := j / len(nouns); k > 0 {
+				return "/tag/" + nouns[j%len(nouns)] + "-" + strconv.Itoa(k) + "/"
+			}
+			return "/tag/" + nouns[j%len(nouns)] + "/"
+		}
+	}
+	agents := []string{"*", "Googlebot", "bingbot", "AhrefsBot"}
+	var b strings.Builder
+	b.WriteString("\n# Rules added by the generator (--robots-rules).\n")
+	per := (n + len(agents) - 1) / len(agents)
+	for gi, a := range agents {
+		lo, hi := gi*per, min(n, (gi+1)*per)
+		if lo >= hi {
+			break
+		}
+		fmt.Fprintf(&b, "\nUser-agent: %s\n", a)
+		for i := lo; i < hi; i++ {
+			b.WriteString("Disallow: ")
+			b.WriteString(rule(i))
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
 }
 
 // versionAt returns the index of the version in effect at unix second t, or
