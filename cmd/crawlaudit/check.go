@@ -25,13 +25,16 @@ type checkOptions struct {
 	robots string   // --robots FILE, "-" for stdin
 	agent  string   // --agent: a product token or a User-Agent header
 	spec   string   // --spec PROFILE
+	at     string   // --at T: the instant Request-rate and Visit-time are evaluated at
 	json   bool     // --json
 	urls   []string // URL arguments
 	// agentSet: --agent was given, possibly empty (accepted under
 	// --spec google, where an empty agent gets the "*" groups).
 	agentSet bool
-	// now is the instant the Request-rate in force is taken at; time.Now
-	// when nil.
+	// atSet: --at was given, possibly empty (an error).
+	atSet bool
+	// now is the instant the Request-rate in force is taken at without
+	// --at; time.Now when nil.
 	now func() time.Time
 }
 
@@ -39,7 +42,7 @@ func init() {
 	subcommands = append(subcommands, func(e *env) *cobra.Command {
 		o := &checkOptions{}
 		cmd := &cobra.Command{
-			Use:   "check --robots FILE --agent AGENT [--spec PROFILE] [--json] URL...",
+			Use:   "check --robots FILE --agent AGENT [--spec PROFILE] [--at T] [--json] URL...",
 			Short: "Check URLs against a robots.txt for one crawler",
 			Long: `check reads a robots.txt file and says, for each URL, whether the crawler
 named by --agent may fetch it, which group applied and which rule decided.
@@ -48,7 +51,16 @@ named by --agent may fetch it, which group applied and which rule decided.
 in a header the longest robots.txt token that appears as a product name wins,
 else the "*" group. URLs are full (http://host/path?q) or bare paths
 (/path?q). --spec selects the semantics: rfc9309 (default), google,
-koster1996 or orig1994. The Request-rate shown is the one in force now (UTC).
+koster1996, orig1994 or spc2 (the robots.txt 2.0.0 proposal: groups that
+declare Robot-version: 2.0.0 match URLs whole, explicit Allow first, then
+Disallow, then wildcard Allow).
+
+Every Request-rate line of the group is listed with its UTC window. The
+Request-rate in force is the one whose window covers the instant, else the
+strictest without a window; the instant is now, or T with --at T. --at also
+says whether T is inside the Visit-time window. T is RFC 3339
+(2026-10-01T08:30:00Z, any offset) or YYYY-MM-DD HH:MM in UTC
+(2026-10-01 08:30).
 
 --spec google reads a URL as Google's matcher (google/robotstxt) does: any
 string is a URL, cut to its path, params and query ("example.com/a" and
@@ -59,24 +71,33 @@ is accepted: only "*" groups apply.
 With --json each URL gives one JSON object per line:
   {"url": "/private/x", "allowed": false, "group": "googlebot",
    "rule": "Disallow: /private/", "line": 12, "crawl_delay": 10,
-   "request_rate": [1, 10], "visit_time": ["0100", "0600"]}
-(group, rule, line, crawl_delay, request_rate, visit_time are null when absent).
+   "request_rate": [1, 10], "visit_time": ["0100", "0600"],
+   "request_rates": [{"requests": 1, "seconds": 10, "window": null, "line": 14, "in_force": true},
+                     {"requests": 1, "seconds": 2, "window": ["0800", "0900"], "line": 15, "in_force": false}]}
+(group, rule, line, crawl_delay, request_rate, visit_time are null when absent;
+request_rate is the rate in force, request_rates every line, [] when none).
+With --at T two keys follow: "at": T in RFC 3339 UTC, and "in_visit_time":
+true when T is inside the Visit-time window or there is none, else false.
 
 Exit status: 0 all URLs allowed; 1 some URL disallowed; 2 usage or input error.`,
 			Example: `  crawlaudit check --robots robots.txt --agent Googlebot /private/x /
   crawlaudit check --robots robots.txt --agent 'Mozilla/5.0 (compatible; GPTBot/1.2)' --json https://example.com/a?b=1
+  crawlaudit check --robots robots.txt --agent bingbot --at '2026-10-01 08:30' /
+  crawlaudit check --robots robots.txt --agent Chives --spec spc2 /docs/index.html
   curl -s https://example.com/robots.txt | crawlaudit check --robots - --agent bingbot --spec google /search`,
 			Args: cobra.MinimumNArgs(1),
 			RunE: func(cmd *cobra.Command, args []string) error {
 				o.urls = args
 				o.agentSet = cmd.Flags().Changed("agent")
+				o.atSet = cmd.Flags().Changed("at")
 				return runCheck(e, o)
 			},
 		}
 		f := cmd.Flags()
 		f.StringVar(&o.robots, "robots", "", "robots.txt file to read (- for stdin)")
 		f.StringVar(&o.agent, "agent", "", "crawler: product token or User-Agent header")
-		f.StringVar(&o.spec, "spec", "rfc9309", "semantics: rfc9309, google, koster1996 or orig1994")
+		f.StringVar(&o.spec, "spec", "rfc9309", "semantics: rfc9309, google, koster1996, orig1994 or spc2")
+		f.StringVar(&o.at, "at", "", "evaluate Request-rate and Visit-time at `T`: RFC 3339, or YYYY-MM-DD HH:MM (UTC)")
 		f.BoolVar(&o.json, "json", false, "print one JSON object per URL per line")
 		return cmd
 	})
@@ -92,6 +113,37 @@ type checkResult struct {
 	CrawlDelay  *float64   `json:"crawl_delay"`
 	RequestRate *[2]int    `json:"request_rate"`
 	VisitTime   *[2]string `json:"visit_time"`
+	// RequestRates is every Request-rate line of the group, in file order.
+	RequestRates []checkRate `json:"request_rates"`
+	// At and InVisitTime are set with --at only.
+	At          *string `json:"at,omitempty"`
+	InVisitTime *bool   `json:"in_visit_time,omitempty"`
+}
+
+// checkRate is one Request-rate line in `check --json`.
+type checkRate struct {
+	Requests int        `json:"requests"`
+	Seconds  int        `json:"seconds"`
+	Window   *[2]string `json:"window"` // UTC, null for a line without one
+	Line     int        `json:"line"`
+	// InForce: the line is the one in force at the instant (--at T, or
+	// now), the one request_rate gives.
+	InForce bool `json:"in_force"`
+}
+
+// checkAtForms names the forms --at accepts, for its error message.
+const checkAtForms = "RFC 3339 (2026-10-01T08:30:00Z) or YYYY-MM-DD HH:MM in UTC (2026-10-01 08:30)"
+
+// parseCheckAt parses --at: RFC 3339 (fractional seconds and any offset
+// allowed), or "YYYY-MM-DD HH:MM" read as UTC.
+func parseCheckAt(s string) (time.Time, error) {
+	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
+		return t.UTC(), nil
+	}
+	if t, err := time.Parse("2006-01-02 15:04", s); err == nil {
+		return t, nil
+	}
+	return time.Time{}, fmt.Errorf("invalid --at %q: use %s", s, checkAtForms)
 }
 
 // runCheck runs `crawlaudit check`.
@@ -111,6 +163,13 @@ func runCheck(e *env, o *checkOptions) error {
 	}
 	if len(o.urls) == 0 {
 		return usageErr("check: no URL given")
+	}
+	var at time.Time
+	o.atSet = o.atSet || o.at != "" // runCheck called without the flag set
+	if o.atSet {
+		if at, err = parseCheckAt(o.at); err != nil {
+			return usageErr("check: %v", err)
+		}
 	}
 	// targets are what is decided for each URL: under google the path
 	// Google's matcher reads in it (any string is a URL to it); else the
@@ -135,11 +194,19 @@ func runCheck(e *env, o *checkOptions) error {
 		fmt.Fprintf(e.stderr, "crawlaudit: warning: %s has %d error(s); see crawlaudit lint %s\n", report.Printable(name, 0), n, report.Printable(o.robots, 0))
 	}
 	g := robots.Compile(f, profile).Resolve(o.agent)
-	now := time.Now
-	if o.now != nil {
-		now = o.now
+	when := at
+	if !o.atSet {
+		now := time.Now
+		if o.now != nil {
+			now = o.now
+		}
+		when = now().UTC()
 	}
-	limits := checkLimits(g, now().UTC().Unix())
+	limits := checkLimits(g, when.Unix())
+	if o.atSet {
+		s, in := when.Format(time.RFC3339Nano), g.InVisitTime(when.Unix())
+		limits.At, limits.InVisitTime = &s, &in
+	}
 
 	enc := json.NewEncoder(e.stdout)
 	enc.SetEscapeHTML(false)
@@ -151,7 +218,7 @@ func runCheck(e *env, o *checkOptions) error {
 		disallowed = disallowed || !d.Allowed
 		res := limits
 		res.URL, res.Allowed = u, d.Allowed
-		if d.Index >= 0 {
+		if d.Line > 0 {
 			rule, line := d.Rule, d.Line
 			res.Rule, res.Line = &rule, &line
 		}
@@ -165,15 +232,19 @@ func runCheck(e *env, o *checkOptions) error {
 		if !d.Allowed {
 			verdict = "DISALLOWED"
 		}
-		if d.Index >= 0 {
+		switch {
+		case d.Index >= 0:
 			why = fmt.Sprintf("line %d: %s", d.Line, d.Rule)
+		case d.Line > 0:
+			// spc2: a 2.0.0 group's Allow lines leave the URL out.
+			why = fmt.Sprintf("line %d: %s: no Allow line of this group matches, and it allows only what they match", d.Line, d.Rule)
 		}
 		// The URL and the rule come from the user and the robots.txt: no
 		// escape sequence in them reaches the terminal (contract §9).
 		fmt.Fprintf(e.stdout, "%s  %s  (%s)\n", verdict, report.Printable(u, 0), report.Printable(why, 0))
 	}
 	if !o.json {
-		printCheckGroup(e.stdout, g, limits)
+		printCheckGroup(e.stdout, g, limits, o.atSet)
 	}
 	if disallowed {
 		return found()
@@ -191,36 +262,87 @@ func checkLimits(g *robots.Resolved, now int64) checkResult {
 	if s, ok := g.CrawlDelay(); ok {
 		r.CrawlDelay = &s
 	}
-	if n, s, ok := g.RequestRate(now); ok {
-		r.RequestRate = &[2]int{n, s}
+	inForce, ok := g.RequestRateAt(now)
+	if ok {
+		r.RequestRate = &[2]int{inForce.Requests, inForce.Seconds}
+	}
+	r.RequestRates = []checkRate{}
+	for _, rr := range g.RequestRates() {
+		c := checkRate{Requests: rr.Requests, Seconds: rr.Seconds, Line: rr.Line, InForce: ok && rr.Line == inForce.Line}
+		if rr.HasWindow {
+			c.Window = &[2]string{hhmm(rr.Window.Start), hhmm(rr.Window.End)}
+		}
+		r.RequestRates = append(r.RequestRates, c)
 	}
 	if s, e, ok := g.VisitTime(); ok {
-		r.VisitTime = &[2]string{fmt.Sprintf("%02d%02d", s/60, s%60), fmt.Sprintf("%02d%02d", e/60, e%60)}
+		r.VisitTime = &[2]string{hhmm(s), hhmm(e)}
 	}
 	return r
 }
 
-// printCheckGroup prints which group applied and its limits.
-func printCheckGroup(w io.Writer, g *robots.Resolved, r checkResult) {
+// hhmm formats minutes since midnight as "HHMM".
+func hhmm(m int) string { return fmt.Sprintf("%02d%02d", m/60, m%60) }
+
+// perTime formats a Request-rate as "n per t", t in the largest unit that
+// divides it ("1 per 10 s", "10 per 10 min", "1 per 1 d").
+func perTime(n, seconds int) string {
+	switch {
+	case seconds%86400 == 0:
+		return fmt.Sprintf("%d per %d d", n, seconds/86400)
+	case seconds%3600 == 0:
+		return fmt.Sprintf("%d per %d h", n, seconds/3600)
+	case seconds%60 == 0:
+		return fmt.Sprintf("%d per %d min", n, seconds/60)
+	}
+	return fmt.Sprintf("%d per %d s", n, seconds)
+}
+
+// printCheckGroup prints which group applied and its limits, then every
+// Request-rate line. at says that --at was given: the instant is r.At, not
+// now.
+func printCheckGroup(w io.Writer, g *robots.Resolved, r checkResult, at bool) {
 	if !g.Matched() {
 		fmt.Fprintln(w, "no group applies to this agent (and there is no \"*\" group): everything is allowed")
 		return
+	}
+	when := "now"
+	if at {
+		when = "at " + *r.At
 	}
 	var limits []string
 	if r.CrawlDelay != nil {
 		limits = append(limits, fmt.Sprintf("crawl-delay %g s", *r.CrawlDelay))
 	}
 	if r.RequestRate != nil {
-		limits = append(limits, fmt.Sprintf("request-rate %d per %d s (now)", r.RequestRate[0], r.RequestRate[1]))
+		limits = append(limits, fmt.Sprintf("request-rate %s (%s)", perTime(r.RequestRate[0], r.RequestRate[1]), when))
 	}
 	if r.VisitTime != nil {
-		limits = append(limits, fmt.Sprintf("visit-time %s-%s UTC", r.VisitTime[0], r.VisitTime[1]))
+		v := fmt.Sprintf("visit-time %s-%s UTC", r.VisitTime[0], r.VisitTime[1])
+		if at {
+			inside := "outside"
+			if *r.InVisitTime {
+				inside = "inside"
+			}
+			v += fmt.Sprintf(" (%s is %s it)", *r.At, inside)
+		}
+		limits = append(limits, v)
 	}
 	line := "group " + report.Printable(strconv.Quote(g.Name()), 0)
 	if len(limits) > 0 {
 		line += ": " + strings.Join(limits, ", ")
 	}
 	fmt.Fprintln(w, line)
+	for _, rr := range r.RequestRates {
+		window := "when no window covers the time"
+		if rr.Window != nil {
+			window = fmt.Sprintf("%s-%s UTC", rr.Window[0], rr.Window[1])
+		}
+		mark := ""
+		if rr.InForce {
+			mark = "  (in force " + when + ")"
+		}
+		fmt.Fprintf(w, "  line %d: Request-rate %s, %s%s\n", rr.Line, perTime(rr.Requests, rr.Seconds), window, mark)
+	}
 }
 
 // isCheckURL reports whether u is a path ("/p?q") or an absolute URL with a

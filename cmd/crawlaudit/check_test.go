@@ -56,10 +56,11 @@ func TestCheckJSON(t *testing.T) {
 		t.Fatalf("exit %d (%v), want 1", code, err)
 	}
 	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	const rates = `"request_rates":[{"requests":1,"seconds":10,"window":null,"line":6,"in_force":false},{"requests":1,"seconds":2,"window":["0800","0900"],"line":7,"in_force":true}]`
 	want := []string{
-		`{"url":"http://example.com/private/x?y=1&z=<2>","allowed":false,"group":"googlebot","rule":"Disallow: /private/","line":3,"crawl_delay":10,"request_rate":[1,2],"visit_time":["0100","0600"]}`,
-		`{"url":"/private/ok.html","allowed":true,"group":"googlebot","rule":"Allow: /private/ok","line":4,"crawl_delay":10,"request_rate":[1,2],"visit_time":["0100","0600"]}`,
-		`{"url":"/","allowed":true,"group":"googlebot","rule":null,"line":null,"crawl_delay":10,"request_rate":[1,2],"visit_time":["0100","0600"]}`,
+		`{"url":"http://example.com/private/x?y=1&z=<2>","allowed":false,"group":"googlebot","rule":"Disallow: /private/","line":3,"crawl_delay":10,"request_rate":[1,2],"visit_time":["0100","0600"],` + rates + `}`,
+		`{"url":"/private/ok.html","allowed":true,"group":"googlebot","rule":"Allow: /private/ok","line":4,"crawl_delay":10,"request_rate":[1,2],"visit_time":["0100","0600"],` + rates + `}`,
+		`{"url":"/","allowed":true,"group":"googlebot","rule":null,"line":null,"crawl_delay":10,"request_rate":[1,2],"visit_time":["0100","0600"],` + rates + `}`,
 	}
 	if len(lines) != len(want) {
 		t.Fatalf("output:\n%s", out.String())
@@ -69,7 +70,7 @@ func TestCheckJSON(t *testing.T) {
 			t.Errorf("line %d:\n got %s\nwant %s", i+1, lines[i], want[i])
 		}
 		var m map[string]any
-		if err := json.Unmarshal([]byte(lines[i]), &m); err != nil || len(m) != 8 {
+		if err := json.Unmarshal([]byte(lines[i]), &m); err != nil || len(m) != 9 {
 			t.Errorf("line %d: %v, %d keys", i+1, err, len(m))
 		}
 	}
@@ -84,7 +85,7 @@ func TestCheckJSON(t *testing.T) {
 	if code := exitCode(runCheck(e, o)); code != exitFound {
 		t.Errorf("exit %d", code)
 	}
-	if got := strings.TrimSpace(out.String()); got != `{"url":"/a","allowed":false,"group":"*","rule":"Disallow: /","line":11,"crawl_delay":null,"request_rate":null,"visit_time":null}` {
+	if got := strings.TrimSpace(out.String()); got != `{"url":"/a","allowed":false,"group":"*","rule":"Disallow: /","line":11,"crawl_delay":null,"request_rate":null,"visit_time":null,"request_rates":[]}` {
 		t.Errorf("star: %s", got)
 	}
 	out.Reset()
@@ -92,13 +93,13 @@ func TestCheckJSON(t *testing.T) {
 	if code := exitCode(runCheck(e, o)); code != exitOK {
 		t.Errorf("exit %d", code)
 	}
-	if got := strings.TrimSpace(out.String()); got != `{"url":"/a","allowed":true,"group":null,"rule":null,"line":null,"crawl_delay":null,"request_rate":null,"visit_time":null}` {
+	if got := strings.TrimSpace(out.String()); got != `{"url":"/a","allowed":true,"group":null,"rule":null,"line":null,"crawl_delay":null,"request_rate":null,"visit_time":null,"request_rates":[]}` {
 		t.Errorf("none: %s", got)
 	}
 	out.Reset()
 	o.robots, o.agent, o.now = p, "googlebot", func() time.Time { return time.Date(2026, 10, 1, 12, 0, 0, 0, time.UTC) }
 	runCheck(e, o)
-	if !strings.Contains(out.String(), `"request_rate":[1,10]`) {
+	if !strings.Contains(out.String(), `"request_rate":[1,10]`) || !strings.Contains(out.String(), `"line":6,"in_force":true},{`) {
 		t.Errorf("rate at noon: %s", out.String())
 	}
 }
@@ -126,7 +127,7 @@ func TestCheckCLI(t *testing.T) {
 		{"missing robots", "", []string{"check", "--agent", "a", "/"}, 2, nil, []string{"--robots FILE is required"}},
 		{"missing agent", "", []string{"check", "--robots", p, "/"}, 2, nil, []string{"--agent AGENT is required"}},
 		{"no URL", "", []string{"check", "--robots", p, "--agent", "a"}, 2, nil, []string{"requires at least 1 arg"}},
-		{"bad spec", "", []string{"check", "--robots", p, "--agent", "a", "--spec", "rfc2000", "/"}, 2, nil, []string{`unknown robots.txt profile "rfc2000"`}},
+		{"bad spec", "", []string{"check", "--robots", p, "--agent", "a", "--spec", "rfc2000", "/"}, 2, nil, []string{`unknown robots.txt profile "rfc2000"`, "orig1994, spc2"}},
 		{"bad URL", "", []string{"check", "--robots", p, "--agent", "a", "example.com/x"}, 2, nil, []string{`invalid URL "example.com/x"`}},
 		{"unreadable file", "", []string{"check", "--robots", filepath.Join(t.TempDir(), "nope.txt"), "--agent", "a", "/"}, 2, nil, []string{"nope.txt", "no such file"}},
 		{"directory", "", []string{"check", "--robots", t.TempDir(), "--agent", "a", "/"}, 2, nil, []string{"is a directory"}},
@@ -294,5 +295,189 @@ func TestCheckGoogleAgents(t *testing.T) {
 	}
 	if code, _, errs := runCheckCLI("", "check", "--spec", "google", "--robots", fooOnly, "/"); code != exitUsage || !strings.Contains(errs, "--agent AGENT is required") {
 		t.Errorf("google without --agent: exit %d, stderr %q", code, errs)
+	}
+}
+
+// checkAtRobots has several windowed Request-rate lines (contract §3: the
+// line whose window covers the time applies, the strictest of several,
+// else the strictest without a window; windows are UTC, start inclusive,
+// end exclusive, wrapping midnight when the start is later), and a
+// Visit-time window.
+const checkAtRobots = `# windows
+User-agent: Googlebot
+Disallow: /private/
+Request-rate: 1/10s
+Request-rate: 1/2s 0800-0900
+Request-rate: 1/5s 0830-0845
+Request-rate: 5/1m 2200-0200
+Request-rate: 1/1d 1200-1300
+Visit-time: 0600-1800
+
+User-agent: *
+Disallow: /
+`
+
+// TestCheckAt: check --at T evaluates Request-rate and Visit-time at T
+// (contract §12, last bullet; issue 14 item 6). Each row is derived by
+// hand from checkAtRobots and the rules of contract §3.
+func TestCheckAt(t *testing.T) {
+	p := writeRobots(t, checkAtRobots)
+	for _, c := range []struct {
+		at      string
+		utc     string // "at" in the output
+		rate    [2]int // request_rate
+		line    int    // the line in force
+		inVisit bool
+		why     string
+	}{
+		{"2026-10-01 08:20", "2026-10-01T08:20:00Z", [2]int{1, 2}, 5, true, "inside 0800-0900 only"},
+		{"2026-10-01T08:30:00Z", "2026-10-01T08:30:00Z", [2]int{1, 5}, 6, true, "0800-0900 and 0830-0845 cover it: the strictest, 1/5s"},
+		{"2026-10-01T08:45:00Z", "2026-10-01T08:45:00Z", [2]int{1, 2}, 5, true, "0830-0845 ends (exclusive)"},
+		{"2026-10-01 09:00", "2026-10-01T09:00:00Z", [2]int{1, 10}, 4, true, "0800-0900 ends: the line without a window"},
+		{"2026-10-01 12:15", "2026-10-01T12:15:00Z", [2]int{1, 86400}, 8, true, "1/1d inside 1200-1300"},
+		{"2026-10-01 06:00", "2026-10-01T06:00:00Z", [2]int{1, 10}, 4, true, "Visit-time starts (inclusive)"},
+		{"2026-10-01 18:00", "2026-10-01T18:00:00Z", [2]int{1, 10}, 4, false, "Visit-time ends (exclusive)"},
+		{"2026-10-01T23:30:00+02:00", "2026-10-01T21:30:00Z", [2]int{1, 10}, 4, false, "21:30 UTC: before 2200-0200"},
+		{"2026-10-01 22:00", "2026-10-01T22:00:00Z", [2]int{5, 60}, 7, false, "2200-0200 starts"},
+		{"2026-10-02T01:59:59.5Z", "2026-10-02T01:59:59.5Z", [2]int{5, 60}, 7, false, "2200-0200 wraps midnight"},
+		{"2026-10-02 02:00", "2026-10-02T02:00:00Z", [2]int{1, 10}, 4, false, "2200-0200 ends"},
+	} {
+		code, out, errs := runCheckCLI("", "check", "--robots", p, "--agent", "Googlebot", "--at", c.at, "--json", "/private/x")
+		if code != exitFound || errs != "" {
+			t.Errorf("--at %q: exit %d, stderr %q", c.at, code, errs)
+			continue
+		}
+		var got struct {
+			RequestRate  [2]int `json:"request_rate"`
+			RequestRates []struct {
+				Line    int  `json:"line"`
+				InForce bool `json:"in_force"`
+			} `json:"request_rates"`
+			At          *string `json:"at"`
+			InVisitTime *bool   `json:"in_visit_time"`
+		}
+		if err := json.Unmarshal([]byte(out), &got); err != nil {
+			t.Fatalf("--at %q: %v: %s", c.at, err, out)
+		}
+		var inForce []int
+		for _, r := range got.RequestRates {
+			if r.InForce {
+				inForce = append(inForce, r.Line)
+			}
+		}
+		if got.RequestRate != c.rate || fmt.Sprint(inForce) != fmt.Sprint([]int{c.line}) || len(got.RequestRates) != 5 ||
+			got.At == nil || *got.At != c.utc || got.InVisitTime == nil || *got.InVisitTime != c.inVisit {
+			t.Errorf("--at %q (%s): got %s\nwant request_rate %v, line %d in force, at %s, in_visit_time %v", c.at, c.why, out, c.rate, c.line, c.utc, c.inVisit)
+		}
+	}
+
+	// One line whole: the keys --at adds, after the stable ones.
+	_, out, _ := runCheckCLI("", "check", "--robots", p, "--agent", "Googlebot", "--at", "2026-10-01 22:00", "--json", "/")
+	want := `{"url":"/","allowed":true,"group":"googlebot","rule":null,"line":null,"crawl_delay":null,"request_rate":[5,60],"visit_time":["0600","1800"],` +
+		`"request_rates":[{"requests":1,"seconds":10,"window":null,"line":4,"in_force":false},` +
+		`{"requests":1,"seconds":2,"window":["0800","0900"],"line":5,"in_force":false},` +
+		`{"requests":1,"seconds":5,"window":["0830","0845"],"line":6,"in_force":false},` +
+		`{"requests":5,"seconds":60,"window":["2200","0200"],"line":7,"in_force":true},` +
+		`{"requests":1,"seconds":86400,"window":["1200","1300"],"line":8,"in_force":false}],` +
+		`"at":"2026-10-01T22:00:00Z","in_visit_time":false}` + "\n"
+	if out != want {
+		t.Errorf("--at --json:\n got %s\nwant %s", out, want)
+	}
+
+	// No Visit-time: T is never outside it; the "*" group has no rate.
+	_, out, _ = runCheckCLI("", "check", "--robots", p, "--agent", "bingbot", "--at", "2026-10-01 03:00", "--json", "/")
+	if !strings.HasSuffix(out, `"visit_time":null,"request_rates":[],"at":"2026-10-01T03:00:00Z","in_visit_time":true}`+"\n") {
+		t.Errorf("no Visit-time: %s", out)
+	}
+
+	// The readable output lists every line and marks the one in force.
+	code, out, _ := runCheckCLI("", "check", "--robots", p, "--agent", "Googlebot", "--at", "2026-10-01T08:30:00Z", "/")
+	for _, s := range []string{
+		`group "googlebot": request-rate 1 per 5 s (at 2026-10-01T08:30:00Z), visit-time 0600-1800 UTC (2026-10-01T08:30:00Z is inside it)`,
+		"  line 4: Request-rate 1 per 10 s, when no window covers the time\n",
+		"  line 5: Request-rate 1 per 2 s, 0800-0900 UTC\n",
+		"  line 6: Request-rate 1 per 5 s, 0830-0845 UTC  (in force at 2026-10-01T08:30:00Z)\n",
+		"  line 7: Request-rate 5 per 1 min, 2200-0200 UTC\n",
+		"  line 8: Request-rate 1 per 1 d, 1200-1300 UTC\n",
+	} {
+		if code != exitOK || !strings.Contains(out, s) {
+			t.Errorf("readable --at (exit %d) lacks %q:\n%s", code, s, out)
+		}
+	}
+	if _, out, _ := runCheckCLI("", "check", "--robots", p, "--agent", "Googlebot", "--at", "2026-10-01 19:00", "/"); !strings.Contains(out, "(2026-10-01T19:00:00Z is outside it)") {
+		t.Errorf("readable --at outside: %s", out)
+	}
+}
+
+// TestCheckRequestRatesNow: without --at, check lists every Request-rate
+// line with its window, in JSON and in the readable output, and
+// request_rate stays the one in force now (contract §2.1, §12).
+func TestCheckRequestRatesNow(t *testing.T) {
+	p := writeRobots(t, checkAtRobots)
+	var out, errb bytes.Buffer
+	e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb}
+	o := &checkOptions{robots: p, agent: "Googlebot", spec: "rfc9309", json: true, urls: []string{"/"},
+		now: func() time.Time { return time.Date(2026, 10, 1, 12, 30, 0, 0, time.UTC) }}
+	if err := runCheck(e, o); err != nil {
+		t.Fatal(err)
+	}
+	want := `"request_rate":[1,86400],"visit_time":["0600","1800"],"request_rates":[` +
+		`{"requests":1,"seconds":10,"window":null,"line":4,"in_force":false},` +
+		`{"requests":1,"seconds":2,"window":["0800","0900"],"line":5,"in_force":false},` +
+		`{"requests":1,"seconds":5,"window":["0830","0845"],"line":6,"in_force":false},` +
+		`{"requests":5,"seconds":60,"window":["2200","0200"],"line":7,"in_force":false},` +
+		`{"requests":1,"seconds":86400,"window":["1200","1300"],"line":8,"in_force":true}]}` + "\n"
+	if !strings.HasSuffix(out.String(), want) || strings.Contains(out.String(), `"at"`) || strings.Contains(out.String(), "in_visit_time") {
+		t.Errorf("got %s\nwant …%s", out.String(), want)
+	}
+	out.Reset()
+	o.json = false
+	if err := runCheck(e, o); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"request-rate 1 per 1 d (now)", "  line 8: Request-rate 1 per 1 d, 1200-1300 UTC  (in force now)\n", "  line 7: Request-rate 5 per 1 min, 2200-0200 UTC\n"} {
+		if !strings.Contains(out.String(), s) {
+			t.Errorf("readable output lacks %q:\n%s", s, out.String())
+		}
+	}
+}
+
+// TestCheckAtInvalid: an --at that is neither form exits 2 with one line
+// naming the accepted forms.
+func TestCheckAtInvalid(t *testing.T) {
+	p := writeRobots(t, checkAtRobots)
+	for _, at := range []string{"", "yesterday", "2026-10-01", "2026-10-01T08:30", "2026-10-01 08:30:00", "2026-13-01 08:30", "2026-10-01 08:30 UTC", "1727771400", "2026-10-01T08:30:00Z\x1b[2J"} {
+		code, out, errs := runCheckCLI("", "check", "--robots", p, "--agent", "Googlebot", "--at", at, "/")
+		if code != exitUsage || out != "" || strings.Count(errs, "\n") != 1 || strings.Contains(errs, "\x1b") ||
+			!strings.Contains(errs, "invalid --at") || !strings.Contains(errs, "RFC 3339 (2026-10-01T08:30:00Z)") || !strings.Contains(errs, "YYYY-MM-DD HH:MM in UTC") {
+			t.Errorf("--at %q: exit %d, stdout %q, stderr %q", at, code, out, errs)
+		}
+	}
+}
+
+// TestCheckSpc2: --spec spc2 reads seed 000's Chives record (lines 48-50 of
+// 000_1daf4344aa268b6b.txt): "Allow: */index.html # only allow index
+// pages" and no Disallow allows only what the Allow matches; the URL it
+// leaves out is disallowed by the Robot-version line. The same file under
+// koster1996 allows it.
+func TestCheckSpc2(t *testing.T) {
+	p := writeRobots(t, "User-agent: Chives\nRobot-version: 2.0.0\nAllow: */index.html # only allow index pages\n\nUser-agent: *\nDisallow: /\n")
+	code, out, errs := runCheckCLI("", "check", "--robots", p, "--agent", "Chives", "--spec", "spc2", "--json", "/docs/index.html", "/docs/a.html")
+	want := `{"url":"/docs/index.html","allowed":true,"group":"chives","rule":"Allow: */index.html","line":3,` +
+		`"crawl_delay":null,"request_rate":null,"visit_time":null,"request_rates":[]}` + "\n" +
+		`{"url":"/docs/a.html","allowed":false,"group":"chives","rule":"Robot-version: 2.0.0","line":2,` +
+		`"crawl_delay":null,"request_rate":null,"visit_time":null,"request_rates":[]}` + "\n"
+	if code != exitFound || out != want || errs != "" {
+		t.Errorf("spc2 --json: exit %d, stderr %q\n got %s\nwant %s", code, errs, out, want)
+	}
+	code, out, _ = runCheckCLI("", "check", "--robots", p, "--agent", "Chives", "--spec", "spc2", "/docs/a.html")
+	if code != exitFound || !strings.Contains(out, "DISALLOWED  /docs/a.html  (line 2: Robot-version: 2.0.0: no Allow line of this group matches, and it allows only what they match)") {
+		t.Errorf("spc2 readable: exit %d\n%s", code, out)
+	}
+	if code, _, _ := runCheckCLI("", "check", "--robots", p, "--agent", "Chives", "--spec", "koster1996", "/docs/a.html"); code != exitOK {
+		t.Errorf("koster1996: exit %d, want 0", code)
+	}
+	if code, out, _ := runCheckCLI("", "check", "--help"); code != exitOK || !strings.Contains(out, "orig1994 or spc2") || !strings.Contains(out, "--at T") || !strings.Contains(out, "YYYY-MM-DD HH:MM in UTC") {
+		t.Errorf("check --help (exit %d):\n%s", code, out)
 	}
 }
