@@ -63,8 +63,15 @@ type Config struct {
 	Host string
 	// Profile is the robots.txt semantics (--spec).
 	Profile robots.Profile
-	// Grace is the cache grace period (--grace; contract §4). 0 turns it off.
+	// Grace is the cache grace period (--grace; contract §4) of the
+	// crawlers whose operator documents none. 0 turns it off.
 	Grace time.Duration
+	// GraceForAll makes Grace the grace of every crawler, also of those
+	// whose operator documents one (--grace given explicitly).
+	GraceForAll bool
+	// Operators are the operator rules (contract §12; --operators); nil:
+	// the built-in table.
+	Operators *bots.Rules
 	// From and To bound the audited period (inclusive); zero values are open.
 	From, To time.Time
 	// DB is the DuckDB file to keep the audit in; empty: in memory.
@@ -280,6 +287,10 @@ func runOnce(ctx context.Context, cfg Config, logs []string, damaged []*ingest.I
 	j.collectClients = cfg.SeenClients
 	defer j.release()
 	j.graceUS = cfg.Grace.Microseconds()
+	if cfg.Operators != nil {
+		j.rules = cfg.Operators
+	}
+	j.graceForAll = cfg.GraceForAll
 	if !cfg.From.IsZero() {
 		j.fromUS = cfg.From.UnixMicro()
 	}
@@ -382,6 +393,13 @@ func runOnce(ctx context.Context, cfg Config, logs []string, damaged []*ingest.I
 		return nil, err
 	}
 	phase("dict and the small tables")
+	if err := store.Exec(ctx, fmt.Sprintf("SET VARIABLE spec_google = %t", cfg.Profile == robots.Google)); err != nil {
+		return nil, err
+	}
+	if err := store.Exec(ctx, queries.SQL("availability.sql")); err != nil {
+		return nil, fmt.Errorf("robots.txt availability: %w", err)
+	}
+	phase("availability.sql")
 	if err := store.Exec(ctx, queries.SQL("measures.sql")); err != nil {
 		return nil, err
 	}
@@ -390,6 +408,10 @@ func runOnce(ctx context.Context, cfg Config, logs []string, damaged []*ingest.I
 		return nil, err
 	}
 	res.Summary.Verification = verification(j.claims.ranges(), j.claims, cfg.DNS, dnsStats)
+	if res.Summary.RobotsStatus, err = res.robotsStatus(ctx); err != nil {
+		return nil, err
+	}
+	res.Summary.Changes = []report.Change{}
 	phase("summary.sql (with windows)")
 	if inputErr != nil && res.Summary.Input.Lines == 0 {
 		return nil, inputErr // nothing read: the reason is the input error
@@ -532,7 +554,7 @@ func (p *pendingStore) wait() (*Store, error) {
 
 // auditTables are the tables and views a crawlaudit database holds, in
 // this version and earlier ones.
-var auditTables = []string{"judged", "measures", "measured", "requests", "requests_store", "dict", "bots", "traffic", "policies", "decisions", "claims"}
+var auditTables = []string{"judged", "measures", "measured", "requests", "requests_store", "dict", "bots", "traffic", "policies", "decisions", "claims", "availability", "robots_status"}
 
 // checkReplaceable refuses a --db FILE that the new audit must not
 // replace: not a regular file, not a DuckDB database (a log file given by
@@ -585,7 +607,7 @@ func (j *judge) storeTables(ctx context.Context, s *Store) error {
 			continue
 		}
 		seen[b.Name] = true
-		bots = append(bots, []any{b.Name, b.Operator, b.Purpose})
+		bots = append(bots, []any{b.Name, b.Operator, b.Purpose, u.rule.UserTriggered})
 	}
 	var traffic [][]any
 	for h, t := range j.traffic() {
@@ -696,7 +718,8 @@ func (res *Result) summarize(ctx context.Context, cfg Config, hist *history.Hist
 		var op, purpose *string
 		if err := rows.Scan(&r.Bot, &r.Host, &r.Identity, &op, &purpose, &r.Requests, &r.RobotsFetches, &r.Disallowed,
 			&r.DisallowedInGrace, &r.CrawlDelayBreaches, &r.RequestRateBreaches, &r.VisitTimeBreaches,
-			&r.Unaudited, &r.IPs, &r.FirstSeen, &r.LastSeen); err != nil {
+			&r.Unaudited, &r.IPs, &r.FirstSeen, &r.LastSeen,
+			&r.DisallowedUnreachable, &r.AllowedUnavailable, &r.UserTriggered); err != nil {
 			return fmt.Errorf("reading the summary: %w", err)
 		}
 		if op != nil {

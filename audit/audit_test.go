@@ -261,10 +261,12 @@ func TestAuditScenario(t *testing.T) {
 	}
 }
 
-// TestAuditNoGrace: with --grace 0 the in-grace requests count as disallowed.
+// TestAuditNoGrace: with --grace 0 given explicitly (for every operator,
+// also those that document a grace) the in-grace requests count as
+// disallowed.
 func TestAuditNoGrace(t *testing.T) {
 	robotsDir, logFile := writeScenario(t)
-	res, err := Run(context.Background(), Config{Robots: robotsDir}, []string{logFile})
+	res, err := Run(context.Background(), Config{Robots: robotsDir, GraceForAll: true}, []string{logFile})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,6 +21,18 @@ const (
 	VerdictDisallowed = "disallowed"
 	VerdictInGrace    = "disallowed_in_grace"
 	VerdictUnaudited  = "unaudited"
+	// VerdictUserTriggered: a request robots.txt would disallow, made by a
+	// user-triggered fetcher whose operator states that robots.txt does
+	// not apply to it (contract §12; bots.CrawlerRule.UserTriggered).
+	VerdictUserTriggered = "user_triggered"
+	// VerdictUnreachable: a request made while the operator's last
+	// robots.txt response was a 5xx or 429 (contract §12): complete
+	// disallow, whatever the version in effect says.
+	VerdictUnreachable = "disallowed_unreachable"
+	// VerdictUnavailable: a request the version in effect disallows, made
+	// while the operator's last robots.txt response was a 4xx other than
+	// 429 (contract §12): the crawler may access anything.
+	VerdictUnavailable = "allowed_unavailable"
 )
 
 // The judge's memory is bounded whatever the logs hold (issue 12): every
@@ -77,9 +89,14 @@ const maxCacheKey = 256
 type judge struct {
 	hist     *history.History
 	versions []version // by history.Version.ID
-	graceUS  int64     // 0: no grace period
-	fromUS   int64
-	toUS     int64 // inclusive
+	graceUS  int64     // --grace; 0: no grace period
+	// rules are the operator rules (contract §12); noGroup is the group
+	// with no rules, for a crawler that no group restricts.
+	rules       *bots.Rules
+	noGroup     *robots.Resolved
+	graceForAll bool // graceUS also for operators that document a grace
+	fromUS      int64
+	toUS        int64 // inclusive
 
 	ident *bots.Identifier
 	// claims verifies who made each bot request (contract §10).
@@ -107,7 +124,7 @@ type judge struct {
 	dictIDs   map[string]int32
 	dict      []string
 	dictBytes int
-	verdict   [4]int32 // dict ids of the verdicts
+	verdict   [numVerdicts]int32 // dict ids of the verdicts
 
 	// uaBytes is about what uas and uaIDs cost (see maxUABytes); bots are
 	// the states kept by resetUAs, one per bot name, at the start of uas.
@@ -146,6 +163,10 @@ const (
 	vDisallowed
 	vInGrace
 	vUnaudited
+	vUserTriggered
+	vUnreachable
+	vUnavailable
+	numVerdicts
 )
 
 // version is one compiled robots.txt version.
@@ -165,7 +186,12 @@ type uaState struct {
 	// verifiable: a range list or the operator's reverse DNS can tell
 	// whether a request of this bot came from its operator.
 	verifiable bool
-	groups     map[int]*groupState // by version ID, made and filled lazily
+	// What its operator documents (contract §12): how it picks its
+	// group, whether robots.txt applies to it at all, and its cache
+	// grace in µs (0: none).
+	rule    bots.CrawlerRule
+	graceUS int64
+	groups  map[int]*groupState // by version ID, made and filled lazily
 }
 
 // groupState is one (version, group) pair with its path decisions.
@@ -204,6 +230,7 @@ type decision struct {
 	allowed bool
 	id      int32 // decision id: allowed or disallowed, with the rule
 	graceID int32 // decision id of disallowed_in_grace with the rule; -1 when allowed
+	userID  int32 // decision id of user_triggered with the rule; -1 when allowed
 }
 
 // hostState is one distinct host value of the logs.
@@ -287,10 +314,12 @@ func newJudge(mem memory.Allocator, hist *history.History, profile robots.Profil
 		fromUS:       -1 << 63,
 		toUS:         1<<63 - 1,
 	}
-	for i, v := range []string{VerdictAllowed, VerdictDisallowed, VerdictInGrace, VerdictUnaudited} {
+	for i, v := range []string{VerdictAllowed, VerdictDisallowed, VerdictInGrace, VerdictUnaudited, VerdictUserTriggered, VerdictUnreachable, VerdictUnavailable} {
 		j.verdict[i] = j.intern(v)
 	}
 	j.unauditedDecision = j.decisionID(verdictRule{verdict: j.verdict[vUnaudited], rule: -1})
+	j.rules = bots.BuiltinRules()
+	j.noGroup = robots.Compile(robots.Parse(nil), profile).Default()
 	for _, v := range hist.All() {
 		j.versions = append(j.versions, version{
 			name:   j.intern(v.Name),
@@ -428,7 +457,7 @@ func (j *judge) resetUAs() {
 			continue
 		}
 		j.botKept[st.botID] = true
-		kept = append(kept, &uaState{bot: st.bot, id: -1, botID: st.botID, verifiable: st.verifiable})
+		kept = append(kept, &uaState{bot: st.bot, id: -1, botID: st.botID, verifiable: st.verifiable, rule: st.rule})
 	}
 	clear(j.uas[len(kept):])
 	j.uas = kept
@@ -446,6 +475,13 @@ func (j *judge) newUAState(ua string, logged bool) int32 {
 	if st.bot.IsBot { // only bot rows are stored, with their header
 		st.botID = j.intern(st.bot.Name)
 		st.verifiable = j.claims.ranges().Verifiable(st.bot.Name)
+		st.rule, _ = j.rules.Crawler(st.bot.Name)
+		st.graceUS = j.graceUS
+		if o, ok := j.rules.Operator(st.bot.Operator); ok && !j.graceForAll {
+			if d, ok := o.GraceDuration(); ok {
+				st.graceUS = d.Microseconds()
+			}
+		}
 		if logged {
 			st.id = j.internBounded(st.ua)
 			st.inline = st.id < 0
@@ -483,7 +519,7 @@ func (j *judge) group(ua *uaState, id int) *groupState {
 		return g
 	}
 	// Several User-Agents share a group; their decisions are shared too.
-	g := j.shared(id, j.versions[id].robots.Resolve(ua.ua))
+	g := j.shared(id, groupOf(j.versions[id].robots, ua.ua, ua.bot, ua.rule, j.noGroup))
 	if ua.groups == nil {
 		ua.groups = make(map[int]*groupState, 1)
 	}
@@ -561,7 +597,7 @@ func (j *judge) decide(g *groupState, target string, tid int32) decision {
 	}
 	var dec robots.Decision
 	dec, j.scratch = g.group.DecideString(target, j.scratch)
-	d := decision{allowed: dec.Allowed, graceID: -1}
+	d := decision{allowed: dec.Allowed, graceID: -1, userID: -1}
 	vr := verdictRule{verdict: j.verdict[vAllowed], rule: -1}
 	if dec.Line > 0 {
 		vr.rule, vr.line = j.intern(dec.Rule), int32(dec.Line)
@@ -571,6 +607,9 @@ func (j *judge) decide(g *groupState, target string, tid int32) decision {
 		grace := vr
 		grace.verdict = j.verdict[vInGrace]
 		d.graceID = j.decisionID(grace)
+		user := vr
+		user.verdict = j.verdict[vUserTriggered]
+		d.userID = j.decisionID(user)
 	}
 	d.id = j.decisionID(vr)
 	if tid < 0 {
@@ -715,10 +754,14 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 			g = j.group(uas, id)
 			dec = j.decide(g, target, tid)
 			verdict = vAllowed
-			if !dec.allowed {
+			switch {
+			case dec.allowed:
+			case uas.rule.UserTriggered:
+				verdict = vUserTriggered
+			default:
 				verdict = vDisallowed
-				if j.graceUS > 0 {
-					if old, ok := j.hist.AtMicros(hs.hi, us-j.graceUS); ok && old != id && j.decide(j.group(uas, old), target, tid).allowed {
+				if uas.graceUS > 0 {
+					if old, ok := j.hist.AtMicros(hs.hi, us-uas.graceUS); ok && old != id && j.decide(j.group(uas, old), target, tid).allowed {
 						verdict = vInGrace
 					}
 				}
@@ -808,9 +851,12 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 			c.visitBreach.UnsafeAppend(false)
 			continue
 		}
-		if verdict == vInGrace {
+		switch verdict {
+		case vInGrace:
 			c.decision.UnsafeAppend(dec.graceID)
-		} else {
+		case vUserTriggered:
+			c.decision.UnsafeAppend(dec.userID)
+		default:
 			c.decision.UnsafeAppend(dec.id)
 		}
 		if g.rateWindowed {

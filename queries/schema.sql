@@ -55,6 +55,17 @@ CREATE TABLE IF NOT EXISTS claims (
     evidence          VARCHAR       -- which list and prefix, which PTR name, or what was missing
 );
 
+-- availability: the requests whose verdict robots.txt's availability changed (contract
+-- §12; availability.sql fills it): made while robots.txt was unreachable for their operator
+-- (disallowed_unreachable, whatever the version said: unreachable is true, and the row has
+-- no deciding rule), or disallowed by the version but made while it was unavailable
+-- (allowed_unavailable). The view requests puts these verdicts in place of the version's.
+CREATE TABLE IF NOT EXISTS availability (
+    rid         BIGINT,
+    verdict_id  INTEGER,
+    unreachable BOOLEAN
+);
+
 -- requests: the rows of requests_store as columns, with the policy and the
 -- decision of each joined back; rid is the row's id.
 -- (The rows are stored as one STRUCT column because DuckDB keeps distinct-
@@ -66,7 +77,9 @@ SELECT
     s.rid, s.ts, s.host_id, s.client_ip_id, s.method_id, s.target_id, s.status, s.bytes,
     s.user_agent_id, s.bot_id, s.file_id, s.line,
     p.robots_version_id, p.robots_group_id,
-    d.verdict_id, d.rule_id, d.rule_line,
+    coalesce(av.verdict_id, d.verdict_id) AS verdict_id,
+    CASE WHEN av.unreachable THEN NULL ELSE d.rule_id END AS rule_id,
+    CASE WHEN av.unreachable THEN NULL ELSE d.rule_line END AS rule_line,
     p.crawl_delay, p.rate_requests, p.rate_seconds, p.visit_window_id,
     s.visit_breach, s.robots_fetch,
     coalesce(c.identity_code, 0) AS identity_code,
@@ -75,7 +88,8 @@ SELECT
 FROM (SELECT rowid AS rid, unnest(r) FROM requests_store) s
 LEFT JOIN policies p ON p.id = s.policy_id
 LEFT JOIN decisions d ON d.id = s.decision_id
-LEFT JOIN claims c ON c.id = s.claim_id;
+LEFT JOIN claims c ON c.id = s.claim_id
+LEFT JOIN availability av ON av.rid = s.rid;
 
 -- The strings behind the *_id columns of requests, policies and decisions.
 CREATE TABLE IF NOT EXISTS dict (
@@ -85,9 +99,10 @@ CREATE TABLE IF NOT EXISTS dict (
 
 -- What the audit knows of each bot name.
 CREATE TABLE IF NOT EXISTS bots (
-    bot      VARCHAR PRIMARY KEY,
-    operator VARCHAR,
-    purpose  VARCHAR
+    bot            VARCHAR PRIMARY KEY,
+    operator       VARCHAR,
+    purpose        VARCHAR,
+    user_triggered BOOLEAN   -- robots.txt does not apply to it (contract §12, operator rules)
 );
 
 -- Request counts per host, bots and humans alike.

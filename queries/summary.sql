@@ -7,7 +7,10 @@ WITH verdicts AS (
     SELECT
         max(id) FILTER (WHERE value = 'disallowed')          AS disallowed,
         max(id) FILTER (WHERE value = 'disallowed_in_grace') AS in_grace,
-        max(id) FILTER (WHERE value = 'unaudited')           AS unaudited
+        max(id) FILTER (WHERE value = 'unaudited')           AS unaudited,
+        max(id) FILTER (WHERE value = 'disallowed_unreachable') AS unreachable,
+        max(id) FILTER (WHERE value = 'allowed_unavailable')    AS unavailable,
+        max(id) FILTER (WHERE value = 'user_triggered')         AS user_triggered
     FROM dict
 ),
 per AS (
@@ -21,6 +24,9 @@ per AS (
         count(*) FILTER (WHERE r.verdict_id = v.in_grace)         AS disallowed_in_grace,
         count(*) FILTER (WHERE r.visit_breach)                    AS visit_time_breaches,
         count(*) FILTER (WHERE r.verdict_id = v.unaudited)        AS unaudited,
+        count(*) FILTER (WHERE r.verdict_id = v.unreachable)      AS disallowed_unreachable,
+        count(*) FILTER (WHERE r.verdict_id = v.unavailable)      AS allowed_unavailable,
+        count(*) FILTER (WHERE r.verdict_id = v.user_triggered)   AS user_triggered,
         min(r.ts)                                                 AS first_seen,
         max(r.ts)                                                 AS last_seen
     FROM requests r, verdicts v
@@ -60,11 +66,12 @@ SELECT
     b.purpose,
     requests, robots_fetches, disallowed, disallowed_in_grace,
     crawl_delay_breaches, request_rate_breaches, visit_time_breaches,
-    unaudited, ips, first_seen, last_seen
+    unaudited, ips, first_seen, last_seen,
+    c.disallowed_unreachable, c.allowed_unavailable, c.user_triggered
 FROM counted c
 JOIN dict bot ON bot.id = c.bot_id
 LEFT JOIN dict host ON host.id = c.host_id
 LEFT JOIN bots b ON b.bot = bot.value
-ORDER BY disallowed DESC, disallowed_in_grace DESC,
+ORDER BY disallowed + disallowed_unreachable DESC, disallowed_in_grace DESC,
          crawl_delay_breaches + request_rate_breaches + visit_time_breaches DESC,
          requests DESC, bot, host, c.identity_code;

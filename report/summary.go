@@ -22,6 +22,105 @@ type Summary struct {
 	// Verification says how the identity of each bot row was established
 	// (contract §10).
 	Verification *Verification `json:"verification,omitempty"`
+	// RobotsStatus are the periods in which robots.txt was unreachable or
+	// unavailable to an operator's crawlers, as the logs' own /robots.txt
+	// responses show (contract §12).
+	RobotsStatus []RobotsPeriod `json:"robots_status"`
+	// Changes say how each bot reacted to each robots.txt version change
+	// (contract §12).
+	Changes []Change `json:"changes"`
+	// WhatIf compares the bot requests' verdicts with those a proposed
+	// robots.txt would give (--what-if; contract §12); nil without it.
+	WhatIf []WhatIfRow `json:"what_if,omitempty"`
+}
+
+// Kinds of RobotsPeriod.
+const (
+	// PeriodUnreachable: after a 5xx or 429 response, until the next 2xx
+	// or 4xx (at most 30 days): complete disallow (RFC 9309 §2.3.1.4).
+	PeriodUnreachable = "unreachable"
+	// PeriodUnavailable: after a 4xx response other than 429, until the
+	// next 2xx or 5xx: the crawler may access anything (RFC 9309
+	// §2.3.1.3).
+	PeriodUnavailable = "unavailable"
+)
+
+// RobotsPeriod is one entry of summary.json's "robots_status".
+type RobotsPeriod struct {
+	Host     string    `json:"host"`
+	Operator string    `json:"operator"`
+	Kind     string    `json:"kind"`
+	From     time.Time `json:"from"`
+	// To is when it ended: the next response of another kind, or 30 days
+	// after From for an unreachable period; nil when it lasts past the
+	// logs' end.
+	To *time.Time `json:"to"`
+	// Status, Bot, File and Line are the response that opened it: its
+	// status, the crawler that got it, and the log line.
+	Status int    `json:"status"`
+	Bot    string `json:"bot"`
+	File   string `json:"file"`
+	Line   int64  `json:"line"`
+	// Requests are the operator's requests (other than for /robots.txt)
+	// made during the period; Affected those whose verdict it changed
+	// (to disallowed_unreachable or allowed_unavailable).
+	Requests int64 `json:"requests"`
+	Affected int64 `json:"affected"`
+}
+
+// Change is one entry of summary.json's "changes": how one bot reacted to
+// one robots.txt version change on one host (contract §12). The times are
+// nil when the event did not happen within the bot's requests of the 30
+// days after the change; the hours are counted from At.
+type Change struct {
+	Host string `json:"host"`
+	// Version is the version that took effect At; Previous the one it
+	// replaced.
+	Version  string    `json:"version"`
+	Previous string    `json:"previous"`
+	At       time.Time `json:"at"`
+	// AddedRules counts the rules of the bot's group the change added
+	// (Disallow lines and stricter limits), as rule texts.
+	AddedRules []string `json:"added_rules"`
+	Bot        string   `json:"bot"`
+	Identity   string   `json:"identity"`
+	// FirstRobotsFetch is the bot's first /robots.txt request after At.
+	FirstRobotsFetch   *time.Time `json:"first_robots_fetch"`
+	HoursToRobotsFetch *float64   `json:"hours_to_robots_fetch"`
+	// FirstObeying is its first request, after At, that an added rule
+	// governs and that obeys it (a request elsewhere says nothing).
+	FirstObeying   *time.Time `json:"first_obeying"`
+	HoursToObeying *float64   `json:"hours_to_obeying"`
+	// LastBreaking is its last request, after At, that broke an added rule.
+	LastBreaking        *time.Time `json:"last_breaking"`
+	HoursToLastBreaking *float64   `json:"hours_to_last_breaking"`
+	// Breaking counts its requests after At that broke an added rule.
+	Breaking int64 `json:"breaking"`
+}
+
+// WhatIfRow is one entry of summary.json's "what_if": for one bot and host,
+// the requests a proposed robots.txt would judge otherwise than the
+// versions in effect did (contract §12).
+type WhatIfRow struct {
+	Bot             string `json:"bot"`
+	Host            string `json:"host"`
+	Requests        int64  `json:"requests"`
+	NewlyDisallowed int64  `json:"newly_disallowed"`
+	NewlyAllowed    int64  `json:"newly_allowed"`
+	// TopPaths are the paths with the most requests of each kind.
+	TopPaths WhatIfPaths `json:"top_paths"`
+}
+
+// WhatIfPaths are the top paths of a WhatIfRow.
+type WhatIfPaths struct {
+	NewlyDisallowed []PathRequests `json:"newly_disallowed"`
+	NewlyAllowed    []PathRequests `json:"newly_allowed"`
+}
+
+// PathRequests is a path with its number of requests.
+type PathRequests struct {
+	Path     string `json:"path"`
+	Requests int64  `json:"requests"`
 }
 
 // Verification is summary.json's "verification": the range lists used, what
@@ -117,12 +216,23 @@ type BotRow struct {
 	Identity string `json:"identity"`
 	// Operator is the bot's operator; empty on a spoofed row, whose
 	// requests the operator did not make.
-	Operator            string    `json:"operator,omitempty"`
-	Purpose             string    `json:"purpose,omitempty"`
-	Requests            int64     `json:"requests"`
-	RobotsFetches       int64     `json:"robots_fetches"`
-	Disallowed          int64     `json:"disallowed"`
-	DisallowedInGrace   int64     `json:"disallowed_in_grace"`
+	Operator          string `json:"operator,omitempty"`
+	Purpose           string `json:"purpose,omitempty"`
+	Requests          int64  `json:"requests"`
+	RobotsFetches     int64  `json:"robots_fetches"`
+	Disallowed        int64  `json:"disallowed"`
+	DisallowedInGrace int64  `json:"disallowed_in_grace"`
+	// DisallowedUnreachable: requests made while robots.txt was
+	// unreachable for the bot's operator (contract §12).
+	DisallowedUnreachable int64 `json:"disallowed_unreachable"`
+	// AllowedUnavailable: requests the version in effect disallows, made
+	// while robots.txt was unavailable for the bot's operator; not counted
+	// in Disallowed.
+	AllowedUnavailable int64 `json:"allowed_unavailable"`
+	// UserTriggered: requests robots.txt would disallow, made by a
+	// user-triggered fetcher that robots.txt does not apply to; not
+	// counted in Disallowed.
+	UserTriggered       int64     `json:"user_triggered"`
 	CrawlDelayBreaches  int64     `json:"crawl_delay_breaches"`
 	RequestRateBreaches int64     `json:"request_rate_breaches"`
 	VisitTimeBreaches   int64     `json:"visit_time_breaches"`
@@ -184,7 +294,7 @@ func (r *BotRow) Judge() {
 		// The crawler named did not make these requests: saying that it
 		// ignores robots.txt would blame its operator.
 		r.Verdict = VerdictSpoofed
-	case r.Disallowed > 0:
+	case r.Disallowed > 0 || r.DisallowedUnreachable > 0:
 		r.Verdict = VerdictDisallowed
 	case r.CrawlDelayBreaches+r.RequestRateBreaches+r.VisitTimeBreaches > 0:
 		r.Verdict = VerdictBreaches

@@ -66,12 +66,12 @@ func TestWriteTable(t *testing.T) {
 		t.Fatalf("TSV has %d lines, want header + 4 rows:\n%s", len(lines), tsv.String())
 	}
 	for _, l := range lines {
-		if n := strings.Count(l, "\t"); n != 13 {
-			t.Errorf("TSV line has %d tabs, want 13: %q", n, l)
+		if n := strings.Count(l, "\t"); n != 16 {
+			t.Errorf("TSV line has %d tabs, want 16: %q", n, l)
 		}
 	}
 	// A spoofed row names no operator and is not blamed on the crawler.
-	if !strings.Contains(tsv.String(), "Googlebot\twww.example.com\tspoofed\t\t\t7\t0\t3\t") || !strings.HasSuffix(lines[2], "\t"+VerdictSpoofed) {
+	if !strings.Contains(tsv.String(), "Googlebot\twww.example.com\tspoofed\t\t\t7\t0\t3\t") || !strings.Contains(lines[2], "\t"+VerdictSpoofed+"\t") {
 		t.Errorf("spoofed TSV row: %q", lines[2])
 	}
 	for _, l := range strings.Split(term.String(), "\n") {

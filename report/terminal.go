@@ -29,6 +29,9 @@ type termColumn struct {
 	// drop is the order in which columns go when the table is wider than
 	// the terminal: 1 first; 0 never.
 	drop int
+	// optional: left out when it is 0 in every row (not reported as
+	// dropped).
+	optional bool
 }
 
 var termColumns = []termColumn{
@@ -40,6 +43,9 @@ var termColumns = []termColumn{
 	{head: "ROBOTS", short: "RBTS", right: true, cell: func(r *BotRow) string { return Thousands(r.RobotsFetches) }, drop: 5},
 	{head: "DISALLOWED", short: "DISAL", right: true, cell: func(r *BotRow) string { return Thousands(r.Disallowed) }},
 	{head: "IN GRACE", short: "GRACE", right: true, cell: func(r *BotRow) string { return Thousands(r.DisallowedInGrace) }, drop: 6},
+	{head: "UNREACHABLE", short: "UNRCH", right: true, cell: func(r *BotRow) string { return Thousands(r.DisallowedUnreachable) }, optional: true},
+	{head: "UNAVAILABLE", short: "UNAV", right: true, cell: func(r *BotRow) string { return Thousands(r.AllowedUnavailable) }, drop: 7, optional: true},
+	{head: "USER-TRIGGERED", short: "USER", right: true, cell: func(r *BotRow) string { return Thousands(r.UserTriggered) }, drop: 8, optional: true},
 	{head: "DELAY", right: true, cell: func(r *BotRow) string { return Thousands(r.CrawlDelayBreaches) }},
 	{head: "RATE", right: true, cell: func(r *BotRow) string { return Thousands(r.RequestRateBreaches) }},
 	{head: "VISIT", right: true, cell: func(r *BotRow) string { return Thousands(r.VisitTimeBreaches) }},
@@ -155,8 +161,11 @@ func writeTerminalTable(w io.Writer, rows []BotRow, width int, color bool) (drop
 	// User-Agent must not push the other columns out.
 	widths[0] = min(widths[0], maxBotWidth)
 	shown := make([]bool, len(termColumns))
-	for i := range shown {
-		shown[i] = true
+	for i, c := range termColumns {
+		shown[i] = !c.optional
+		for r := range cells {
+			shown[i] = shown[i] || cells[r][i] != "0"
+		}
 	}
 	total := func() int {
 		t := -gap

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/crawlaudit/crawlaudit/audit"
+	"github.com/crawlaudit/crawlaudit/audit/bots"
 	"github.com/crawlaudit/crawlaudit/ingest"
 	"github.com/crawlaudit/crawlaudit/internal/atomicfile"
 	"github.com/crawlaudit/crawlaudit/report"
@@ -32,6 +33,9 @@ type auditOptions struct {
 	parquet            string
 	report             string
 	grace              time.Duration
+	graceSet           bool   // --grace given: for every operator
+	operators          string // --operators FILE
+	whatIf             string // --what-if FILE
 	blockMin           int
 	blockOn            string
 	blockVerified      bool
@@ -139,6 +143,7 @@ when interrupted by SIGINT or SIGTERM (nothing half-written is left).`,
       --allow-list partners.txt --block-min 5 access.log && nft -f out/blocklist.nft`,
 			Args: cobra.MinimumNArgs(1),
 			RunE: func(cmd *cobra.Command, args []string) error {
+				opt.graceSet = cmd.Flags().Changed("grace")
 				return runAudit(cmd.Context(), e, &opt, args)
 			},
 		}
@@ -156,7 +161,8 @@ when interrupted by SIGINT or SIGTERM (nothing half-written is left).`,
 		f.StringVar(&opt.report, "report", "", "write the HTML report alone to `FILE.html` (--out writes it as report.html, with report.md)")
 		f.StringVar(&opt.parquet, "parquet", "", "write the judged bot requests as a Parquet dataset partitioned by host and day into `DIR` (replaced whole, with --out)")
 		f.StringVar(&opt.db, "db", "", "keep the audit in the DuckDB `FILE` (for crawlaudit query); default in memory")
-		f.DurationVar(&opt.grace, "grace", 24*time.Hour, "robots.txt cache grace period; 0 turns it off")
+		f.DurationVar(&opt.grace, "grace", 24*time.Hour, "robots.txt cache grace period of crawlers whose operator documents none; given, it applies to all; 0 turns it off")
+		f.StringVar(&opt.operators, "operators", "", "operator rules `FILE` (YAML or JSON) extending or replacing the built-in table: tokens that ignore *, group fallbacks, user-triggered fetchers, cache grace")
 		f.IntVar(&opt.blockMin, "block-min", 1, "requests of one --block-on kind that put a client address on the block list")
 		f.StringVar(&opt.blockOn, "block-on", strings.Join(audit.DefaultBlockOn, ","), "`KINDS` that put an address on the block list: "+strings.Join(audit.BlockKinds, ", "))
 		f.BoolVar(&opt.blockVerified, "block-verified", false, "allow addresses verified as their crawler's operator's on the block list")
@@ -198,12 +204,20 @@ func runAudit(ctx context.Context, e *env, opt *auditOptions, logs []string) err
 	if opt.grace < 0 {
 		return usageErr("audit: --grace must not be negative")
 	}
+	var rules *bots.Rules
+	if opt.operators != "" {
+		if rules, err = bots.LoadRules(opt.operators); err != nil {
+			return usageErr("audit: --operators: %v", err)
+		}
+	}
 	cfg := audit.Config{
-		Robots:  opt.robots,
-		Host:    opt.host,
-		Profile: profile,
-		Grace:   opt.grace,
-		DB:      opt.db,
+		Robots:      opt.robots,
+		Host:        opt.host,
+		Profile:     profile,
+		Grace:       opt.grace,
+		GraceForAll: opt.graceSet,
+		Operators:   rules,
+		DB:          opt.db,
 		Ingest: ingest.Options{
 			Format:       opt.format,
 			LogFormat:    opt.logFormat,

@@ -1,0 +1,55 @@
+package audit
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+
+	"github.com/crawlaudit/crawlaudit/report"
+)
+
+// robotsStatus reads the periods availability.sql found (summary.json's
+// "robots_status", contract §12), with the requests each one saw and
+// changed.
+func (r *Result) robotsStatus(ctx context.Context) ([]report.RobotsPeriod, error) {
+	rows, err := r.store.Query(ctx, `
+WITH counts AS (
+    SELECT period_id, count(*) AS requests, count(verdict_id) AS affected
+    FROM during GROUP BY period_id
+)
+SELECT coalesce(host.value, ''), p.operator, p.kind, p.from_ts, p.to_ts, p.status,
+    coalesce(bot.value, ''), coalesce(file.value, ''), p.line,
+    coalesce(c.requests, 0), coalesce(c.affected, 0)
+FROM robots_status p
+LEFT JOIN counts c USING (period_id)
+LEFT JOIN dict host ON host.id = p.host_id
+LEFT JOIN dict bot  ON bot.id  = p.bot_id
+LEFT JOIN dict file ON file.id = p.file_id
+ORDER BY 1, p.operator, p.from_ts, p.line`)
+	if err != nil {
+		return nil, fmt.Errorf("robots_status: %w", err)
+	}
+	defer rows.Close()
+	out := []report.RobotsPeriod{}
+	for rows.Next() {
+		var p report.RobotsPeriod
+		var to sql.NullTime
+		if err := rows.Scan(&p.Host, &p.Operator, &p.Kind, &p.From, &to, &p.Status, &p.Bot, &p.File, &p.Line, &p.Requests, &p.Affected); err != nil {
+			return nil, fmt.Errorf("robots_status: %w", err)
+		}
+		p.From = p.From.UTC()
+		if to.Valid {
+			t := to.Time.UTC()
+			p.To = &t
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
+
+// hoursBetween returns the hours from a to b, for summary.json.
+func hoursBetween(a, b time.Time) *float64 {
+	h := b.Sub(a).Hours()
+	return &h
+}
