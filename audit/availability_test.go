@@ -142,6 +142,26 @@ func TestAvailabilityScenario(t *testing.T) {
 				{Host: "www.example.com", Operator: "Google", Kind: report.PeriodUnreachable, From: at("2026-10-10T10:00:00Z"), Status: 503, Bot: "Googlebot", Line: 4, Requests: 4, Affected: 4},
 				{Host: "www.example.com", Operator: "Microsoft", Kind: report.PeriodUnavailable, From: at("2026-10-10T12:00:00Z"), Status: 404, Bot: "bingbot", Line: 18, Requests: 2, Affected: 1},
 			}
+			// --block-on unreachable: the verified Google addresses only
+			// with --block-verified; never the spoofer, whose requests no
+			// period judged.
+			for _, verified := range []bool{false, true} {
+				l, _, err := res.BlockList(context.Background(), BlockPolicy{On: []string{"unreachable"}, Verified: verified})
+				if err != nil {
+					t.Fatal(err)
+				}
+				var got []string
+				for _, e := range l.Entries {
+					got = append(got, e.Addr.String())
+				}
+				want := ""
+				if verified {
+					want = google + " " + google2
+				}
+				if strings.Join(got, " ") != want {
+					t.Errorf("block list (verified %v) = %v, want %q", verified, got, want)
+				}
+			}
 			to := []time.Time{at("2026-10-10T13:00:00Z"), at("2026-10-11T12:00:00Z")}
 			if len(s.RobotsStatus) != len(want) {
 				t.Fatalf("robots_status = %+v, want %d periods", s.RobotsStatus, len(want))

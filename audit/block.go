@@ -19,7 +19,7 @@ import (
 // BlockKinds are the kinds of finding that may put a client address on the
 // block list (--block-on; contract §8), in the order of the parameters of
 // queries/blocklist.sql.
-var BlockKinds = []string{"disallowed", "spoofed", "in-grace", "crawl-delay", "request-rate", "visit-time"}
+var BlockKinds = []string{"disallowed", "spoofed", "in-grace", "crawl-delay", "request-rate", "visit-time", "unreachable"}
 
 // DefaultBlockOn is the default of --block-on.
 var DefaultBlockOn = []string{"disallowed", "spoofed"}
@@ -64,9 +64,6 @@ func ParseBlockOn(s string) ([]string, error) {
 			continue
 		}
 		if !slices.Contains(BlockKinds, k) {
-			if k == "unreachable" {
-				return nil, fmt.Errorf("%q needs the robots.txt availability periods (contract §12), which this version does not compute yet", k)
-			}
 			return nil, fmt.Errorf("unknown kind %q (kinds: %s)", k, strings.Join(BlockKinds, ", "))
 		}
 		if !slices.Contains(kinds, k) {
@@ -150,6 +147,7 @@ func (r *Result) BlockList(ctx context.Context, p BlockPolicy) (*firewall.List, 
 		for k := 0; k < 6; k++ {
 			e.Counts[k] = numeric(v[1+k])
 		}
+		e.Counts[firewall.Unreachable] = numeric(v[12])
 		e.FirstSeen, _ = v[9].(time.Time)
 		e.LastSeen, _ = v[10].(time.Time)
 		entries = append(entries, e)

@@ -150,7 +150,7 @@ when interrupted by SIGINT or SIGTERM (nothing half-written is left).`,
 		f := cmd.Flags()
 		f.StringVar(&opt.robots, "robots", "", "robots.txt `SRC`: a file, a directory of versions, or git:REPO//PATH (required)")
 		f.StringVar(&opt.host, "host", "", "host `NAME` of log lines that carry none")
-		f.StringVar(&opt.spec, "spec", "rfc9309", "robots.txt semantics: rfc9309, google, koster1996, orig1994")
+		f.StringVar(&opt.spec, "spec", "rfc9309", "robots.txt semantics: rfc9309, google, koster1996, orig1994, spc2")
 		f.StringVar(&opt.format, "format", "auto", "log format: auto, or one of "+strings.Join(formatNames(), ", "))
 		f.StringVar(&opt.logFormat, "log-format", "", "an Apache LogFormat or nginx log_format `LAYOUT` the logs follow")
 		f.StringVar(&opt.jsonFields, "json-fields", "", "explicit JSON key `MAPPING` (time=ts,client_ip=request.remote_ip,forwarded_for=xff,...)")

@@ -245,7 +245,7 @@ func TestAuditBlockUsage(t *testing.T) {
 		{[]string{"--block-ttl", "-1h"}, "--block-ttl"},
 		{[]string{"--allow-list", bad}, bad + ":3:"},
 		{[]string{"--allow-list", filepath.Join(dir, "missing.txt")}, "--allow-list"},
-		{[]string{"--block-on", "unreachable"}, "availability periods"},
+		{[]string{"--block-on", "unreachble"}, `unknown kind "unreachble"`},
 	} {
 		args := append([]string{"audit", "-q", "--robots", sampleRobots}, tc.args...)
 		code, _, stderr := runCLI(t, "", append(args, sampleLog)...)
