@@ -39,6 +39,8 @@ const (
 	PartialRateSeconds
 	PartialClientIP
 	PartialStatus
+	PartialOperator
+	PartialUserTriggered
 )
 
 // PartialSchema is the schema of the judged bot requests of a partial
@@ -51,30 +53,39 @@ const (
 //   - identity: who made it (contract §10): 0 unverified, 1 verified,
 //     2 spoofed, as the column identity_code of the view "requests";
 //   - file, line: the evidence;
-//   - verdict: allowed, disallowed, disallowed_in_grace, unaudited (and
-//     the verdicts contract §12 adds);
+//   - verdict: the judge's: allowed, disallowed, disallowed_in_grace,
+//     unaudited, user_triggered; not yet the verdicts of robots.txt's
+//     availability (disallowed_unreachable, allowed_unavailable), which
+//     depend on the /robots.txt responses of other requests
+//     (queries/availability.sql) and are left to the combination;
 //   - robots_fetch: a request for /robots.txt; visit_breach: outside the
 //     Visit-time window in force;
 //   - crawl_delay, rate_requests, rate_seconds: the Crawl-delay and
 //     Request-rate in force, NULL when none (or unaudited);
 //   - client_ip: the client address in canonical form, NULL when the line
 //     had none;
-//   - status: the HTTP status, NULL when not logged.
+//   - status: the HTTP status, NULL when not logged;
+//   - operator, user_triggered: the bot's operator ("" when none) and
+//     whether it is a user-triggered fetcher to which robots.txt does not
+//     apply (contract §12), as the table "bots" holds them: what the
+//     availability of robots.txt (queries/availability.sql) is kept by.
 var PartialSchema = arrow.NewSchema([]arrow.Field{
-	PartialTS:           {Name: "ts", Type: &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}},
-	PartialHost:         {Name: "host", Type: arrow.BinaryTypes.String},
-	PartialBot:          {Name: "bot", Type: arrow.BinaryTypes.String},
-	PartialIdentity:     {Name: "identity", Type: arrow.PrimitiveTypes.Uint8},
-	PartialFile:         {Name: "file", Type: arrow.BinaryTypes.String},
-	PartialLine:         {Name: "line", Type: arrow.PrimitiveTypes.Int64},
-	PartialVerdict:      {Name: "verdict", Type: arrow.BinaryTypes.String},
-	PartialRobotsFetch:  {Name: "robots_fetch", Type: arrow.FixedWidthTypes.Boolean},
-	PartialVisitBreach:  {Name: "visit_breach", Type: arrow.FixedWidthTypes.Boolean},
-	PartialCrawlDelay:   {Name: "crawl_delay", Type: arrow.PrimitiveTypes.Float64, Nullable: true},
-	PartialRateRequests: {Name: "rate_requests", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
-	PartialRateSeconds:  {Name: "rate_seconds", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
-	PartialClientIP:     {Name: "client_ip", Type: arrow.BinaryTypes.String, Nullable: true},
-	PartialStatus:       {Name: "status", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
+	PartialTS:            {Name: "ts", Type: &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}},
+	PartialHost:          {Name: "host", Type: arrow.BinaryTypes.String},
+	PartialBot:           {Name: "bot", Type: arrow.BinaryTypes.String},
+	PartialIdentity:      {Name: "identity", Type: arrow.PrimitiveTypes.Uint8},
+	PartialFile:          {Name: "file", Type: arrow.BinaryTypes.String},
+	PartialLine:          {Name: "line", Type: arrow.PrimitiveTypes.Int64},
+	PartialVerdict:       {Name: "verdict", Type: arrow.BinaryTypes.String},
+	PartialRobotsFetch:   {Name: "robots_fetch", Type: arrow.FixedWidthTypes.Boolean},
+	PartialVisitBreach:   {Name: "visit_breach", Type: arrow.FixedWidthTypes.Boolean},
+	PartialCrawlDelay:    {Name: "crawl_delay", Type: arrow.PrimitiveTypes.Float64, Nullable: true},
+	PartialRateRequests:  {Name: "rate_requests", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
+	PartialRateSeconds:   {Name: "rate_seconds", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
+	PartialClientIP:      {Name: "client_ip", Type: arrow.BinaryTypes.String, Nullable: true},
+	PartialStatus:        {Name: "status", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
+	PartialOperator:      {Name: "operator", Type: arrow.BinaryTypes.String},
+	PartialUserTriggered: {Name: "user_triggered", Type: arrow.FixedWidthTypes.Boolean},
 }, nil)
 
 // BotInfo is what a partial audit knows of one bot name.
@@ -84,6 +95,8 @@ type BotInfo struct {
 	// Verifiable: the bot's operator publishes ranges or documents
 	// reverse DNS (report.BotRow.Verifiable).
 	Verifiable bool `json:"verifiable,omitempty"`
+	// UserTriggered: robots.txt does not apply to it (contract §12).
+	UserTriggered bool `json:"user_triggered,omitempty"`
 }
 
 // Partial is what a partial audit of some of an audit's logs hands on
@@ -165,13 +178,16 @@ func NewPartialAuditor(cfg Config) (*PartialAuditor, error) {
 // robots (the history's hosts and versions), audit (with the time
 // resolution of microseconds: a combination with every part's
 // WholeSeconds makes it "1s") and verification (the range lists, with no
-// identity counted yet). Bots is empty and Input zero.
+// identity counted yet). Bots, robots_status and changes are empty and
+// Input zero.
 func (a *PartialAuditor) Base() report.Summary {
 	s := report.Summary{Bots: []report.BotRow{}}
 	s.Input.RejectedReasons = map[string]int64{}
 	s.Robots = robotsHosts(a.hist)
 	s.Audit = report.AuditInfo{Spec: a.cfg.Profile.String(), GraceSeconds: a.cfg.Grace.Seconds(), Robots: a.cfg.Robots, TimeResolution: "1us"}
 	s.Verification = verification(a.ranges, newClaims(readyRanges(a.ranges)), DNSOptions{}, DNSStats{})
+	s.RobotsStatus = []report.RobotsPeriod{}
+	s.Changes = []report.Change{}
 	return s
 }
 
@@ -353,6 +369,10 @@ func (a *PartialAuditor) judgeOnce(ctx context.Context, cfg Config, logs []strin
 func configureJudge(j *judge, cfg Config) {
 	j.trusted = cfg.TrustedProxies
 	j.graceUS = cfg.Grace.Microseconds()
+	if cfg.Operators != nil {
+		j.rules = cfg.Operators
+	}
+	j.graceForAll = cfg.GraceForAll
 	if !cfg.From.IsZero() {
 		j.fromUS = cfg.From.UnixMicro()
 	}
@@ -412,7 +432,7 @@ func (j *judge) partial(cfg Config, acc *ingest.Accounting, ident *bots.Identifi
 			continue
 		}
 		if _, ok := p.Bots[b.Name]; !ok {
-			p.Bots[b.Name] = BotInfo{Operator: b.Operator, Purpose: b.Purpose, Verifiable: j.claims.ranges().Verifiable(b.Name)}
+			p.Bots[b.Name] = BotInfo{Operator: b.Operator, Purpose: b.Purpose, Verifiable: j.claims.ranges().Verifiable(b.Name), UserTriggered: u.rule.UserTriggered}
 		}
 	}
 	if n := ident.UAPSkipped(); n > 0 {
@@ -463,7 +483,21 @@ func (j *judge) partialBatch(mem memory.Allocator, rec arrow.RecordBatch) (arrow
 		oRateS    = b.Field(PartialRateSeconds).(*array.Int32Builder)
 		oIP       = b.Field(PartialClientIP).(*array.StringBuilder)
 		oStatus   = b.Field(PartialStatus).(*array.Int32Builder)
+		oOperator = b.Field(PartialOperator).(*array.StringBuilder)
+		oUser     = b.Field(PartialUserTriggered).(*array.BooleanBuilder)
 	)
+	// What the table "bots" holds of each bot name: its first state's
+	// (storeTables).
+	type botRules struct {
+		operator      string
+		userTriggered bool
+	}
+	botOf := map[int32]botRules{}
+	for _, u := range j.uas {
+		if _, ok := botOf[u.botID]; !ok && u.bot.IsBot {
+			botOf[u.botID] = botRules{u.bot.Operator, u.rule.UserTriggered}
+		}
+	}
 	name := func(id int32) (string, error) {
 		if id < 0 || int(id) >= len(j.dict) {
 			return "", fmt.Errorf("judged row with dict id %d of %d", id, len(j.dict))
@@ -539,6 +573,12 @@ func (j *judge) partialBatch(mem memory.Allocator, rec arrow.RecordBatch) (arrow
 		} else {
 			oStatus.Append(status.Value(i))
 		}
+		br, ok := botOf[bot.Value(i)]
+		if !ok {
+			return nil, fmt.Errorf("judged row of bot %d, which the judge does not know", bot.Value(i))
+		}
+		oOperator.Append(br.operator)
+		oUser.Append(br.userTriggered)
 	}
 	return b.NewRecordBatch(), nil
 }

@@ -40,6 +40,8 @@ type partialRow struct {
 	RateN, RateS             string
 	ClientIP                 string
 	Status                   string
+	Operator                 string
+	UserTriggered            bool
 }
 
 // rowsOf appends the rows of rec, a batch of PartialSchema.
@@ -58,20 +60,22 @@ func rowsOf(t *testing.T, rows []partialRow, rec arrow.RecordBatch) []partialRow
 	ids := []string{"unverified", "verified", "spoofed"}
 	for i := 0; i < int(rec.NumRows()); i++ {
 		rows = append(rows, partialRow{
-			TS:          int64(rec.Column(PartialTS).(*array.Timestamp).Value(i)),
-			Host:        rec.Column(PartialHost).(*array.String).Value(i),
-			Bot:         rec.Column(PartialBot).(*array.String).Value(i),
-			Identity:    ids[rec.Column(PartialIdentity).(*array.Uint8).Value(i)],
-			File:        rec.Column(PartialFile).(*array.String).Value(i),
-			Line:        rec.Column(PartialLine).(*array.Int64).Value(i),
-			Verdict:     rec.Column(PartialVerdict).(*array.String).Value(i),
-			RobotsFetch: rec.Column(PartialRobotsFetch).(*array.Boolean).Value(i),
-			VisitBreach: rec.Column(PartialVisitBreach).(*array.Boolean).Value(i),
-			CrawlDelay:  str(PartialCrawlDelay, i),
-			RateN:       str(PartialRateRequests, i),
-			RateS:       str(PartialRateSeconds, i),
-			ClientIP:    str(PartialClientIP, i),
-			Status:      str(PartialStatus, i),
+			TS:            int64(rec.Column(PartialTS).(*array.Timestamp).Value(i)),
+			Host:          rec.Column(PartialHost).(*array.String).Value(i),
+			Bot:           rec.Column(PartialBot).(*array.String).Value(i),
+			Identity:      ids[rec.Column(PartialIdentity).(*array.Uint8).Value(i)],
+			File:          rec.Column(PartialFile).(*array.String).Value(i),
+			Line:          rec.Column(PartialLine).(*array.Int64).Value(i),
+			Verdict:       rec.Column(PartialVerdict).(*array.String).Value(i),
+			RobotsFetch:   rec.Column(PartialRobotsFetch).(*array.Boolean).Value(i),
+			VisitBreach:   rec.Column(PartialVisitBreach).(*array.Boolean).Value(i),
+			CrawlDelay:    str(PartialCrawlDelay, i),
+			RateN:         str(PartialRateRequests, i),
+			RateS:         str(PartialRateSeconds, i),
+			ClientIP:      str(PartialClientIP, i),
+			Status:        str(PartialStatus, i),
+			Operator:      rec.Column(PartialOperator).(*array.String).Value(i),
+			UserTriggered: rec.Column(PartialUserTriggered).(*array.Boolean).Value(i),
 		})
 	}
 	return rows
@@ -91,12 +95,14 @@ func judgedRows(t *testing.T, res *Result) []partialRow {
 		}
 		return fmt.Sprint(v)
 	}
-	err := res.store.Each(ctx, `SELECT epoch_us(ts), host, bot, identity, file, line, verdict, robots_fetch, visit_breach,
-		crawl_delay, rate_requests, rate_seconds, client_ip, status FROM judged`, nil, func(v []any) error {
+	err := res.store.Each(ctx, `SELECT epoch_us(ts), host, j.bot, identity, file, line, verdict, robots_fetch, visit_breach,
+		crawl_delay, rate_requests, rate_seconds, client_ip, status, coalesce(b.operator, ''), b.user_triggered
+		FROM judged j JOIN bots b ON b.bot = j.bot`, nil, func(v []any) error {
 		rows = append(rows, partialRow{
 			TS: v[0].(int64), Host: v[1].(string), Bot: v[2].(string), Identity: v[3].(string), File: v[4].(string),
 			Line: v[5].(int64), Verdict: v[6].(string), RobotsFetch: v[7].(bool), VisitBreach: v[8].(bool),
 			CrawlDelay: opt(v[9]), RateN: opt(v[10]), RateS: opt(v[11]), ClientIP: opt(v[12]), Status: opt(v[13]),
+			Operator: v[14].(string), UserTriggered: v[15].(bool),
 		})
 		return nil
 	})
