@@ -72,6 +72,10 @@ type Config struct {
 	// Operators are the operator rules (contract §12; --operators); nil:
 	// the built-in table.
 	Operators *bots.Rules
+	// WhatIf is a proposed robots.txt (--what-if, LoadWhatIf) that the bot
+	// requests are judged against as well, as if in effect for the whole
+	// period (contract §12); nil: none.
+	WhatIf *robots.File
 	// From and To bound the audited period (inclusive); zero values are open.
 	From, To time.Time
 	// DB is the DuckDB file to keep the audit in; empty: in memory.
@@ -412,6 +416,12 @@ func runOnce(ctx context.Context, cfg Config, logs []string, damaged []*ingest.I
 		return nil, err
 	}
 	res.Summary.Changes = []report.Change{}
+	if cfg.WhatIf != nil {
+		if res.Summary.WhatIf, err = res.whatIf(ctx, j, cfg.WhatIf, cfg.Profile, mem); err != nil {
+			return nil, err
+		}
+		phase("what-if")
+	}
 	phase("summary.sql (with windows)")
 	if inputErr != nil && res.Summary.Input.Lines == 0 {
 		return nil, inputErr // nothing read: the reason is the input error

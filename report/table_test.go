@@ -157,3 +157,37 @@ func TestTableWidths(t *testing.T) {
 		}
 	}
 }
+
+func TestWriteWhatIf(t *testing.T) {
+	rows := []WhatIfRow{
+		{Bot: "Googlebot", Host: "www.example.com", Requests: 1200, NewlyDisallowed: 1100, TopPaths: WhatIfPaths{
+			NewlyDisallowed: []PathRequests{{Path: "/blog/a-very-long-path-that-does-not-fit-into-the-terminal-at-all/and-goes-on", Requests: 40}}}},
+		{Bot: "bingbot", Host: "www.example.com", Requests: 30, NewlyAllowed: 7, TopPaths: WhatIfPaths{
+			NewlyAllowed: []PathRequests{{Path: "/search?q=x", Requests: 7}}}},
+		{Bot: "curl", Host: "www.example.com", Requests: 3},
+	}
+	var term strings.Builder
+	if err := WriteWhatIf(&term, rows, "proposed.txt", true, 80); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"1,100 requests newly disallowed", "Googlebot", "1,100", "/search?q=x", "…"} {
+		if !strings.Contains(term.String(), want) {
+			t.Errorf("what-if table lacks %q:\n%s", want, term.String())
+		}
+	}
+	for _, l := range strings.Split(term.String(), "\n") {
+		if displayWidth(l) > 80 {
+			t.Errorf("line wider than 80: %q", l)
+		}
+	}
+	if strings.Contains(term.String(), "curl") {
+		t.Errorf("a bot with no change is listed:\n%s", term.String())
+	}
+	var tsv strings.Builder
+	if err := WriteWhatIf(&tsv, rows, "proposed.txt", false, 0); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Count(tsv.String(), "\n"); got != 4 || !strings.Contains(tsv.String(), "curl\twww.example.com\t3\t0\t0\n") {
+		t.Errorf("TSV:\n%s", tsv.String())
+	}
+}

@@ -162,6 +162,7 @@ when interrupted by SIGINT or SIGTERM (nothing half-written is left).`,
 		f.StringVar(&opt.parquet, "parquet", "", "write the judged bot requests as a Parquet dataset partitioned by host and day into `DIR` (replaced whole, with --out)")
 		f.StringVar(&opt.db, "db", "", "keep the audit in the DuckDB `FILE` (for crawlaudit query); default in memory")
 		f.DurationVar(&opt.grace, "grace", 24*time.Hour, "robots.txt cache grace period of crawlers whose operator documents none; given, it applies to all; 0 turns it off")
+		f.StringVar(&opt.whatIf, "what-if", "", "also judge the bot requests against a proposed robots.txt `FILE`, as if in effect all along: what_if in summary.json, a short table")
 		f.StringVar(&opt.operators, "operators", "", "operator rules `FILE` (YAML or JSON) extending or replacing the built-in table: tokens that ignore *, group fallbacks, user-triggered fetchers, cache grace")
 		f.IntVar(&opt.blockMin, "block-min", 1, "requests of one --block-on kind that put a client address on the block list")
 		f.StringVar(&opt.blockOn, "block-on", strings.Join(audit.DefaultBlockOn, ","), "`KINDS` that put an address on the block list: "+strings.Join(audit.BlockKinds, ", "))
@@ -204,6 +205,12 @@ func runAudit(ctx context.Context, e *env, opt *auditOptions, logs []string) err
 	if opt.grace < 0 {
 		return usageErr("audit: --grace must not be negative")
 	}
+	var whatIf *robots.File
+	if opt.whatIf != "" {
+		if whatIf, err = audit.LoadWhatIf(opt.whatIf); err != nil {
+			return usageErr("audit: --what-if: %v", err)
+		}
+	}
 	var rules *bots.Rules
 	if opt.operators != "" {
 		if rules, err = bots.LoadRules(opt.operators); err != nil {
@@ -217,6 +224,7 @@ func runAudit(ctx context.Context, e *env, opt *auditOptions, logs []string) err
 		Grace:       opt.grace,
 		GraceForAll: opt.graceSet,
 		Operators:   rules,
+		WhatIf:      whatIf,
 		DB:          opt.db,
 		Ingest: ingest.Options{
 			Format:       opt.format,
@@ -404,9 +412,16 @@ func runAudit(ctx context.Context, e *env, opt *auditOptions, logs []string) err
 		if err := report.WriteJSON(e.stdout, &res.Summary); err != nil {
 			return err
 		}
-	} else if err := report.WriteTable(e.stdout, &res.Summary, report.TableOptions{Terminal: e.stdoutTTY, Limit: opt.limit,
-		Width: e.stdoutWidth, Color: e.color, Next: nextSteps(opt)}); err != nil {
-		return err
+	} else {
+		if err := report.WriteTable(e.stdout, &res.Summary, report.TableOptions{Terminal: e.stdoutTTY, Limit: opt.limit,
+			Width: e.stdoutWidth, Color: e.color, Next: nextSteps(opt)}); err != nil {
+			return err
+		}
+		if res.Summary.WhatIf != nil {
+			if err := report.WriteWhatIf(e.stdout, res.Summary.WhatIf, opt.whatIf, e.stdoutTTY, e.stdoutWidth); err != nil {
+				return err
+			}
+		}
 	}
 	if opt.out != "" && !opt.json && replace {
 		files := slices.Clone(audit.OutFiles)
