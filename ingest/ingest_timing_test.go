@@ -20,6 +20,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/klauspost/compress/gzip"
 
+	"github.com/crawlaudit/crawlaudit/audit/bots"
+	"github.com/crawlaudit/crawlaudit/ingest/logfmt"
 	"github.com/crawlaudit/crawlaudit/internal/loggen"
 )
 
@@ -143,6 +145,71 @@ func BenchmarkGzip(b *testing.B) {
 			}
 		}
 	})
+}
+
+var realistic struct {
+	once  sync.Once
+	plain []byte // combined log of loggen.RealisticConfig
+	lines int
+}
+
+// BenchmarkRealistic ingests issue 15's realistic month
+// (loggen.RealisticConfig: ~104 distinct paths per 1,000 lines, 271
+// User-Agents, 30 % crawlers), 300,000 lines in memory: "all-rows" builds
+// every row, as `crawlaudit ingest` does; "bots-only" keeps the crawlers'
+// rows only, as the audit does with its RowFilter (here a cache of
+// audit/bots.Identify by User-Agent, like the audit's filter), so that the
+// rows of browsers are parsed, validated and counted but never built.
+//
+//	go test -run '^$' -bench Realistic -benchtime 3x -count 6 ./ingest/
+func BenchmarkRealistic(b *testing.B) {
+	realistic.once.Do(func() {
+		cfg := loggen.RealisticConfig(300_000)
+		var buf bytes.Buffer
+		w, err := loggen.NewWriter(&buf, "combined")
+		if err != nil {
+			panic(err)
+		}
+		if err := loggen.Generate(cfg, w.Write); err != nil {
+			panic(err)
+		}
+		w.Close()
+		realistic.plain, realistic.lines = buf.Bytes(), cfg.Lines
+	})
+	botFilter := func() func(*logfmt.Row) bool {
+		isBot := map[string]bool{}
+		return func(r *logfmt.Row) bool {
+			bot, ok := isBot[string(r.UserAgent)]
+			if !ok {
+				bot = bots.Identify(string(r.UserAgent)).IsBot
+				isBot[string(r.UserAgent)] = bot
+			}
+			return bot
+		}
+	}
+	for _, tc := range []struct {
+		name   string
+		filter func() func(*logfmt.Row) bool
+	}{{"all-rows", nil}, {"bots-only", botFilter}} {
+		b.Run(tc.name, func(b *testing.B) {
+			b.SetBytes(int64(len(realistic.plain)))
+			b.ReportAllocs()
+			start, cpu0 := time.Now(), cpuSeconds()
+			for b.Loop() {
+				acc, err := Run(context.Background(), []string{"-"}, Options{Stdin: bytes.NewReader(realistic.plain), RowFilter: tc.filter}, discard)
+				if err != nil || acc.Parsed != int64(realistic.lines) {
+					b.Fatalf("%v %+v", err, acc)
+				}
+			}
+			b.ReportMetric(float64(realistic.lines)*float64(b.N)/time.Since(start).Seconds(), "lines/s")
+			// On a shared machine the wall clock counts other processes'
+			// time too; this counts only the CPU time of this one, all
+			// workers together.
+			if cpu := cpuSeconds() - cpu0; cpu > 0 {
+				b.ReportMetric(float64(realistic.lines)*float64(b.N)/cpu, "cpu-lines/s")
+			}
+		})
+	}
 }
 
 // cycleReader yields n bytes by repeating data (whole lines), without

@@ -38,7 +38,7 @@ func (p *combinedParser) fast(line []byte, r *Row) bool {
 	}
 	r.Reset()
 	// %h, up to the first space.
-	i := bytes.IndexByte(line, ' ')
+	i := indexByteShort(line, ' ')
 	if i <= 0 {
 		return false
 	}
@@ -49,28 +49,44 @@ func (p *combinedParser) fast(line []byte, r *Row) bool {
 	r.ClientIP = ip
 	pos := i + 1
 	// %l, up to the next space, without a tab.
-	i = bytes.IndexByte(line[pos:], ' ')
-	if i < 0 || bytes.IndexByte(line[pos:pos+i], '\t') >= 0 {
-		return false
+	if i = dashField(line, pos); i < 0 {
+		i = indexByteShort(line[pos:], ' ')
+		if i < 0 || bytes.IndexByte(line[pos:pos+i], '\t') >= 0 {
+			return false
+		}
 	}
 	pos += i + 1
 	// %u, up to " [", without a tab (nor a space: it ends at the first).
-	i = bytes.IndexByte(line[pos:], ' ')
-	if i < 0 || bytes.IndexByte(line[pos:pos+i], '\t') >= 0 {
-		return false
+	if i = dashField(line, pos); i < 0 {
+		i = indexByteShort(line[pos:], ' ')
+		if i < 0 || bytes.IndexByte(line[pos:pos+i], '\t') >= 0 {
+			return false
+		}
 	}
 	pos += i + 1
 	if pos >= len(line) || line[pos] != '[' {
 		return false
 	}
 	pos++
-	// %t, up to `] "`.
-	i = bytes.IndexByte(line[pos:], ']')
-	if i < 0 || pos+i+2 >= len(line) || line[pos+i+1] != ' ' || line[pos+i+2] != '"' {
-		return false
+	// %t, up to `] "`. The time is most often "10/Oct/2000:13:55:36 -0700",
+	// 26 bytes, which cannot hold a ']': when it parses, the ']' after it
+	// is the first, and the search for it can be skipped.
+	var t int64
+	ok = false
+	if pos+28 < len(line) && line[pos+26] == ']' {
+		t, ok = p.times.parse(line[pos : pos+26])
+		i = 26
 	}
-	t, ok := p.times.parse(line[pos : pos+i])
 	if !ok {
+		i = bytes.IndexByte(line[pos:], ']')
+		if i < 0 || pos+i+2 >= len(line) {
+			return false
+		}
+		if t, ok = p.times.parse(line[pos : pos+i]); !ok {
+			return false
+		}
+	}
+	if line[pos+i+1] != ' ' || line[pos+i+2] != '"' {
 		return false
 	}
 	r.Time = t
@@ -85,7 +101,7 @@ func (p *combinedParser) fast(line []byte, r *Row) bool {
 	}
 	pos += i + 2
 	// %>s, up to a space.
-	i = bytes.IndexByte(line[pos:], ' ')
+	i = indexByteShort(line[pos:], ' ')
 	if i < 0 {
 		return false
 	}
@@ -96,7 +112,7 @@ func (p *combinedParser) fast(line []byte, r *Row) bool {
 	r.Status = status
 	pos += i + 1
 	// %b, up to ` "`; "-" is zero bytes.
-	i = bytes.IndexByte(line[pos:], ' ')
+	i = indexByteShort(line[pos:], ' ')
 	if i < 0 || pos+i+1 >= len(line) || line[pos+i+1] != '"' {
 		return false
 	}
@@ -124,6 +140,35 @@ func (p *combinedParser) fast(line []byte, r *Row) bool {
 	}
 	r.UserAgent = plainStr(line[pos : pos+i])
 	return true
+}
+
+// dashField returns 1 when line holds "- " at pos (the usual %l and %u):
+// the field's end, found without a search. Else it returns -1.
+func dashField(line []byte, pos int) int {
+	if pos+1 < len(line) && line[pos] == '-' && line[pos+1] == ' ' {
+		return 1
+	}
+	return -1
+}
+
+// indexByteShort is bytes.IndexByte(b, c) for a c expected within the
+// first bytes of b (the end of an address, a status, a size): it looks at
+// up to 16 bytes itself before it calls IndexByte, whose setup costs more
+// than so short a scan.
+func indexByteShort(b []byte, c byte) int {
+	n := min(len(b), 16)
+	for i := range n {
+		if b[i] == c {
+			return i
+		}
+	}
+	if len(b) <= n {
+		return -1
+	}
+	if i := bytes.IndexByte(b[n:], c); i >= 0 {
+		return n + i
+	}
+	return -1
 }
 
 // hasBackslash reports whether a quoted field holds an escape.
