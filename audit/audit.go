@@ -415,14 +415,18 @@ func runOnce(ctx context.Context, cfg Config, logs []string, damaged []*ingest.I
 	if res.Summary.RobotsStatus, err = res.robotsStatus(ctx); err != nil {
 		return nil, err
 	}
-	res.Summary.Changes = []report.Change{}
+	phase("summary.sql (with windows)")
+	res.hist = hist
+	if res.Summary.Changes, err = res.changes(ctx, j); err != nil {
+		return nil, err
+	}
+	phase("changes")
 	if cfg.WhatIf != nil {
 		if res.Summary.WhatIf, err = res.whatIf(ctx, j, cfg.WhatIf, cfg.Profile, mem); err != nil {
 			return nil, err
 		}
 		phase("what-if")
 	}
-	phase("summary.sql (with windows)")
 	if inputErr != nil && res.Summary.Input.Lines == 0 {
 		return nil, inputErr // nothing read: the reason is the input error
 	}

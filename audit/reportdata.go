@@ -408,6 +408,12 @@ func numeric(v any) int64 {
 		return int64(x)
 	case uint32:
 		return int64(x)
+	case uint16:
+		return int64(x)
+	case uint8:
+		return int64(x)
+	case int:
+		return int64(x)
 	case float64:
 		return int64(x)
 	case interface{ Int64() int64 }:

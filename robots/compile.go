@@ -459,6 +459,10 @@ func (g *Resolved) Groups() []*Group { return g.groups }
 // Rules returns the merged rules, in file order. Decision.Index indexes it.
 func (g *Resolved) Rules() []Rule { return g.rules }
 
+// RuleText returns the i-th rule as Decision.Rule reports it when that
+// rule decides ("Disallow: /private/").
+func (g *Resolved) RuleText(i int) string { return g.texts[i] }
+
 // Decide decides the request target (path and query as logged, or an
 // absolute URL; see RuleSet.Decide). buf is scratch space owned by the
 // caller, returned possibly grown; Decide does not allocate once buf has
