@@ -1,0 +1,149 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/ipc"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
+
+// Column indices of keySchema.
+const (
+	kcTS = iota
+	kcOrder
+	kcLine
+	kcVerdict
+	kcRobotsFetch
+	kcVisitBreach
+	kcCrawlDelay
+	kcRateRequests
+	kcRateSeconds
+	kcClientIP
+	kcOperator
+	kcUserTriggered
+)
+
+// keySchema is the schema of the elements that go from the judging step to
+// the GroupByKey: the requests of one key (bot, host, identity) from one
+// part of the input, the columns of keyRows. An element is one record
+// batch of it in the Arrow IPC stream format.
+var keySchema = arrow.NewSchema([]arrow.Field{
+	kcTS:            {Name: "ts", Type: arrow.PrimitiveTypes.Int64},
+	kcOrder:         {Name: "order", Type: arrow.PrimitiveTypes.Int64},
+	kcLine:          {Name: "line", Type: arrow.PrimitiveTypes.Int64},
+	kcVerdict:       {Name: "verdict", Type: arrow.BinaryTypes.String},
+	kcRobotsFetch:   {Name: "robots_fetch", Type: arrow.FixedWidthTypes.Boolean},
+	kcVisitBreach:   {Name: "visit_breach", Type: arrow.FixedWidthTypes.Boolean},
+	kcCrawlDelay:    {Name: "crawl_delay", Type: arrow.PrimitiveTypes.Float64, Nullable: true},
+	kcRateRequests:  {Name: "rate_requests", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
+	kcRateSeconds:   {Name: "rate_seconds", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
+	kcClientIP:      {Name: "client_ip", Type: arrow.BinaryTypes.String, Nullable: true},
+	kcOperator:      {Name: "operator", Type: arrow.BinaryTypes.String},
+	kcUserTriggered: {Name: "user_triggered", Type: arrow.FixedWidthTypes.Boolean},
+}, nil)
+
+// encodeKeyRows returns k as an Arrow IPC stream of one batch of keySchema.
+func encodeKeyRows(mem memory.Allocator, k *keyRows) ([]byte, error) {
+	if err := k.check(); err != nil {
+		return nil, err
+	}
+	b := array.NewRecordBuilder(mem, keySchema)
+	defer b.Release()
+	n := k.len()
+	b.Field(kcTS).(*array.Int64Builder).AppendValues(k.ts, nil)
+	b.Field(kcOrder).(*array.Int64Builder).AppendValues(k.order, nil)
+	b.Field(kcLine).(*array.Int64Builder).AppendValues(k.line, nil)
+	b.Field(kcVerdict).(*array.StringBuilder).AppendValues(k.verdict, nil)
+	b.Field(kcRobotsFetch).(*array.BooleanBuilder).AppendValues(k.robotsFetch, nil)
+	b.Field(kcVisitBreach).(*array.BooleanBuilder).AppendValues(k.visitBreach, nil)
+	b.Field(kcCrawlDelay).(*array.Float64Builder).AppendValues(k.crawlDelay, k.hasDelay)
+	b.Field(kcRateRequests).(*array.Int32Builder).AppendValues(k.rateN, k.hasRate)
+	b.Field(kcRateSeconds).(*array.Int32Builder).AppendValues(k.rateS, k.hasRate)
+	b.Field(kcClientIP).(*array.StringBuilder).AppendValues(k.clientIP, k.hasIP)
+	b.Field(kcOperator).(*array.StringBuilder).AppendValues(k.operator, nil)
+	b.Field(kcUserTriggered).(*array.BooleanBuilder).AppendValues(k.userTriggered, nil)
+	rec := b.NewRecordBatch()
+	defer rec.Release()
+	if int(rec.NumRows()) != n {
+		return nil, fmt.Errorf("encoded %d rows of %d", rec.NumRows(), n)
+	}
+	var buf bytes.Buffer
+	w := ipc.NewWriter(&buf, ipc.WithSchema(keySchema), ipc.WithAllocator(mem))
+	if err := w.Write(rec); err != nil {
+		w.Close()
+		return nil, fmt.Errorf("cannot encode a batch of requests: %w", err)
+	}
+	if err := w.Close(); err != nil {
+		return nil, fmt.Errorf("cannot encode a batch of requests: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+// decodeKeyRows appends to k the rows of data, an Arrow IPC stream of
+// keySchema batches (encodeKeyRows).
+func decodeKeyRows(mem memory.Allocator, data []byte, k *keyRows) error {
+	r, err := ipc.NewReader(bytes.NewReader(data), ipc.WithSchema(keySchema), ipc.WithAllocator(mem))
+	if err != nil {
+		return fmt.Errorf("cannot decode a batch of requests: %w", err)
+	}
+	defer r.Release()
+	// The strings of a batch alias its buffers: each distinct one is
+	// copied once.
+	strs := map[string]string{}
+	str := func(s string) string {
+		if c, ok := strs[s]; ok {
+			return c
+		}
+		c := strings.Clone(s)
+		strs[c] = c
+		return c
+	}
+	for r.Next() {
+		rec := r.RecordBatch()
+		ts, ok1 := rec.Column(kcTS).(*array.Int64)
+		order, ok2 := rec.Column(kcOrder).(*array.Int64)
+		line, ok3 := rec.Column(kcLine).(*array.Int64)
+		verdict, ok4 := rec.Column(kcVerdict).(*array.String)
+		fetch, ok5 := rec.Column(kcRobotsFetch).(*array.Boolean)
+		visit, ok6 := rec.Column(kcVisitBreach).(*array.Boolean)
+		delay, ok7 := rec.Column(kcCrawlDelay).(*array.Float64)
+		rateN, ok8 := rec.Column(kcRateRequests).(*array.Int32)
+		rateS, ok9 := rec.Column(kcRateSeconds).(*array.Int32)
+		ip, ok10 := rec.Column(kcClientIP).(*array.String)
+		op, ok11 := rec.Column(kcOperator).(*array.String)
+		user, ok12 := rec.Column(kcUserTriggered).(*array.Boolean)
+		if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6 && ok7 && ok8 && ok9 && ok10 && ok11 && ok12) {
+			return fmt.Errorf("cannot decode a batch of requests: schema %s", rec.Schema())
+		}
+		for i := range int(rec.NumRows()) {
+			k.ts = append(k.ts, ts.Value(i))
+			k.order = append(k.order, order.Value(i))
+			k.line = append(k.line, line.Value(i))
+			k.verdict = append(k.verdict, str(verdict.Value(i)))
+			k.robotsFetch = append(k.robotsFetch, fetch.Value(i))
+			k.visitBreach = append(k.visitBreach, visit.Value(i))
+			k.crawlDelay = append(k.crawlDelay, delay.Value(i))
+			k.hasDelay = append(k.hasDelay, delay.IsValid(i))
+			hasRate := rateN.IsValid(i) && rateS.IsValid(i)
+			k.rateN = append(k.rateN, rateN.Value(i))
+			k.rateS = append(k.rateS, rateS.Value(i))
+			k.hasRate = append(k.hasRate, hasRate)
+			if ip.IsValid(i) {
+				k.clientIP = append(k.clientIP, str(ip.Value(i)))
+			} else {
+				k.clientIP = append(k.clientIP, "")
+			}
+			k.hasIP = append(k.hasIP, ip.IsValid(i))
+			k.operator = append(k.operator, str(op.Value(i)))
+			k.userTriggered = append(k.userTriggered, user.Value(i))
+		}
+	}
+	if err := r.Err(); err != nil {
+		return fmt.Errorf("cannot decode a batch of requests: %w", err)
+	}
+	return nil
+}

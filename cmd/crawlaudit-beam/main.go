@@ -1,0 +1,153 @@
+// Command crawlaudit-beam runs `crawlaudit audit` as an Apache Beam
+// pipeline (contract §13): the same judge per input file on as many
+// workers as the runner gives, the window measures per bot, host and
+// identity after a GroupByKey, and one summary.json that equals
+// `crawlaudit audit --json`'s in every bot row and input count.
+//
+// Usage:
+//
+//	crawlaudit-beam --robots SRC [audit flags] [--json] [--out DIR] [Beam flags] LOG...
+//
+// The audit flags are crawlaudit audit's: --robots, --host, --spec,
+// --grace, --from, --to, --format, --log-format, --json-fields, --ranges,
+// --trusted-proxy, --max-line-bytes, --workers, --keep-going. --out DIR
+// writes summary.json into DIR; --json prints it. Flags come before the
+// LOG arguments.
+//
+// Beam's flags choose where it runs: --runner prism (the default) runs the
+// pipeline in this process on Beam's Prism runner; --runner universal (or
+// flink, spark) with --endpoint HOST:PORT submits it to a portable job
+// server; --environment_type, --environment_config, --job_name,
+// --parallelism and Beam's other flags pass through. See README.md.
+//
+// Exit status: 0 success; 2 a usage or input error, a pipeline that failed,
+// or an input that audits nothing.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners"
+
+	"github.com/crawlaudit/crawlaudit/internal/atomicfile"
+
+	// The runners: Prism in process, and the portable ones.
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/flink"
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/prism"
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/spark"
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/universal"
+)
+
+// Exit statuses.
+const (
+	exitOK    = 0
+	exitError = 2
+)
+
+// defaultRunner runs the pipeline in process.
+const defaultRunner = "prism"
+
+func main() {
+	var opt cliOptions
+	defineFlags(flag.CommandLine, &opt)
+	flag.Usage = func() {
+		fmt.Fprintf(flag.CommandLine.Output(), "Usage: crawlaudit-beam --robots SRC [flags] LOG...\n\nRuns crawlaudit audit as an Apache Beam pipeline (--runner prism, the default, in this process).\n\n")
+		flag.PrintDefaults()
+	}
+	flag.Parse()
+	// A worker started by a runner returns from Init only when done.
+	beam.Init()
+	os.Exit(run(context.Background(), &opt, flag.Args(), os.Stdout, os.Stderr))
+}
+
+// run audits logs as opt asks, on the runner of Beam's --runner flag, and
+// returns the exit status.
+func run(ctx context.Context, opt *cliOptions, logs []string, stdout, stderr io.Writer) int {
+	if !verboseBeam() {
+		// Prism logs every job's steps at INFO.
+		slog.SetDefault(slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
+	}
+	err := runAudit(ctx, opt, logs, *runners.Runner, stdout)
+	if err != nil {
+		fmt.Fprintln(stderr, "crawlaudit-beam:", err)
+		return exitError
+	}
+	return exitOK
+}
+
+// verboseBeam reports whether CRAWLAUDIT_BEAM_VERBOSE asks for the
+// runner's own logs.
+func verboseBeam() bool { return os.Getenv("CRAWLAUDIT_BEAM_VERBOSE") != "" }
+
+// runAudit runs the pipeline of logs on runner ("" for the default) and
+// writes or prints summary.json.
+func runAudit(ctx context.Context, opt *cliOptions, logs []string, runner string, stdout io.Writer) error {
+	if len(logs) == 0 {
+		return usageErr("give at least one LOG (flags come before the LOG arguments)")
+	}
+	if _, err := opt.config(); err != nil {
+		return err
+	}
+	if !opt.json && opt.out == "" {
+		return usageErr("give --json, --out DIR, or both")
+	}
+	if slices.Contains(logs, "-") {
+		return usageErr("standard input cannot be split over workers: give files")
+	}
+	for _, l := range logs {
+		if _, err := os.Stat(l); err != nil {
+			return usageErr("%v", err)
+		}
+	}
+	if runner == "" {
+		runner = defaultRunner
+	}
+	out := opt.out
+	if out == "" {
+		// --json alone: summary.json goes through a directory of this
+		// machine, which the workers of Prism (in process) share.
+		dir, err := os.MkdirTemp("", "crawlaudit-beam-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(dir)
+		out = dir
+	}
+	out, err := filepath.Abs(out)
+	if err != nil {
+		return err
+	}
+	if opt.out != "" {
+		// A previous run killed before its rename left this.
+		atomicfile.SweepStaleOf(out, summaryFile)
+	}
+	// The logs keep the names given, as audit's evidence does (file in
+	// rejected samples and robots_status): a worker resolves a relative
+	// name against its own working directory.
+	p := buildPipeline(opt.options, logs, out)
+	if _, err := beam.Run(ctx, runner, p); err != nil {
+		return fmt.Errorf("the pipeline on %s failed: %w", runner, err)
+	}
+	if !opt.json {
+		return nil
+	}
+	f, err := os.Open(filepath.Join(out, summaryFile))
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("the pipeline wrote no %s into %s: with a remote runner give --out on a file system the workers share", summaryFile, out)
+		}
+		return err
+	}
+	defer f.Close()
+	_, err = io.Copy(stdout, f)
+	return err
+}

@@ -1,0 +1,257 @@
+package main
+
+import (
+	"cmp"
+	"fmt"
+	"reflect"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/crawlaudit/crawlaudit/report"
+)
+
+// botKey is what a summary row is per (contract §7, §10): a bot, a host
+// and an identity (0 unverified, 1 verified, 2 spoofed, as
+// audit.PartialSchema's identity).
+type botKey struct {
+	Bot      string `json:"bot"`
+	Host     string `json:"host"`
+	Identity uint8  `json:"identity"`
+}
+
+// identityNames are the names of the identity codes.
+var identityNames = []string{report.IdentityUnverified, report.IdentityVerified, report.IdentitySpoofed}
+
+// identityName returns the name of an identity code.
+func identityName(code uint8) (string, error) {
+	if int(code) >= len(identityNames) {
+		return "", fmt.Errorf("unknown identity code %d", code)
+	}
+	return identityNames[code], nil
+}
+
+// keyRows are the judged requests of one key, as columns: what
+// measureKey needs of each, and no more. A crawl delay, request rate or
+// client address that was NULL has its has* flag false.
+type keyRows struct {
+	ts []int64 // Unix µs
+	// order and line put requests at the same instant in the order the
+	// audit takes them (queries/measures.sql orders by ts, file_id,
+	// line): order is the file's place in the input.
+	order, line []int64
+	verdict     []string
+	robotsFetch []bool
+	visitBreach []bool
+	crawlDelay  []float64 // seconds
+	hasDelay    []bool
+	rateN       []int32 // Request-rate n/t: n ...
+	rateS       []int32 // ... and t in seconds
+	hasRate     []bool
+	clientIP    []string
+	hasIP       []bool
+	// operator and userTriggered are the bot's, as the audit's table
+	// "bots" holds them (for the availability of robots.txt).
+	operator      []string
+	userTriggered []bool
+}
+
+// len returns the number of rows.
+func (k *keyRows) len() int { return len(k.ts) }
+
+// appendRows appends the rows of o.
+func (k *keyRows) appendRows(o *keyRows) {
+	k.ts = append(k.ts, o.ts...)
+	k.order = append(k.order, o.order...)
+	k.line = append(k.line, o.line...)
+	k.verdict = append(k.verdict, o.verdict...)
+	k.robotsFetch = append(k.robotsFetch, o.robotsFetch...)
+	k.visitBreach = append(k.visitBreach, o.visitBreach...)
+	k.crawlDelay = append(k.crawlDelay, o.crawlDelay...)
+	k.hasDelay = append(k.hasDelay, o.hasDelay...)
+	k.rateN = append(k.rateN, o.rateN...)
+	k.rateS = append(k.rateS, o.rateS...)
+	k.hasRate = append(k.hasRate, o.hasRate...)
+	k.clientIP = append(k.clientIP, o.clientIP...)
+	k.hasIP = append(k.hasIP, o.hasIP...)
+	k.operator = append(k.operator, o.operator...)
+	k.userTriggered = append(k.userTriggered, o.userTriggered...)
+}
+
+// check returns an error when the columns differ in length (a corrupt
+// element).
+func (k *keyRows) check() error {
+	n := len(k.ts)
+	for _, l := range []int{len(k.order), len(k.line), len(k.verdict), len(k.robotsFetch), len(k.visitBreach),
+		len(k.crawlDelay), len(k.hasDelay), len(k.rateN), len(k.rateS), len(k.hasRate), len(k.clientIP), len(k.hasIP),
+		len(k.operator), len(k.userTriggered)} {
+		if l != n {
+			return fmt.Errorf("columns of %d and %d rows", n, l)
+		}
+	}
+	return nil
+}
+
+// measure is what queries/measures.sql (window_measures) says of one
+// request.
+type measure struct {
+	gapUS     int64 // µs since the previous request of the key; hasGap false for the first
+	hasGap    bool
+	rateCount int64 // the key's requests in (ts − t, ts]; hasCount false where no Request-rate is in force
+	hasCount  bool
+	// crawlDelayBreach: gap < Crawl-delay in force; requestRateBreach:
+	// rateCount > n of the Request-rate n/t in force.
+	crawlDelayBreach, requestRateBreach bool
+}
+
+// timeOrder returns the indices of k's rows in the order of
+// window_measures: by time, then file, then line.
+func timeOrder(k *keyRows) []int {
+	idx := make([]int, k.len())
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortFunc(idx, func(a, b int) int {
+		return cmp.Or(cmp.Compare(k.ts[a], k.ts[b]), cmp.Compare(k.order[a], k.order[b]), cmp.Compare(k.line[a], k.line[b]))
+	})
+	return idx
+}
+
+// windowMeasures returns the window measures of every row of k (by row,
+// not in idx's order), idx being timeOrder(k). They are those of
+// queries/measures.sql, to the microsecond and the floating-point
+// comparison:
+//
+//   - gap_us is ts − the ts of the previous row in time order (lag over
+//     ts, file, line): rows at the same instant have a gap of 0 after the
+//     first;
+//   - crawl_delay_breach is gap_us < crawl_delay × 1,000,000, compared as
+//     floating point as DuckDB compares a BIGINT with a DOUBLE, with the
+//     Crawl-delay in force at the later request;
+//   - rate_count, for a row with a Request-rate n/t in force, counts the
+//     key's rows whose ts lies in [ts − (t × 1,000,000 − 1), ts] (a RANGE
+//     frame on epoch_us(ts), so every row at the same instant counts,
+//     whichever comes first in file order), itself included; the rows
+//     counted need not have a Request-rate themselves;
+//   - request_rate_breach is rate_count > n.
+func windowMeasures(k *keyRows, idx []int) []measure {
+	m := make([]measure, k.len())
+	sorted := make([]int64, len(idx)) // the times in time order
+	for p, i := range idx {
+		sorted[p] = k.ts[i]
+	}
+	for p, i := range idx {
+		r := &m[i]
+		if p > 0 {
+			r.gapUS, r.hasGap = k.ts[i]-sorted[p-1], true
+		}
+		if k.hasDelay[i] && r.hasGap {
+			r.crawlDelayBreach = float64(r.gapUS) < k.crawlDelay[i]*1e6
+		}
+		if k.hasRate[i] {
+			ts := k.ts[i]
+			lo := ts - (int64(k.rateS[i])*1_000_000 - 1)
+			// The frame's rows: from the first at or after lo to the
+			// last at ts (peers included).
+			first := sort.Search(len(sorted), func(x int) bool { return sorted[x] >= lo })
+			end := sort.Search(len(sorted), func(x int) bool { return sorted[x] > ts })
+			r.rateCount, r.hasCount = int64(max(end-first, 0)), true
+			r.requestRateBreach = r.rateCount > int64(k.rateN[i])
+		}
+	}
+	return m
+}
+
+// verdictCounts maps a verdict of audit.PartialSchema to the field of
+// report.BotRow that counts it: the int64 field whose JSON name is the
+// verdict (disallowed, disallowed_in_grace, unaudited, and whatever
+// verdict gets a column of its own name, as contract §12's
+// user_triggered, disallowed_unreachable and allowed_unavailable).
+// Verdicts without a field (allowed) are counted nowhere but in requests,
+// as summary.sql does.
+var verdictCounts = func() map[string]int {
+	m := map[string]int{}
+	t := reflect.TypeOf(report.BotRow{})
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if f.Type.Kind() == reflect.Int64 && name != "" && name != "-" {
+			m[name] = i
+		}
+	}
+	// These int64 fields are measured, not verdicts.
+	for _, n := range []string{"requests", "robots_fetches", "crawl_delay_breaches", "request_rate_breaches", "visit_time_breaches", "ips"} {
+		delete(m, n)
+	}
+	return m
+}()
+
+// measureKey returns the summary row of one key from all its requests,
+// with the definitions of queries/summary.sql: requests, robots_fetches,
+// the verdict counts, visit_time_breaches, crawl_delay_breaches and
+// request_rate_breaches (windowMeasures), ips (distinct client
+// addresses), first_seen and last_seen. Operator, purpose and the verdict
+// of the row are left to the caller, which knows the bots. k must hold at
+// least one row.
+func measureKey(key botKey, k *keyRows) (report.BotRow, error) {
+	id, err := identityName(key.Identity)
+	if err != nil {
+		return report.BotRow{}, err
+	}
+	if err := k.check(); err != nil {
+		return report.BotRow{}, fmt.Errorf("%s on %q: %w", key.Bot, key.Host, err)
+	}
+	if k.len() == 0 {
+		return report.BotRow{}, fmt.Errorf("%s on %q: no request", key.Bot, key.Host)
+	}
+	r := report.BotRow{Bot: key.Bot, Host: key.Host, Identity: id, Requests: int64(k.len())}
+	row := reflect.ValueOf(&r).Elem()
+	ips := make(map[string]struct{})
+	first, last := k.ts[0], k.ts[0]
+	for i := range k.len() {
+		if k.robotsFetch[i] {
+			r.RobotsFetches++
+		}
+		if k.visitBreach[i] {
+			r.VisitTimeBreaches++
+		}
+		if f, ok := verdictCounts[k.verdict[i]]; ok {
+			row.Field(f).SetInt(row.Field(f).Int() + 1)
+		}
+		if k.hasIP[i] {
+			ips[k.clientIP[i]] = struct{}{}
+		}
+		first, last = min(first, k.ts[i]), max(last, k.ts[i])
+	}
+	r.IPs = int64(len(ips))
+	r.FirstSeen, r.LastSeen = time.UnixMicro(first).UTC(), time.UnixMicro(last).UTC()
+	for _, m := range windowMeasures(k, timeOrder(k)) {
+		if m.crawlDelayBreach {
+			r.CrawlDelayBreaches++
+		}
+		if m.requestRateBreach {
+			r.RequestRateBreaches++
+		}
+	}
+	return r, nil
+}
+
+// sortBotRows puts rows in the order of queries/summary.sql: worst
+// offenders first (disallowed with disallowed_unreachable, then in grace,
+// then breaches of the three limits together, then requests, each
+// descending), then by bot, host and identity code.
+func sortBotRows(rows []report.BotRow) {
+	code := func(id string) int { return slices.Index(identityNames, id) }
+	slices.SortStableFunc(rows, func(a, b report.BotRow) int {
+		return cmp.Or(
+			cmp.Compare(b.Disallowed+b.DisallowedUnreachable, a.Disallowed+a.DisallowedUnreachable),
+			cmp.Compare(b.DisallowedInGrace, a.DisallowedInGrace),
+			cmp.Compare(b.CrawlDelayBreaches+b.RequestRateBreaches+b.VisitTimeBreaches, a.CrawlDelayBreaches+a.RequestRateBreaches+a.VisitTimeBreaches),
+			cmp.Compare(b.Requests, a.Requests),
+			cmp.Compare(a.Bot, b.Bot),
+			cmp.Compare(a.Host, b.Host),
+			cmp.Compare(code(a.Identity), code(b.Identity)),
+		)
+	})
+}

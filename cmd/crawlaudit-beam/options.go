@@ -1,0 +1,179 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"net/netip"
+	"strings"
+	"time"
+
+	"github.com/crawlaudit/crawlaudit/audit"
+	"github.com/crawlaudit/crawlaudit/ingest"
+	"github.com/crawlaudit/crawlaudit/robots"
+	"github.com/crawlaudit/crawlaudit/verify"
+)
+
+// options are the flags of crawlaudit-beam that are `crawlaudit audit`'s:
+// what every worker needs to judge its part of the logs as the audit
+// would. Beam serializes them (as JSON) into the steps that use them, so
+// their fields are exported and plain.
+type options struct {
+	Robots     string        `json:"robots"`
+	Host       string        `json:"host,omitempty"`
+	Spec       string        `json:"spec,omitempty"`
+	Grace      time.Duration `json:"grace"`
+	From       string        `json:"from,omitempty"`
+	To         string        `json:"to,omitempty"`
+	Format     string        `json:"format,omitempty"`
+	LogFormat  string        `json:"log_format,omitempty"`
+	JSONFields string        `json:"json_fields,omitempty"`
+	// Ranges is --ranges DIR: the operators' range lists in place of the
+	// built-in snapshot's for the sources it holds.
+	Ranges         string   `json:"ranges,omitempty"`
+	TrustedProxies []string `json:"trusted_proxies,omitempty"`
+	MaxLineBytes   int      `json:"max_line_bytes,omitempty"`
+	// Workers is the parsing goroutines of each worker's ingest (0: one
+	// per core).
+	Workers   int  `json:"workers,omitempty"`
+	KeepGoing bool `json:"keep_going,omitempty"`
+}
+
+// cliOptions are all the flags of crawlaudit-beam but Beam's own.
+type cliOptions struct {
+	options
+	json bool
+	out  string
+}
+
+// usageError is an error in the command line or its inputs: exit status 2.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usageErr(format string, args ...any) error {
+	return &usageError{fmt.Sprintf(format, args...)}
+}
+
+// defineFlags defines the flags of o on fs, with audit's names and
+// defaults.
+func defineFlags(fs *flag.FlagSet, o *cliOptions) {
+	fs.StringVar(&o.Robots, "robots", "", "robots.txt `SRC`: a file, a directory of versions, or git:REPO//PATH (required)")
+	fs.StringVar(&o.Host, "host", "", "host `NAME` of log lines that carry none")
+	fs.StringVar(&o.Spec, "spec", "rfc9309", "robots.txt semantics: rfc9309, google, koster1996, orig1994")
+	fs.DurationVar(&o.Grace, "grace", 24*time.Hour, "robots.txt cache grace period; 0 turns it off")
+	fs.StringVar(&o.From, "from", "", "audit requests at or after `T` (RFC 3339, or a date: its start, UTC)")
+	fs.StringVar(&o.To, "to", "", "audit requests at or before `T` (RFC 3339, or a date: its end, UTC)")
+	fs.StringVar(&o.Format, "format", "auto", "log `FORMAT`: auto, or one of crawlaudit audit's")
+	fs.StringVar(&o.LogFormat, "log-format", "", "an Apache LogFormat or nginx log_format `LAYOUT` the logs follow")
+	fs.StringVar(&o.JSONFields, "json-fields", "", "explicit JSON key `MAPPING` (time=ts,client_ip=request.remote_ip,...)")
+	fs.StringVar(&o.Ranges, "ranges", "", "operators' IP range lists in `DIR` (crawlaudit ranges update), in place of the built-in snapshot for the sources it holds; every worker reads it")
+	fs.Func("trusted-proxy", "a proxy or CDN `CIDR` whose forwarded client address is trusted; repeat or comma-separate", func(s string) error {
+		o.TrustedProxies = append(o.TrustedProxies, s)
+		return nil
+	})
+	fs.IntVar(&o.MaxLineBytes, "max-line-bytes", 0, "longest log line accepted (default 65536)")
+	fs.IntVar(&o.Workers, "workers", 0, "parsing goroutines of each worker (default: one per core)")
+	fs.BoolVar(&o.KeepGoing, "keep-going", false, "write summary.json despite input errors (unreadable or truncated files), and go on with a --robots file that is not a robots.txt")
+	fs.BoolVar(&o.json, "json", false, "print summary.json on stdout")
+	fs.StringVar(&o.out, "out", "", "write summary.json into `DIR` (on a file system every worker shares)")
+}
+
+// config returns the audit configuration of o, or a usage error.
+func (o *options) config() (audit.Config, error) {
+	var cfg audit.Config
+	if o.Robots == "" {
+		return cfg, usageErr("--robots SRC is required (a robots.txt file, a directory of versions, or git:REPO//PATH)")
+	}
+	profile, err := robots.ParseProfile(o.Spec)
+	if err != nil {
+		return cfg, usageErr("--spec: %v", err)
+	}
+	if o.Grace < 0 {
+		return cfg, usageErr("--grace must not be negative")
+	}
+	cfg = audit.Config{
+		Robots:    o.Robots,
+		Host:      o.Host,
+		Profile:   profile,
+		Grace:     o.Grace,
+		KeepGoing: o.KeepGoing,
+		Ingest: ingest.Options{
+			Format:       o.Format,
+			LogFormat:    o.LogFormat,
+			JSONFields:   o.JSONFields,
+			MaxLineBytes: o.MaxLineBytes,
+			Workers:      o.Workers,
+		},
+	}
+	if cfg.From, err = parseInstant(o.From, false); err != nil {
+		return cfg, usageErr("--from: %v", err)
+	}
+	if cfg.To, err = parseInstant(o.To, true); err != nil {
+		return cfg, usageErr("--to: %v", err)
+	}
+	if !cfg.From.IsZero() && !cfg.To.IsZero() && cfg.To.Before(cfg.From) {
+		return cfg, usageErr("--to %s is before --from %s", o.To, o.From)
+	}
+	for _, list := range o.TrustedProxies {
+		for _, s := range strings.Split(list, ",") {
+			if s = strings.TrimSpace(s); s == "" {
+				continue
+			}
+			p, err := parsePrefix(s)
+			if err != nil {
+				return cfg, usageErr("--trusted-proxy %q: %v", s, err)
+			}
+			cfg.TrustedProxies = append(cfg.TrustedProxies, p)
+		}
+	}
+	if o.Ranges != "" {
+		snap, err := verify.Snapshot()
+		if err != nil {
+			return cfg, fmt.Errorf("the built-in range lists: %w", err)
+		}
+		over, err := verify.LoadDir(o.Ranges)
+		if err != nil {
+			return cfg, usageErr("--ranges: %v", err)
+		}
+		cfg.Ranges = snap.Override(over)
+	}
+	return cfg, nil
+}
+
+// parseInstant parses --from and --to as crawlaudit audit does: RFC 3339,
+// a time without zone (UTC), or a date (its start, or with end its last
+// microsecond).
+func parseInstant(s string, end bool) (time.Time, error) {
+	if s == "" {
+		return time.Time{}, nil
+	}
+	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
+		return t.UTC(), nil
+	}
+	for _, layout := range []string{"2006-01-02T15:04:05", "2006-01-02T15:04", "2006-01-02 15:04:05"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t, nil
+		}
+	}
+	if t, err := time.Parse("2006-01-02", s); err == nil {
+		if end {
+			return t.Add(24*time.Hour - time.Microsecond), nil
+		}
+		return t, nil
+	}
+	return time.Time{}, fmt.Errorf("cannot parse %q: use RFC 3339 (2026-10-01T00:00:00Z) or a date (2026-10-01)", s)
+}
+
+// parsePrefix parses a CIDR, or a bare address as its /32 or /128.
+func parsePrefix(s string) (netip.Prefix, error) {
+	if p, err := netip.ParsePrefix(s); err == nil {
+		return p.Masked(), nil
+	}
+	a, err := netip.ParseAddr(s)
+	if err != nil {
+		return netip.Prefix{}, errors.New("not a CIDR or an address")
+	}
+	a = a.Unmap()
+	return netip.PrefixFrom(a, a.BitLen()), nil
+}

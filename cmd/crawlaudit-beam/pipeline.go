@@ -1,0 +1,406 @@
+package main
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+
+	"github.com/crawlaudit/crawlaudit/audit"
+	"github.com/crawlaudit/crawlaudit/internal/atomicfile"
+	"github.com/crawlaudit/crawlaudit/report"
+	"github.com/crawlaudit/crawlaudit/robots"
+)
+
+func init() {
+	beam.RegisterType(reflect.TypeOf((*logInput)(nil)).Elem())
+	register.DoFn5x1[context.Context, logInput, func(string, []byte), func(string, []byte), func([]byte), error](&judgeFn{})
+	register.Emitter2[string, []byte]()
+	register.Emitter1[[]byte]()
+	register.DoFn4x1[string, func(*[]byte) bool, func(*[]byte) bool, func([]byte), error](&availabilityFn{})
+	register.DoFn5x1[string, func(*[]byte) bool, func(*[]byte) bool, func([]byte), func([]byte), error](&measureFn{})
+	register.Iter1[[]byte]()
+	register.DoFn6x1[context.Context, []byte, func(*[]byte) bool, func(*[]byte) bool, func(*[]byte) bool, func(*[]byte) bool, error](&summarizeFn{})
+}
+
+// logInput is one LOG argument: the element a judging worker takes.
+type logInput struct {
+	// Index is its place among the LOG arguments: requests at the same
+	// instant are taken in input order.
+	Index int
+	Path  string
+}
+
+// summaryFile is the name of the summary in the output directory.
+const summaryFile = "summary.json"
+
+// buildPipeline returns the audit of logs as a Beam pipeline that writes
+// summary.json into outDir:
+//
+//  1. one element per LOG argument (logInput);
+//  2. judge (judgeFn): each worker judges its inputs with
+//     audit.PartialAuditor, the judge of `crawlaudit audit`, and emits
+//     the bot requests keyed by bot, host and identity, in batches (one
+//     Arrow IPC batch per key and up to 65,536 judged rows); the
+//     /robots.txt responses keyed by host and operator; and the part's
+//     accounting;
+//  3. availability (availabilityFn), after a GroupByKey by host and
+//     operator: the periods in which robots.txt was unreachable or
+//     unavailable (queries/availability.sql);
+//  4. measure (measureFn), after a GroupByKey by bot, host and identity:
+//     per key, the verdicts the periods change, the requests in time order,
+//     the window measures of queries/measures.sql and the counts of
+//     queries/summary.sql: one summary row, and what the key's requests add
+//     to each period's counts;
+//  5. summarize (summarizeFn): one element that takes the parts, the rows,
+//     the periods and their counts as side inputs, combines them (combine)
+//     and writes summary.json.
+func buildPipeline(opt options, logs []string, outDir string) *beam.Pipeline {
+	p, s := beam.NewPipelineWithRoot()
+	inputs := make([]logInput, len(logs))
+	for i, l := range logs {
+		inputs[i] = logInput{Index: i, Path: l}
+	}
+	in := beam.CreateList(s.Scope("logs"), inputs)
+	rows, fetches, parts := beam.ParDo3(s.Scope("judge"), &judgeFn{Opt: opt}, in)
+	byOperator := beam.GroupByKey(s.Scope("by host, operator"), fetches)
+	periods := beam.ParDo(s.Scope("availability"), &availabilityFn{}, byOperator, beam.SideInput{Input: parts})
+	byKey := beam.GroupByKey(s.Scope("by bot, host, identity"), rows)
+	profile, _ := robots.ParseProfile(opt.Spec) // checked by options.config
+	botRows, counts := beam.ParDo2(s.Scope("measure"), &measureFn{Google: profile == robots.Google}, byKey, beam.SideInput{Input: periods})
+	beam.ParDo0(s.Scope("summarize"), &summarizeFn{Opt: opt, OutDir: outDir}, beam.Impulse(s),
+		beam.SideInput{Input: parts}, beam.SideInput{Input: botRows}, beam.SideInput{Input: periods}, beam.SideInput{Input: counts})
+	return p
+}
+
+// judgeFn judges LOG arguments (step 2 of buildPipeline).
+type judgeFn struct {
+	Opt     options `json:"opt"`
+	auditor *audit.PartialAuditor
+}
+
+// Setup loads the robots.txt history and the range lists, once per worker
+// instance.
+func (f *judgeFn) Setup() error {
+	cfg, err := f.Opt.config()
+	if err != nil {
+		return err
+	}
+	f.auditor, err = audit.NewPartialAuditor(cfg)
+	return err
+}
+
+// ProcessElement judges one input, emitting its requests by key, its
+// /robots.txt responses by host and operator, and then its part.
+func (f *judgeFn) ProcessElement(ctx context.Context, in logInput, emitRows, emitFetches func(string, []byte), emitPart func([]byte)) error {
+	// The files of the input (several for a directory or a glob) are
+	// numbered as their rows come: rows at one instant are taken by
+	// input, then file, then line.
+	files := map[string]int64{}
+	var maxTS *int64
+	p, err := f.auditor.Judge(ctx, []string{in.Path}, func(rec arrow.RecordBatch) error {
+		return splitByKey(rec, in.Index, files, &maxTS, emitRows, emitFetches)
+	})
+	if p == nil {
+		return fmt.Errorf("%s: %w", in.Path, err)
+	}
+	// An input error (an unreadable or truncated file) is in the part's
+	// input; the summary decides.
+	data, err := json.Marshal(partElement{Index: in.Index, Partial: *p, MaxTS: maxTS})
+	if err != nil {
+		return fmt.Errorf("%s: %w", in.Path, err)
+	}
+	emitPart(data)
+	return nil
+}
+
+// splitByKey emits the rows of rec, a batch of audit.PartialSchema from
+// the input of the given index, as one batch per key (emit), and its
+// /robots.txt responses that may open or close a period of availability
+// as one batch per host and operator (emitFetches): those of crawlers
+// that are not spoofed nor user-triggered fetchers. files numbers the
+// input's files; maxTS is raised to the latest request.
+func splitByKey(rec arrow.RecordBatch, index int, files map[string]int64, maxTS **int64, emit, emitFetches func(string, []byte)) error {
+	if !rec.Schema().Equal(audit.PartialSchema) {
+		return fmt.Errorf("judged batch of schema %s", rec.Schema())
+	}
+	var (
+		ts       = rec.Column(audit.PartialTS).(*array.Timestamp)
+		host     = rec.Column(audit.PartialHost).(*array.String)
+		bot      = rec.Column(audit.PartialBot).(*array.String)
+		identity = rec.Column(audit.PartialIdentity).(*array.Uint8)
+		file     = rec.Column(audit.PartialFile).(*array.String)
+		line     = rec.Column(audit.PartialLine).(*array.Int64)
+		verdict  = rec.Column(audit.PartialVerdict).(*array.String)
+		fetch    = rec.Column(audit.PartialRobotsFetch).(*array.Boolean)
+		visit    = rec.Column(audit.PartialVisitBreach).(*array.Boolean)
+		delay    = rec.Column(audit.PartialCrawlDelay).(*array.Float64)
+		rateN    = rec.Column(audit.PartialRateRequests).(*array.Int32)
+		rateS    = rec.Column(audit.PartialRateSeconds).(*array.Int32)
+		ip       = rec.Column(audit.PartialClientIP).(*array.String)
+		status   = rec.Column(audit.PartialStatus).(*array.Int32)
+		operator = rec.Column(audit.PartialOperator).(*array.String)
+		user     = rec.Column(audit.PartialUserTriggered).(*array.Boolean)
+	)
+	keys := map[botKey]*keyRows{}
+	fetches := map[availKey][]fetchEvent{}
+	for i := range int(rec.NumRows()) {
+		if t := int64(ts.Value(i)); *maxTS == nil || t > **maxTS {
+			*maxTS = &t
+		}
+		key := botKey{Bot: bot.Value(i), Host: host.Value(i), Identity: identity.Value(i)}
+		k := keys[key]
+		if k == nil {
+			// The strings of the key outlive the batch.
+			key = botKey{Bot: clone(key.Bot), Host: clone(key.Host), Identity: key.Identity}
+			k = &keyRows{}
+			keys[key] = k
+		}
+		fn := file.Value(i)
+		fi, ok := files[fn]
+		if !ok {
+			fi = int64(len(files))
+			files[clone(fn)] = fi
+		}
+		// Input index, then file within the input: both well under 2^31.
+		k.ts = append(k.ts, int64(ts.Value(i)))
+		k.order = append(k.order, int64(index)<<31|fi)
+		k.line = append(k.line, line.Value(i))
+		k.verdict = append(k.verdict, verdict.Value(i))
+		k.robotsFetch = append(k.robotsFetch, fetch.Value(i))
+		k.visitBreach = append(k.visitBreach, visit.Value(i))
+		k.crawlDelay = append(k.crawlDelay, delay.Value(i))
+		k.hasDelay = append(k.hasDelay, delay.IsValid(i))
+		k.rateN = append(k.rateN, rateN.Value(i))
+		k.rateS = append(k.rateS, rateS.Value(i))
+		k.hasRate = append(k.hasRate, rateN.IsValid(i) && rateS.IsValid(i))
+		k.clientIP = append(k.clientIP, ip.Value(i))
+		k.hasIP = append(k.hasIP, ip.IsValid(i))
+		k.operator = append(k.operator, operator.Value(i))
+		k.userTriggered = append(k.userTriggered, user.Value(i))
+		if fetch.Value(i) && key.Identity != 2 && !user.Value(i) && fetchState(status.Value(i), status.IsValid(i)) != "" {
+			ak := availKey{Host: key.Host, Operator: availOperator(key.Bot, operator.Value(i))}
+			fetches[ak] = append(fetches[ak], fetchEvent{TS: int64(ts.Value(i)), Order: k.order[len(k.order)-1], Line: line.Value(i),
+				Status: status.Value(i), Bot: key.Bot, File: clone(fn)})
+		}
+	}
+	for ak, ev := range fetches {
+		name, err := json.Marshal(ak)
+		if err != nil {
+			return err
+		}
+		data, err := json.Marshal(ev)
+		if err != nil {
+			return err
+		}
+		emitFetches(string(name), data)
+	}
+	// Keys in a fixed order, so that a run emits the same elements.
+	sorted := make([]botKey, 0, len(keys))
+	for key := range keys {
+		sorted = append(sorted, key)
+	}
+	slices.SortFunc(sorted, func(a, b botKey) int {
+		return cmp.Or(cmp.Compare(a.Bot, b.Bot), cmp.Compare(a.Host, b.Host), cmp.Compare(a.Identity, b.Identity))
+	})
+	for _, key := range sorted {
+		// Encoding copies the strings of the batch (verdicts, addresses).
+		data, err := encodeKeyRows(memory.DefaultAllocator, keys[key])
+		if err != nil {
+			return err
+		}
+		name, err := json.Marshal(key)
+		if err != nil {
+			return err
+		}
+		emit(string(name), data)
+	}
+	return nil
+}
+
+// clone returns a copy of s that does not alias a batch's memory.
+func clone(s string) string { return string([]byte(s)) }
+
+// availabilityFn finds the periods of one host and operator (step 3 of
+// buildPipeline).
+type availabilityFn struct{}
+
+// ProcessElement emits the periods of one host and operator, as one JSON
+// list, from its responses and the latest request of every part.
+func (f *availabilityFn) ProcessElement(key string, batches, partData func(*[]byte) bool, emit func([]byte)) error {
+	var k availKey
+	if err := json.Unmarshal([]byte(key), &k); err != nil {
+		return fmt.Errorf("key %q: %w", key, err)
+	}
+	var events []fetchEvent
+	var data []byte
+	for batches(&data) {
+		var ev []fetchEvent
+		if err := json.Unmarshal(data, &ev); err != nil {
+			return fmt.Errorf("robots.txt responses of %q on %q: %w", k.Operator, k.Host, err)
+		}
+		events = append(events, ev...)
+	}
+	var maxTS int64
+	seen := false
+	for partData(&data) {
+		var pe partElement
+		if err := json.Unmarshal(data, &pe); err != nil {
+			return fmt.Errorf("a part: %w", err)
+		}
+		if pe.MaxTS != nil && (!seen || *pe.MaxTS > maxTS) {
+			maxTS, seen = *pe.MaxTS, true
+		}
+	}
+	ps := periodsOf(k, events, maxTS)
+	if len(ps) == 0 {
+		return nil
+	}
+	out, err := json.Marshal(ps)
+	if err != nil {
+		return err
+	}
+	emit(out)
+	return nil
+}
+
+// readPeriods returns the periods of a side input of availabilityFn's
+// lists.
+func readPeriods(lists func(*[]byte) bool) ([]period, error) {
+	var all []period
+	var data []byte
+	for lists(&data) {
+		var ps []period
+		if err := json.Unmarshal(data, &ps); err != nil {
+			return nil, fmt.Errorf("periods: %w", err)
+		}
+		all = append(all, ps...)
+	}
+	return all, nil
+}
+
+// measureFn makes the summary row of one key (step 4 of buildPipeline).
+type measureFn struct {
+	// Google: --spec google, under which an unreachable robots.txt
+	// disallows for 12 hours only.
+	Google bool `json:"google"`
+}
+
+// ProcessElement measures the requests of one key, after the periods of
+// robots.txt's availability changed their verdicts.
+func (f *measureFn) ProcessElement(key string, batches, periodLists func(*[]byte) bool, emit, emitCounts func([]byte)) error {
+	var k botKey
+	if err := json.Unmarshal([]byte(key), &k); err != nil {
+		return fmt.Errorf("key %q: %w", key, err)
+	}
+	var rows keyRows
+	var data []byte
+	for batches(&data) {
+		if err := decodeKeyRows(memory.DefaultAllocator, data, &rows); err != nil {
+			return fmt.Errorf("%s on %q: %w", k.Bot, k.Host, err)
+		}
+	}
+	if err := rows.check(); err != nil {
+		return fmt.Errorf("%s on %q: %w", k.Bot, k.Host, err)
+	}
+	periods, err := readPeriods(periodLists)
+	if err != nil {
+		return err
+	}
+	counts := applyAvailability(k, &rows, periods, f.Google)
+	r, err := measureKey(k, &rows)
+	if err != nil {
+		return err
+	}
+	out, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	emit(out)
+	if len(counts) > 0 {
+		if out, err = json.Marshal(counts); err != nil {
+			return err
+		}
+		emitCounts(out)
+	}
+	return nil
+}
+
+// summarizeFn combines the parts and the rows into summary.json (step 5
+// of buildPipeline).
+type summarizeFn struct {
+	Opt    options `json:"opt"`
+	OutDir string  `json:"out_dir"`
+}
+
+// ProcessElement reads every part and row, combines them and writes
+// summary.json. Warnings go to stderr. Input errors fail the pipeline
+// unless --keep-going, and leave summary.json as it was.
+func (f *summarizeFn) ProcessElement(ctx context.Context, _ []byte, partData, rowData, periodLists, countData func(*[]byte) bool) error {
+	cfg, err := f.Opt.config()
+	if err != nil {
+		return err
+	}
+	a, err := audit.NewPartialAuditor(cfg)
+	if err != nil {
+		return err
+	}
+	var parts []partElement
+	var data []byte
+	for partData(&data) {
+		var pe partElement
+		if err := json.Unmarshal(data, &pe); err != nil {
+			return fmt.Errorf("a part: %w", err)
+		}
+		parts = append(parts, pe)
+	}
+	var rows []report.BotRow
+	for rowData(&data) {
+		var r report.BotRow
+		if err := json.Unmarshal(data, &r); err != nil {
+			return fmt.Errorf("a bot row: %w", err)
+		}
+		rows = append(rows, r)
+	}
+	periods, err := readPeriods(periodLists)
+	if err != nil {
+		return err
+	}
+	var counts []periodCount
+	for countData(&data) {
+		var cs []periodCount
+		if err := json.Unmarshal(data, &cs); err != nil {
+			return fmt.Errorf("counts of periods: %w", err)
+		}
+		counts = append(counts, cs...)
+	}
+	base := a.Base()
+	base.RobotsStatus = robotsStatus(periods, counts)
+	c, err := combine(a, base, parts, rows, 0)
+	if err != nil {
+		return err
+	}
+	for _, w := range c.Warnings {
+		fmt.Fprintln(os.Stderr, "crawlaudit-beam: warning:", w)
+	}
+	if len(c.InputErrors) > 0 && !f.Opt.KeepGoing {
+		return fmt.Errorf("input errors (summary.json not written; --keep-going writes it): %s", c.Summary.Input.Errors[0])
+	}
+	if err := os.MkdirAll(f.OutDir, 0o755); err != nil {
+		return fmt.Errorf("--out: %w", err)
+	}
+	return atomicfile.WriteWith(filepath.Join(f.OutDir, summaryFile), func(w io.Writer) error {
+		return report.WriteJSON(w, &c.Summary)
+	})
+}
