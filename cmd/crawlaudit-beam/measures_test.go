@@ -190,7 +190,7 @@ func TestWindowMeasuresCases(t *testing.T) {
 	}{
 		{"gaps under and at the delay", []measureRow{
 			{key: bot1, ts: t0, file: 1, line: 1, delay: 10, hasDelay: true},
-			{key: bot1, ts: t0 + 10*sec, file: 1, line: 2, delay: 10, hasDelay: true},    // 10 s: not under
+			{key: bot1, ts: t0 + 10*sec, file: 1, line: 2, delay: 10, hasDelay: true},     // 10 s: not under
 			{key: bot1, ts: t0 + 20*sec - 1, file: 1, line: 3, delay: 10, hasDelay: true}, // 1 µs under
 			{key: bot1, ts: t0 + 25*sec, file: 1, line: 4},                                // no delay in force
 		}, map[botKey]want{bot1: {delay: 1}}},
