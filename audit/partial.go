@@ -178,8 +178,9 @@ func NewPartialAuditor(cfg Config) (*PartialAuditor, error) {
 // robots (the history's hosts and versions), audit (with the time
 // resolution of microseconds: a combination with every part's
 // WholeSeconds makes it "1s") and verification (the range lists, with no
-// identity counted yet). Bots, robots_status and changes are empty and
-// Input zero.
+// identity counted yet). Bots and robots_status are empty, Input zero, and
+// changes nil: how bots reacted to each robots.txt change is not made from
+// parts (it stays null in summary.json).
 func (a *PartialAuditor) Base() report.Summary {
 	s := report.Summary{Bots: []report.BotRow{}}
 	s.Input.RejectedReasons = map[string]int64{}
@@ -187,7 +188,6 @@ func (a *PartialAuditor) Base() report.Summary {
 	s.Audit = report.AuditInfo{Spec: a.cfg.Profile.String(), GraceSeconds: a.cfg.Grace.Seconds(), Robots: a.cfg.Robots, TimeResolution: "1us"}
 	s.Verification = verification(a.ranges, newClaims(readyRanges(a.ranges)), DNSOptions{}, DNSStats{})
 	s.RobotsStatus = []report.RobotsPeriod{}
-	s.Changes = []report.Change{}
 	return s
 }
 

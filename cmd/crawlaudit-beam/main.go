@@ -34,6 +34,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners"
@@ -82,6 +83,13 @@ func run(ctx context.Context, opt *cliOptions, logs []string, stdout, stderr io.
 		return exitError
 	}
 	return exitOK
+}
+
+// beamCause returns the last line of a pipeline's error: a runner wraps
+// the error of a step in the plan of its stage, line after line.
+func beamCause(err error) string {
+	lines := strings.Split(strings.TrimSpace(err.Error()), "\n")
+	return strings.TrimSpace(lines[len(lines)-1])
 }
 
 // verboseBeam reports whether CRAWLAUDIT_BEAM_VERBOSE asks for the
@@ -133,9 +141,15 @@ func runAudit(ctx context.Context, opt *cliOptions, logs []string, runner string
 	// The logs keep the names given, as audit's evidence does (file in
 	// rejected samples and robots_status): a worker resolves a relative
 	// name against its own working directory.
+	errPath := filepath.Join(out, errorFile)
+	os.Remove(errPath) // a previous run's
 	p := buildPipeline(opt.options, logs, out)
 	if _, err := beam.Run(ctx, runner, p); err != nil {
-		return fmt.Errorf("the pipeline on %s failed: %w", runner, err)
+		return fmt.Errorf("the pipeline on %s failed: %s", runner, beamCause(err))
+	}
+	if msg, err := os.ReadFile(errPath); err == nil {
+		os.Remove(errPath)
+		return errors.New(string(msg))
 	}
 	if !opt.json {
 		return nil

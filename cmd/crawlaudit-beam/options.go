@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/crawlaudit/crawlaudit/audit"
+	"github.com/crawlaudit/crawlaudit/audit/bots"
 	"github.com/crawlaudit/crawlaudit/ingest"
 	"github.com/crawlaudit/crawlaudit/robots"
 	"github.com/crawlaudit/crawlaudit/verify"
@@ -19,15 +20,21 @@ import (
 // would. Beam serializes them (as JSON) into the steps that use them, so
 // their fields are exported and plain.
 type options struct {
-	Robots     string        `json:"robots"`
-	Host       string        `json:"host,omitempty"`
-	Spec       string        `json:"spec,omitempty"`
-	Grace      time.Duration `json:"grace"`
-	From       string        `json:"from,omitempty"`
-	To         string        `json:"to,omitempty"`
-	Format     string        `json:"format,omitempty"`
-	LogFormat  string        `json:"log_format,omitempty"`
-	JSONFields string        `json:"json_fields,omitempty"`
+	Robots string        `json:"robots"`
+	Host   string        `json:"host,omitempty"`
+	Spec   string        `json:"spec,omitempty"`
+	Grace  time.Duration `json:"grace"`
+	// GraceSet: --grace was given, so it applies to every crawler, also to
+	// those whose operator documents a grace of its own.
+	GraceSet bool `json:"grace_set,omitempty"`
+	// Operators is --operators FILE: operator rules extending or replacing
+	// the built-in table.
+	Operators  string `json:"operators,omitempty"`
+	From       string `json:"from,omitempty"`
+	To         string `json:"to,omitempty"`
+	Format     string `json:"format,omitempty"`
+	LogFormat  string `json:"log_format,omitempty"`
+	JSONFields string `json:"json_fields,omitempty"`
 	// Ranges is --ranges DIR: the operators' range lists in place of the
 	// built-in snapshot's for the sources it holds.
 	Ranges         string   `json:"ranges,omitempty"`
@@ -58,10 +65,19 @@ func usageErr(format string, args ...any) error {
 // defineFlags defines the flags of o on fs, with audit's names and
 // defaults.
 func defineFlags(fs *flag.FlagSet, o *cliOptions) {
+	o.Grace = 24 * time.Hour
 	fs.StringVar(&o.Robots, "robots", "", "robots.txt `SRC`: a file, a directory of versions, or git:REPO//PATH (required)")
 	fs.StringVar(&o.Host, "host", "", "host `NAME` of log lines that carry none")
 	fs.StringVar(&o.Spec, "spec", "rfc9309", "robots.txt semantics: rfc9309, google, koster1996, orig1994")
-	fs.DurationVar(&o.Grace, "grace", 24*time.Hour, "robots.txt cache grace period; 0 turns it off")
+	fs.Func("grace", "robots.txt cache grace period of crawlers whose operator documents none; given, it applies to all; 0 turns it off (default 24h0m0s)", func(s string) error {
+		d, err := time.ParseDuration(s)
+		if err != nil {
+			return err
+		}
+		o.Grace, o.GraceSet = d, true
+		return nil
+	})
+	fs.StringVar(&o.Operators, "operators", "", "operator rules `FILE` (YAML or JSON) extending or replacing the built-in table; every worker reads it")
 	fs.StringVar(&o.From, "from", "", "audit requests at or after `T` (RFC 3339, or a date: its start, UTC)")
 	fs.StringVar(&o.To, "to", "", "audit requests at or before `T` (RFC 3339, or a date: its end, UTC)")
 	fs.StringVar(&o.Format, "format", "auto", "log `FORMAT`: auto, or one of crawlaudit audit's")
@@ -92,12 +108,20 @@ func (o *options) config() (audit.Config, error) {
 	if o.Grace < 0 {
 		return cfg, usageErr("--grace must not be negative")
 	}
+	var rules *bots.Rules
+	if o.Operators != "" {
+		if rules, err = bots.LoadRules(o.Operators); err != nil {
+			return cfg, usageErr("--operators: %v", err)
+		}
+	}
 	cfg = audit.Config{
-		Robots:    o.Robots,
-		Host:      o.Host,
-		Profile:   profile,
-		Grace:     o.Grace,
-		KeepGoing: o.KeepGoing,
+		Robots:      o.Robots,
+		Host:        o.Host,
+		Profile:     profile,
+		Grace:       o.Grace,
+		GraceForAll: o.GraceSet,
+		Operators:   rules,
+		KeepGoing:   o.KeepGoing,
 		Ingest: ingest.Options{
 			Format:       o.Format,
 			LogFormat:    o.LogFormat,

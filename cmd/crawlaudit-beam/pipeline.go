@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -345,8 +346,10 @@ type summarizeFn struct {
 }
 
 // ProcessElement reads every part and row, combines them and writes
-// summary.json. Warnings go to stderr. Input errors fail the pipeline
-// unless --keep-going, and leave summary.json as it was.
+// summary.json. Warnings go to stderr. An audit that audits nothing, or
+// that met input errors without --keep-going, writes errorFile in place of
+// summary.json, for the command to report: that is what the audit found,
+// not a failure of the pipeline.
 func (f *summarizeFn) ProcessElement(ctx context.Context, _ []byte, partData, rowData, periodLists, countData func(*[]byte) bool) error {
 	cfg, err := f.Opt.config()
 	if err != nil {
@@ -387,7 +390,13 @@ func (f *summarizeFn) ProcessElement(ctx context.Context, _ []byte, partData, ro
 	}
 	base := a.Base()
 	base.RobotsStatus = robotsStatus(periods, counts)
+	if err := os.MkdirAll(f.OutDir, 0o755); err != nil {
+		return fmt.Errorf("--out: %w", err)
+	}
 	c, err := combine(a, base, parts, rows, 0)
+	if errors.Is(err, audit.ErrNothingToAudit) {
+		return writeError(f.OutDir, err.Error())
+	}
 	if err != nil {
 		return err
 	}
@@ -395,12 +404,21 @@ func (f *summarizeFn) ProcessElement(ctx context.Context, _ []byte, partData, ro
 		fmt.Fprintln(os.Stderr, "crawlaudit-beam: warning:", w)
 	}
 	if len(c.InputErrors) > 0 && !f.Opt.KeepGoing {
-		return fmt.Errorf("input errors (summary.json not written; --keep-going writes it): %s", c.Summary.Input.Errors[0])
-	}
-	if err := os.MkdirAll(f.OutDir, 0o755); err != nil {
-		return fmt.Errorf("--out: %w", err)
+		return writeError(f.OutDir, "input errors (summary.json not written; --keep-going writes it): "+c.Summary.Input.Errors[0])
 	}
 	return atomicfile.WriteWith(filepath.Join(f.OutDir, summaryFile), func(w io.Writer) error {
 		return report.WriteJSON(w, &c.Summary)
+	})
+}
+
+// errorFile is the file of the output directory that says why no
+// summary.json was written; the command reads and removes it.
+const errorFile = ".crawlaudit-beam.error"
+
+// writeError writes msg into dir's errorFile.
+func writeError(dir, msg string) error {
+	return atomicfile.WriteWith(filepath.Join(dir, errorFile), func(w io.Writer) error {
+		_, err := io.WriteString(w, msg)
+		return err
 	})
 }

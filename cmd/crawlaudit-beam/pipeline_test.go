@@ -1,0 +1,335 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+
+	"github.com/crawlaudit/crawlaudit/audit"
+	"github.com/crawlaudit/crawlaudit/internal/loggen"
+	"github.com/crawlaudit/crawlaudit/report"
+)
+
+func TestMain(m *testing.M) {
+	flag.Parse()
+	if !verboseBeam() {
+		slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError + 1})))
+	}
+	beam.Init()
+	os.Exit(m.Run())
+}
+
+const (
+	sampleRobots = "../../testdata/sample/robots"
+	sampleLog    = "../../testdata/sample/access-2026-10.log.gz"
+)
+
+// auditJSON returns summary.json as `crawlaudit audit --json` prints it
+// for the same flags and logs, without "changes" (how bots reacted to each
+// robots.txt change), which the pipeline does not make.
+func auditJSON(t *testing.T, opt options, logs []string) []byte {
+	t.Helper()
+	cfg, err := opt.config()
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := audit.Run(context.Background(), cfg, logs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Close()
+	res.Summary.Changes = nil
+	var b bytes.Buffer
+	if err := report.WriteJSON(&b, &res.Summary); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// beamJSON returns summary.json of the pipeline on Prism, in process.
+func beamJSON(t *testing.T, opt options, logs []string) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	o := &cliOptions{options: opt, json: true}
+	if err := runAudit(context.Background(), o, logs, "prism", &b); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// diffLines returns the first lines where a and b differ, with context.
+func diffLines(a, b []byte) string {
+	al, bl := strings.Split(string(a), "\n"), strings.Split(string(b), "\n")
+	var out strings.Builder
+	shown := 0
+	for i := 0; i < max(len(al), len(bl)) && shown < 20; i++ {
+		var x, y string
+		if i < len(al) {
+			x = al[i]
+		}
+		if i < len(bl) {
+			y = bl[i]
+		}
+		if x != y {
+			fmt.Fprintf(&out, "line %d:\n  audit %s\n  beam  %s\n", i+1, x, y)
+			shown++
+		}
+	}
+	return out.String()
+}
+
+// generateMonth writes a generated month on two hosts into dir: the
+// robots.txt history under dir/robots, and the log split into several
+// files (JSON lines plain and gzip, and combined, each with requests from
+// the whole month; one empty), with some /robots.txt responses turned into 503, 429 and 404
+// (periods in which robots.txt was unreachable or unavailable) and some
+// lines that are not requests. It returns the robots.txt directory and
+// the logs.
+func generateMonth(t *testing.T, dir string, lines int) (string, []string) {
+	t.Helper()
+	hosts := []string{"a.example", "b.example"}
+	robotsDir := filepath.Join(dir, "robots")
+	for _, h := range hosts {
+		if err := os.MkdirAll(filepath.Join(robotsDir, h), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range loggen.Robots(h) {
+			if err := os.WriteFile(filepath.Join(robotsDir, h, v.FileName()), []byte(v.Text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	type out struct {
+		f    *os.File
+		w    loggen.RequestWriter
+		gzip bool
+	}
+	var outs []*out
+	var logs []string
+	for i, gz := range []bool{false, true, false, false} {
+		// JSON lines carry the host; the third file is combined, without
+		// one: its requests are for no host, and unaudited.
+		format := "jsonl"
+		if i == 2 {
+			format = "combined"
+		}
+		name := filepath.Join(dir, fmt.Sprintf("access-%d.log", i))
+		if gz {
+			name += ".gz"
+		}
+		f, err := os.Create(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		newWriter := loggen.NewWriter
+		if gz {
+			newWriter = loggen.NewGzipWriter
+		}
+		w, err := newWriter(f, format)
+		if err != nil {
+			t.Fatal(err)
+		}
+		outs = append(outs, &out{f, w, gz})
+		logs = append(logs, name)
+	}
+	empty := filepath.Join(dir, "access-empty.log")
+	if err := os.WriteFile(empty, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	logs = append(logs, empty)
+	cfg := loggen.Config{Seed: 15, Start: time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC), End: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC),
+		Lines: lines, Hosts: hosts}
+	n, fetches := 0, 0
+	err := loggen.Generate(cfg, func(r *loggen.Request) error {
+		o := outs[(n/700)%len(outs)]
+		n++
+		if string(r.Target) == "/robots.txt" {
+			fetches++
+			switch {
+			case fetches%9 == 1:
+				r.Status = 503
+			case fetches%13 == 2:
+				r.Status = 404
+			case fetches%17 == 3:
+				r.Status = 429
+			}
+		}
+		if err := o.w.Write(r); err != nil {
+			return err
+		}
+		if n%4001 == 0 && !o.gzip {
+			// The writer has written the line whole: a line that is not
+			// a request goes after it.
+			if _, err := io.WriteString(o.f, "this is not a request\n"); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range outs {
+		if err := o.w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if err := o.f.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return robotsDir, logs
+}
+
+// TestPipelineEqualsAudit runs the pipeline on Prism and checks that its
+// summary.json equals `crawlaudit audit --json`'s, byte for byte (every
+// bot row field, the input counts, robots_status, ...; but changes), on
+// the sample month and on a generated month with two hosts and five files.
+func TestPipelineEqualsAudit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs pipelines on Prism")
+	}
+	dir := t.TempDir()
+	genRobots, genLogs := generateMonth(t, dir, 40000)
+	for _, tc := range []struct {
+		name string
+		opt  options
+		logs []string
+		// check says what the case must exercise.
+		check func(t *testing.T, s *report.Summary)
+	}{
+		{"sample month", options{Robots: sampleRobots, Grace: 24 * time.Hour}, []string{sampleLog}, func(t *testing.T, s *report.Summary) {
+			if len(s.Bots) < 10 {
+				t.Errorf("%d bot rows", len(s.Bots))
+			}
+		}},
+		{"generated month, two hosts, five files", options{Robots: genRobots, Grace: 24 * time.Hour}, genLogs, func(t *testing.T, s *report.Summary) {
+			hosts := map[string]bool{}
+			var unreachable, unavailable, delay, rate int64
+			for _, r := range s.Bots {
+				hosts[r.Host] = true
+				unreachable += r.DisallowedUnreachable
+				unavailable += r.AllowedUnavailable
+				delay += r.CrawlDelayBreaches
+				rate += r.RequestRateBreaches
+			}
+			if len(hosts) != 3 || s.Input.Files != 5 || s.Input.Unaudited == 0 || s.Input.Rejected == 0 || len(s.RobotsStatus) == 0 ||
+				unreachable == 0 || unavailable == 0 || delay == 0 || rate == 0 {
+				t.Errorf("hosts %v, files %d, rejected %d, %d periods, unreachable %d, unavailable %d, delay %d, rate %d",
+					hosts, s.Input.Files, s.Input.Rejected, len(s.RobotsStatus), unreachable, unavailable, delay, rate)
+			}
+		}},
+		{"generated month, google, no grace, a period", options{Robots: genRobots, Spec: "google", Grace: 0, GraceSet: true,
+			From: "2026-10-04T06:00:00Z", To: "2026-10-27"}, genLogs, func(t *testing.T, s *report.Summary) {
+			if s.Input.OutsidePeriod == 0 {
+				t.Error("no request outside the period")
+			}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			want := auditJSON(t, tc.opt, tc.logs)
+			got := beamJSON(t, tc.opt, tc.logs)
+			if !bytes.Equal(got, want) {
+				t.Errorf("summary.json differs from crawlaudit audit --json's:\n%s", diffLines(want, got))
+			}
+			var s report.Summary
+			if err := json.Unmarshal(got, &s); err != nil {
+				t.Fatal(err)
+			}
+			tc.check(t, &s)
+		})
+	}
+}
+
+// TestPipelineOut checks --out: summary.json written, and the same as
+// --json's.
+func TestPipelineOut(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs pipelines on Prism")
+	}
+	dir := filepath.Join(t.TempDir(), "out")
+	var stdout bytes.Buffer
+	o := &cliOptions{options: options{Robots: sampleRobots, Grace: 24 * time.Hour}, out: dir, json: true}
+	if err := runAudit(context.Background(), o, []string{sampleLog}, "", &stdout); err != nil {
+		t.Fatal(err)
+	}
+	written, err := os.ReadFile(filepath.Join(dir, summaryFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(written, stdout.Bytes()) || len(written) == 0 {
+		t.Errorf("--out wrote %d bytes, --json printed %d", len(written), stdout.Len())
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 1 {
+		t.Errorf("--out holds %d entries, want summary.json alone", len(entries))
+	}
+}
+
+// TestPipelineErrors checks what the command refuses, and that an input
+// that audits nothing fails the pipeline without writing summary.json.
+func TestPipelineErrors(t *testing.T) {
+	out := t.TempDir()
+	for _, tc := range []struct {
+		name  string
+		args  []string
+		usage bool // a usage error, before any pipeline
+		want  string
+	}{
+		{"no robots", []string{"--json", sampleLog}, true, "--robots SRC is required"},
+		{"no output", []string{"--robots", sampleRobots, sampleLog}, true, "--json, --out DIR"},
+		{"no log", []string{"--robots", sampleRobots, "--json"}, true, "at least one LOG"},
+		{"stdin", []string{"--robots", sampleRobots, "--json", "-"}, true, "standard input"},
+		{"missing log", []string{"--robots", sampleRobots, "--json", "/nonexistent/access.log"}, true, "nonexistent"},
+		{"bad spec", []string{"--robots", sampleRobots, "--spec", "bogus", "--json", sampleLog}, true, "--spec"},
+		{"bad from", []string{"--robots", sampleRobots, "--from", "yesterday", "--json", sampleLog}, true, "--from"},
+		{"to before from", []string{"--robots", sampleRobots, "--from", "2026-10-02", "--to", "2026-10-01", "--json", sampleLog}, true, "before"},
+		{"bad proxy", []string{"--robots", sampleRobots, "--trusted-proxy", "10.0.0.0/99", "--json", sampleLog}, true, "--trusted-proxy"},
+		{"negative grace", []string{"--robots", sampleRobots, "--grace", "-1h", "--json", sampleLog}, true, "--grace"},
+		{"nothing in the period", []string{"--robots", sampleRobots, "--from", "2030-01-01", "--out", out, sampleLog}, false, "nothing to audit"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if !tc.usage && testing.Short() {
+				t.Skip("runs a pipeline on Prism")
+			}
+			fs := flag.NewFlagSet("crawlaudit-beam", flag.ContinueOnError)
+			fs.SetOutput(io.Discard)
+			var o cliOptions
+			defineFlags(fs, &o)
+			if err := fs.Parse(tc.args); err != nil {
+				t.Fatal(err)
+			}
+			var stdout bytes.Buffer
+			err := runAudit(context.Background(), &o, fs.Args(), "prism", &stdout)
+			var ue *usageError
+			switch {
+			case err == nil:
+				t.Fatalf("no error; stdout %q", stdout.String())
+			case !strings.Contains(err.Error(), tc.want):
+				t.Errorf("error %q, want %q in it", err, tc.want)
+			case tc.usage != errors.As(err, &ue):
+				t.Errorf("usage error %v: %v", errors.As(err, &ue), err)
+			}
+			if stdout.Len() > 0 {
+				t.Errorf("stdout %q", stdout.String())
+			}
+		})
+	}
+	if _, err := os.Stat(filepath.Join(out, summaryFile)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("summary.json of an audit of nothing: %v", err)
+	}
+}
