@@ -301,6 +301,9 @@ func runOnce(ctx context.Context, cfg Config, logs []string, damaged []*ingest.I
 	if !cfg.To.IsZero() {
 		j.toUS = cfg.To.UnixMicro()
 	}
+	if !cfg.DNS.Live && cfg.DNS.CachePath == "" {
+		j.spillWhileJudging() // reverse DNS settles claims at the end
+	}
 
 	start := begin
 	phase := func(name string) {
@@ -485,7 +488,7 @@ func (j *judge) judgeInto(ctx context.Context, pending *pendingStore, opts inges
 		for rec := range toStore {
 			if err == nil {
 				t := time.Now()
-				err = store.InsertRequests(ctx, rec)
+				err = store.insertJudged(ctx, rec)
 				insertTime += time.Since(t)
 				if err != nil {
 					stopReading()
@@ -507,6 +510,9 @@ func (j *judge) judgeInto(ctx context.Context, pending *pendingStore, opts inges
 	flush := func() {
 		if j.pending() > 0 {
 			toStore <- j.flush()
+		}
+		for _, rec := range j.spilled() {
+			toStore <- rec
 		}
 	}
 	filters := &humanFilters{ident: j.ident, fromUS: j.fromUS, toUS: j.toUS, collect: j.collectClients, trusted: j.trusted}
@@ -610,18 +616,15 @@ func checkReplaceable(ctx context.Context, path string) error {
 	return nil
 }
 
-// storeTables writes the bots, traffic, policies and decisions tables, many
-// rows per statement.
+// storeTables writes the bots rows the judge still holds, and the traffic,
+// policies and decisions tables, many rows per statement.
 func (j *judge) storeTables(ctx context.Context, s *Store) error {
-	var bots [][]any
-	seen := make(map[string]bool)
-	for _, u := range j.uas {
-		b := u.bot
-		if !b.IsBot || seen[b.Name] {
-			continue
-		}
-		seen[b.Name] = true
-		bots = append(bots, []any{b.Name, b.Operator, b.Purpose, u.rule.UserTriggered})
+	// The bots rows not spilled yet (see spillWhileJudging).
+	bots := j.botsOut.take()
+	err := s.Insert(ctx, "bots", bots)
+	bots.Release()
+	if err != nil {
+		return err
 	}
 	var traffic [][]any
 	for h, t := range j.traffic() {
@@ -649,7 +652,7 @@ func (j *judge) storeTables(ctx context.Context, s *Store) error {
 	for _, t := range []struct {
 		name string
 		rows [][]any
-	}{{"bots", bots}, {"traffic", traffic}, {"policies", policies}, {"decisions", decisions}} {
+	}{{"traffic", traffic}, {"policies", policies}, {"decisions", decisions}} {
 		if err := s.insertValues(ctx, t.name, t.rows); err != nil {
 			return err
 		}
@@ -727,6 +730,9 @@ func (res *Result) summarize(ctx context.Context, cfg Config, hist *history.Hist
 	}
 	defer rows.Close()
 	s.Bots = []report.BotRow{}
+	// Past maxSummaryBots rows, the rest are folded, per host and
+	// identity, into one row each (foldBotRows): DuckDB keeps them all.
+	var folds botFolds
 	for rows.Next() {
 		var r report.BotRow
 		var op, purpose *string
@@ -743,11 +749,20 @@ func (res *Result) summarize(ctx context.Context, cfg Config, hist *history.Hist
 			r.Purpose = *purpose
 		}
 		r.FirstSeen, r.LastSeen = r.FirstSeen.UTC(), r.LastSeen.UTC()
+		if len(s.Bots) >= maxSummaryBots {
+			folds.add(&r)
+			continue
+		}
 		r.Verifiable = j.claims.ranges().Verifiable(r.Bot)
 		r.Judge()
 		s.Bots = append(s.Bots, r)
 	}
-	return rows.Err()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	s.Input.FoldedBotRows = folds.n
+	s.Bots = append(s.Bots, folds.rows()...)
+	return nil
 }
 
 // verification returns summary.json's "verification" section.

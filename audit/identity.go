@@ -2,6 +2,7 @@ package audit
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"net/netip"
@@ -47,16 +48,30 @@ type claims struct {
 	pending <-chan rangesResult
 	r       *verify.Ranges
 	err     error
-	list    []claim
+	// list holds the claims from id base on. With spill, the claims
+	// before base were handed to DuckDB (spilled) and are forgotten:
+	// memory does not grow with the distinct (bot, address) pairs and
+	// bot names of the logs (issue 12).
+	list []claim
+	base int32
+	// spill: the judge hands its claims to DuckDB while it judges, once
+	// maxClaims are held (see full and takeBatch). Without it (an audit
+	// with reverse DNS, which settles claims only at the end, and
+	// PartialAuditor) every claim stays in list and base is 0.
+	spill bool
+	// handed counts the requests of the claims handed over, per identity.
+	handed map[verify.Identity]int64
 	// byAddr caches, per (bot dict id, client address dict id), the claim
 	// of the current list period: one map probe per bot request. byText
 	// does for the addresses not interned (keyed by the bot's dict id
 	// and the address). Both are emptied when they reach maxAddrCache
-	// entries: a claim met again is then made again, under a new id.
+	// entries, and when the claims are spilled: a claim met again is then
+	// made again, under a new id.
 	byAddr map[uint64]addrClaim
 	byText map[string]addrClaim
 	// byBot holds, per bot dict id, the one claim of a bot that no range
 	// list or reverse DNS covers: nothing about its address can settle it.
+	// It is emptied when the claims are spilled.
 	byBot map[int32]int32
 }
 
@@ -67,7 +82,7 @@ type rangesResult struct {
 }
 
 func newClaims(pending <-chan rangesResult) *claims {
-	return &claims{pending: pending, byAddr: make(map[uint64]addrClaim), byBot: make(map[int32]int32)}
+	return &claims{pending: pending, byAddr: make(map[uint64]addrClaim), byBot: make(map[int32]int32), handed: make(map[verify.Identity]int64)}
 }
 
 // readyRanges returns a channel that delivers r at once.
@@ -106,7 +121,7 @@ func (c *claims) of(ua *uaState, ipID int32, ip string, us int64) int32 {
 			id = c.add(claim{bot: ua.bot.Name, check: c.ranges().Check(ua.bot.Name, netip.Addr{}, 0), first: math.MaxInt64, last: math.MinInt64})
 			c.byBot[ua.botID] = id
 		}
-		c.list[id].rows++
+		c.list[id-c.base].rows++
 		return id
 	}
 	key := uint64(uint32(ua.botID))<<32 | uint64(uint32(ipID))
@@ -146,7 +161,7 @@ func (c *claims) of(ua *uaState, ipID int32, ip string, us int64) int32 {
 			c.byText[textKey] = ac
 		}
 	}
-	cl := &c.list[ac.id]
+	cl := &c.list[ac.id-c.base]
 	cl.rows++
 	if us < cl.first {
 		cl.first = us
@@ -159,7 +174,30 @@ func (c *claims) of(ua *uaState, ipID int32, ip string, us int64) int32 {
 
 func (c *claims) add(cl claim) int32 {
 	c.list = append(c.list, cl)
-	return int32(len(c.list) - 1)
+	return c.base + int32(len(c.list)-1)
+}
+
+// full reports whether the claims held should be spilled (takeBatch).
+func (c *claims) full() bool {
+	return c.spill && len(c.list) >= maxClaims
+}
+
+// takeBatch returns the claims held as a record batch of ClaimsSchema (the
+// caller releases it, and must store it: the claims are forgotten), and
+// empties the caches that lead to them. Their requests are counted for
+// identityCounts. Only a judge that spills calls it, between batches.
+func (c *claims) takeBatch(mem memory.Allocator) arrow.RecordBatch {
+	rec := c.batch(mem)
+	for _, cl := range c.list {
+		c.handed[cl.check.Identity] += cl.rows
+	}
+	c.base += int32(len(c.list))
+	clear(c.list) // the strings of the claims go now, not at the next append
+	c.list = c.list[:0]
+	clear(c.byAddr)
+	c.byText = nil
+	clear(c.byBot)
+	return rec
 }
 
 // DNSOptions configures forward-confirmed reverse DNS (contract §10).
@@ -194,6 +232,9 @@ func (c *claims) applyDNS(ctx context.Context, opt DNSOptions) (DNSStats, error)
 	st := DNSStats{Live: opt.Live, Cache: opt.CachePath}
 	if !opt.Live && opt.CachePath == "" {
 		return st, nil
+	}
+	if c.base > 0 {
+		return st, errors.New("reverse DNS asked of claims already handed to DuckDB (the judge must not spill them)")
 	}
 	cache, err := rdns.LoadCache(opt.CachePath)
 	if err != nil {
@@ -251,9 +292,13 @@ func (c *claims) applyDNS(ctx context.Context, opt DNSOptions) (DNSStats, error)
 	return st, ctx.Err()
 }
 
-// identityCounts returns the bot requests per identity.
+// identityCounts returns the bot requests per identity, those of the
+// claims handed over (takeBatch) included.
 func (c *claims) identityCounts() map[string]int64 {
 	m := map[string]int64{"verified": 0, "spoofed": 0, "unverified": 0}
+	for id, n := range c.handed {
+		m[id.String()] += n
+	}
 	for _, cl := range c.list {
 		m[cl.check.Identity.String()] += cl.rows
 	}
@@ -267,16 +312,18 @@ var ClaimsSchema = arrow.NewSchema([]arrow.Field{
 	{Name: "evidence", Type: arrow.BinaryTypes.String},
 }, nil)
 
-// batch returns the claims as a record batch of ClaimsSchema (the caller
-// releases it).
+// batch returns the claims held (from id base on) as a record batch of
+// ClaimsSchema (the caller releases it).
 func (c *claims) batch(mem memory.Allocator) arrow.RecordBatch {
 	b := array.NewRecordBuilder(mem, ClaimsSchema)
 	defer b.Release()
 	ids := b.Field(0).(*array.Int32Builder)
 	codes := b.Field(1).(*array.Uint8Builder)
 	evs := b.Field(2).(*array.StringBuilder)
+	ids.Reserve(len(c.list))
+	codes.Reserve(len(c.list))
 	for i, cl := range c.list {
-		ids.Append(int32(i))
+		ids.Append(c.base + int32(i))
 		codes.Append(uint8(cl.check.Identity))
 		evs.Append(strings.ToValidUTF8(cl.check.Evidence, "\uFFFD"))
 	}

@@ -69,6 +69,12 @@ var (
 	// maxPendingBytes: judged rows are sent to DuckDB when the strings
 	// written into them reach this many bytes, whatever their number.
 	maxPendingBytes = 16 << 20
+	// maxClaims and maxBotRows: a judge that spills (spillWhileJudging)
+	// hands its claims and its rows of the table "bots" to DuckDB when it
+	// holds this many, so that neither grows with the distinct bot names
+	// and addresses of the logs (claims: about 200 bytes each).
+	maxClaims  = 1 << 16
+	maxBotRows = 1 << 16
 )
 
 const maxCacheKey = 256
@@ -127,10 +133,20 @@ type judge struct {
 	verdict   [numVerdicts]int32 // dict ids of the verdicts
 
 	// uaBytes is about what uas and uaIDs cost (see maxUABytes); bots are
-	// the states kept by resetUAs, one per bot name, at the start of uas.
+	// the states kept by resetUAs, one per bot name, at the start of uas,
+	// when the judge does not spill (see spillWhileJudging).
 	uaBytes int
 	bots    int
 	botKept []bool // by the dict id of a bot name: it is among the kept states
+	// spill: claims and bots rows go to DuckDB while the logs are judged
+	// (spillWhileJudging); mem allocates their batches.
+	spill bool
+	mem   memory.Allocator
+	// botsOut are the rows of the table "bots" not yet stored, one per
+	// bot name, made when the name is first met; botSeen has the bit of
+	// a bot name's dict id set once its row is made.
+	botsOut *botsRows
+	botSeen []uint64
 	// decisions is the number of path decisions cached by all groups.
 	decisionsCached int
 	// inlineBytes are the bytes of the strings written into the rows not
@@ -299,6 +315,8 @@ func (l *lazyStrings) flush() {
 
 func newJudge(mem memory.Allocator, hist *history.History, profile robots.Profile, ident *bots.Identifier, ranges <-chan rangesResult) *judge {
 	j := &judge{
+		mem:          mem,
+		botsOut:      newBotsRows(mem),
 		hist:         hist,
 		ident:        ident,
 		claims:       newClaims(ranges),
@@ -353,7 +371,20 @@ func newJudge(mem memory.Allocator, hist *history.History, profile robots.Profil
 	return j
 }
 
-func (j *judge) release() { j.out.Release() }
+func (j *judge) release() {
+	j.out.Release()
+	j.botsOut.release()
+}
+
+// spillWhileJudging makes j hand its claims and the rows of the table "bots"
+// to DuckDB while it judges (spilled, which judgeInto sends with the judged
+// rows), and keep no state per bot name but its dict entry. Not for an
+// audit with reverse DNS, which settles the claims at the end, nor for
+// PartialAuditor, which reads them at the end.
+func (j *judge) spillWhileJudging() {
+	j.spill = true
+	j.claims.spill = true
+}
 
 // intern returns the dict id of s, which may alias a batch's memory.
 func (j *judge) intern(s string) int32 {
@@ -396,10 +427,12 @@ func (j *judge) dictBatch(mem memory.Allocator, from int) arrow.RecordBatch {
 }
 
 // pending returns the number of judged rows not yet taken by flush, or
-// flushRows when the strings written into them reach maxPendingBytes: the
-// caller flushes at flushRows, so rows go by bytes too.
+// flushRows when the strings written into them reach maxPendingBytes, or
+// when a judge that spills holds maxClaims claims or maxBotRows bots rows:
+// the caller flushes at flushRows (and takes spilled), so rows go by bytes
+// too, and claims and bots rows by their number.
 func (j *judge) pending() int {
-	if j.inlineBytes >= maxPendingBytes {
+	if j.inlineBytes >= maxPendingBytes || j.claims.full() || (j.spill && j.botsOut.len() >= maxBotRows) {
 		return max(flushRows, j.outCols.ts.Len())
 	}
 	return j.outCols.ts.Len()
@@ -436,17 +469,20 @@ func (j *judge) uaState(ua string, absent bool) int32 {
 }
 
 // resetUAs forgets the User-Agent states when they cost more than
-// maxUABytes: a header seen again is identified again. For the table "bots"
-// (storeTables), the first state of each bot name stays, without its header,
-// at the start of uas (j.bots of them: they cost per bot name, not per
-// header). It is called between batches only, when no index into uas is
-// held.
+// maxUABytes: a header seen again is identified again. Unless the judge
+// spills, the first state of each bot name stays, without its header, at
+// the start of uas (j.bots of them: they cost per bot name, not per
+// header), for PartialAuditor. It is called between batches only, when no
+// index into uas is held.
 func (j *judge) resetUAs() {
 	if j.uaBytes < maxUABytes {
 		return
 	}
 	kept := j.uas[:j.bots]
 	for _, st := range j.uas[j.bots:] {
+		if j.spill {
+			break // what the table "bots" needs is in botsOut already
+		}
 		if !st.bot.IsBot {
 			continue
 		}
@@ -476,6 +512,15 @@ func (j *judge) newUAState(ua string, logged bool) int32 {
 		st.botID = j.intern(st.bot.Name)
 		st.verifiable = j.claims.ranges().Verifiable(st.bot.Name)
 		st.rule, _ = j.rules.Crawler(st.bot.Name)
+		if w, bit := int(st.botID)/64, uint64(1)<<(st.botID%64); w >= len(j.botSeen) || j.botSeen[w]&bit == 0 {
+			// The table "bots" holds what the first User-Agent of a
+			// name said of it.
+			for w >= len(j.botSeen) {
+				j.botSeen = append(j.botSeen, 0)
+			}
+			j.botSeen[w] |= bit
+			j.botsOut.append(j.dict[st.botID], st.botID, st.bot, st.rule.UserTriggered)
+		}
 		st.graceUS = j.graceUS
 		if o, ok := j.rules.Operator(st.bot.Operator); ok && !j.graceForAll {
 			if d, ok := o.GraceDuration(); ok {

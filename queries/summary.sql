@@ -71,7 +71,7 @@ SELECT
 FROM counted c
 JOIN dict bot ON bot.id = c.bot_id
 LEFT JOIN dict host ON host.id = c.host_id
-LEFT JOIN bots b ON b.bot = bot.value
+LEFT JOIN bots b ON b.bot_id = c.bot_id
 ORDER BY disallowed + disallowed_unreachable DESC, disallowed_in_grace DESC,
          crawl_delay_breaches + request_rate_breaches + visit_time_breaches DESC,
          requests DESC, bot, host, c.identity_code;

@@ -179,6 +179,11 @@ type Input struct {
 	// Excluded are the compressed files that failed their integrity check:
 	// none of their lines is audited (contract §9).
 	Excluded []ExcludedFile `json:"excluded,omitempty"`
+	// FoldedBotRows counts the bot rows past the summary's limit (logs
+	// with more than 100,000 of them), folded into one
+	// row per host and identity named "(N other bots)"; the audit's
+	// database keeps every row.
+	FoldedBotRows int64 `json:"folded_bot_rows,omitempty"`
 }
 
 // ExcludedFile is a log file the audit left out, and why.

@@ -1,0 +1,29 @@
+//go:build duckdb_arrow
+
+package audit
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+)
+
+// insertJudged stores a batch that judgeInto hands over: judged rows
+// (RequestsSchema), claims (ClaimsSchema) or bots rows (BotsSchema). rec is
+// not released.
+func (s *Store) insertJudged(ctx context.Context, rec arrow.RecordBatch) error {
+	if rec.NumRows() == 0 {
+		return nil
+	}
+	switch sc := rec.Schema(); {
+	case sc.Equal(RequestsSchema):
+		return s.InsertRequests(ctx, rec)
+	case sc.Equal(ClaimsSchema):
+		return s.Insert(ctx, "claims", rec)
+	case sc.Equal(BotsSchema):
+		return s.Insert(ctx, "bots", rec)
+	default:
+		return fmt.Errorf("judged batch of schema %s: not one the audit stores", sc)
+	}
+}
