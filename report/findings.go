@@ -1,6 +1,9 @@
 package report
 
-import "time"
+import (
+	"strconv"
+	"time"
+)
 
 // Findings is what the reports a person reads show (contract §11):
 // report.html (package report/page) and report.md (package
@@ -305,8 +308,40 @@ var Sections = []Section{
 	{"timeline", "Timeline"},
 	{"rules", "Broken rules"},
 	{"versions", "robots.txt versions"},
+	{"changes", "Reactions to changes"},
 	{"paths", "Disallowed paths"},
 	{"breaches", "Breaches of limits"},
 	{"blocklist", "Block list"},
 	{"method", "Method"},
+}
+
+// ReactionRows is how many rows of summary.json's "changes" the reports
+// show: those whose change added rules to the bot's group first.
+const ReactionRows = 40
+
+// Reactions returns the "changes" rows the reports show, and how many
+// there are in all: first those whose change added rules to the bot's
+// group, then the others, each in the order of summary.json.
+func Reactions(s *Summary) ([]Change, int) {
+	var with, without []Change
+	for _, c := range s.Changes {
+		if len(c.AddedRules) > 0 {
+			with = append(with, c)
+		} else {
+			without = append(without, c)
+		}
+	}
+	rows := append(with, without...)
+	if len(rows) > ReactionRows {
+		rows = rows[:ReactionRows]
+	}
+	return rows, len(s.Changes)
+}
+
+// Hours formats hours since a change ("3.1 h"); "–" for nil.
+func Hours(h *float64) string {
+	if h == nil {
+		return "–"
+	}
+	return strconv.FormatFloat(*h, 'f', 1, 64) + " h"
 }

@@ -299,6 +299,33 @@ func (m *writer) write(f *report.Findings) {
 		m.table([]string{"host", "version", "live from (UTC)", "rules", "change", "requests judged", "disallowed"}, []bool{false, false, false, true, false, true, true}, rows)
 	}
 
+	// Reactions to changes.
+	m.p("## Reactions to changes")
+	m.p("")
+	if reactions, total := report.Reactions(s); len(reactions) == 0 {
+		m.p("No robots.txt version change with a bot active around it.")
+		m.p("")
+	} else {
+		if len(reactions) < total {
+			m.p("%d of the %d bots and changes; those whose change added rules to the bot's group first.", len(reactions), total)
+			m.p("")
+		}
+		rows = nil
+		for _, c := range reactions {
+			added := "none"
+			if len(c.AddedRules) > 0 {
+				added = Code(c.AddedRules[0])
+				if len(c.AddedRules) > 1 {
+					added += fmt.Sprintf(" and %d more", len(c.AddedRules)-1)
+				}
+			}
+			rows = append(rows, []string{Name(c.Bot) + " (" + Text(c.Identity) + ")", when(c.At), added,
+				report.Hours(c.HoursToRobotsFetch), report.Hours(c.HoursToLastBreaking), num(c.Breaking), report.Hours(c.HoursToObeying)})
+		}
+		m.table([]string{"bot", "change (UTC)", "rules added", "robots.txt fetched after", "last broke one after", "requests breaking", "obeys from"},
+			[]bool{false, false, false, true, true, true, true}, rows)
+	}
+
 	// Method.
 	m.p("## Method")
 	m.p("")

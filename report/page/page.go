@@ -56,7 +56,18 @@ func hash(s string) string {
 }
 
 var tmpl = template.Must(template.New("page").Funcs(template.FuncMap{
-	"num":      num,
+	"num":   num,
+	"hours": report.Hours,
+	"reactions": func(s *report.Summary) any {
+		rows, total := report.Reactions(s)
+		if len(rows) == 0 {
+			return nil
+		}
+		return struct {
+			Rows  []report.Change
+			Total int
+		}{rows, total}
+	},
 	"date":     func(t time.Time) string { return fmtTime(t, "2006-01-02") },
 	"datetime": func(t time.Time) string { return fmtTime(t, "2006-01-02 15:04 UTC") },
 	"seconds":  func(t time.Time) string { return fmtTime(t, "2006-01-02 15:04:05") },
