@@ -8,7 +8,11 @@
 //	schema.sql      tables: requests_store (seen through the view requests), dict, bots, traffic
 //	measures.sql    the table macro window_measures: per request, the gap to the bot's previous
 //	                request, the count in its Request-rate window and the breaches they make
+//	availability.sql robots.txt as crawlers met it (§12): robots_status, the unreachable and
+//	                unavailable periods from the logs' /robots.txt responses, and availability,
+//	                the verdicts they change (the view requests reads it)
 //	summary.sql     one row per bot and host (contract §6, §7), from requests and window_measures
+//	changes.sql     how each bot reacted to each robots.txt version change (§12)
 //	judged.sql      the table "measures" (window_measures, stored) and the view "judged": requests
 //	                with names and measures; made for the reports below and for --db
 //	violations.sql  one row per disallowed request (violations.csv)
