@@ -261,73 +261,53 @@ func readHead(path string, n int64) ([]byte, error) {
 	return io.ReadAll(io.LimitReader(f, n))
 }
 
-// parquetQuery reads the view judged, every column, in partition order.
-const parquetQuery = "SELECT * FROM judged ORDER BY host, ts, file, line"
+// parquetSliceRows bounds the rows one query reads, where it can (see
+// parquetSlices).
+var parquetSliceRows int64 = 1 << 17
 
 // writeParquetDataset writes the dataset into the empty directory root.
+//
+// The driver materialises the whole result of a query before its first
+// batch, and DuckDB cannot spill such a result, so the rows are not read by
+// one query: the view judged is copied into a temporary table (a table
+// spills to disk under DuckDB's memory limit; the copy also frees the
+// view's joins before anything is sorted), which is read in slices of ts
+// (parquetSlices), each sorted by host and ts, then dropped. The view and
+// the table are made by SQL, not registered from Arrow: reading them
+// through the Arrow interface is reliable (see Store).
 func (r *Result) writeParquetDataset(ctx context.Context, root string, st *ParquetStats) error {
-	// The view judged is made by SQL, not registered from Arrow: reading
-	// it through the Arrow interface is reliable (see Store).
-	rr, err := r.store.arrow.QueryContext(ctx, parquetQuery)
+	table := fmt.Sprintf("crawlaudit_parquet_%d", r.store.views.Add(1))
+	if err := r.store.Exec(ctx, "CREATE TEMP TABLE "+table+" AS SELECT * FROM judged"); err != nil {
+		return err
+	}
+	defer r.store.Exec(context.WithoutCancel(ctx), "DROP TABLE IF EXISTS "+table)
+	wheres, err := r.parquetSlices(ctx, table)
 	if err != nil {
-		return fmt.Errorf("DuckDB: %w\nin: %s", err, parquetQuery)
+		return err
 	}
-	defer rr.Release()
-	schema := rr.Schema()
-	hostCol, tsCol := -1, -1
-	for i, f := range schema.Fields() {
-		st.Columns = append(st.Columns, f.Name)
-		switch f.Name {
-		case "host":
-			hostCol = i
-		case "ts":
-			tsCol = i
+	var w *partitionWriter
+	defer func() {
+		if w != nil {
+			w.abort()
 		}
-	}
-	if hostCol < 0 || tsCol < 0 {
-		return fmt.Errorf("the view judged has no host or ts column (columns: %s)", strings.Join(st.Columns, ", "))
-	}
-	if _, ok := schema.Field(tsCol).Type.(*arrow.TimestampType); !ok {
-		return fmt.Errorf("column ts of judged is %s, not a timestamp", schema.Field(tsCol).Type)
-	}
-	w := &partitionWriter{root: root, schema: schema, st: st}
-	defer w.abort()
-	for rr.Next() {
-		rec := rr.RecordBatch()
-		hosts, ok := rec.Column(hostCol).(interface {
-			arrow.Array
-			Value(int) string
-		})
-		if !ok {
-			return fmt.Errorf("column host of judged is %s, not a string", rec.Column(hostCol).DataType())
+	}()
+	for _, where := range wheres {
+		q := "SELECT * FROM " + table + " WHERE " + where + " ORDER BY host, ts, file, line"
+		rr, err := r.store.arrow.QueryContext(ctx, q)
+		if err != nil {
+			return fmt.Errorf("DuckDB: %w\nin: %s", err, q)
 		}
-		ts := rec.Column(tsCol).(*array.Timestamp)
-		unit := ts.DataType().(*arrow.TimestampType).Unit
-		keyAt := func(i int) partitionKey {
-			k := partitionKey{day: noDay}
-			if hosts.IsValid(i) {
-				k.host = hosts.Value(i)
+		if w == nil {
+			w = &partitionWriter{root: root, schema: rr.Schema(), st: st}
+			for _, f := range w.schema.Fields() {
+				st.Columns = append(st.Columns, f.Name)
 			}
-			if ts.IsValid(i) {
-				k.day = utcDay(int64(ts.Value(i)), unit)
-			}
-			return k
 		}
-		n := int(rec.NumRows())
-		for start := 0; start < n; {
-			k := keyAt(start)
-			end := start + 1
-			for end < n && keyAt(end) == k {
-				end++
-			}
-			if err := w.write(k, rec, int64(start), int64(end)); err != nil {
-				return err
-			}
-			start = end
+		err = w.writeAll(rr)
+		rr.Release()
+		if err != nil {
+			return err
 		}
-	}
-	if err := rr.Err(); err != nil {
-		return fmt.Errorf("DuckDB: %w\nin: %s", err, parquetQuery)
 	}
 	if err := w.close(); err != nil {
 		return err
@@ -346,6 +326,149 @@ func (r *Result) writeParquetDataset(ctx context.Context, root string, st *Parqu
 		}
 	}
 	return syncDir(root)
+}
+
+// parquetSlices returns the conditions on ts that cut the rows of table
+// into slices of at most parquetSliceRows rows where it can: whole UTC days
+// (so that a partition is one slice), a day with more rows cut at hours, an
+// hour with more rows one slice; then the rows without a ts. The conditions
+// are ranges of ts that tile the time line, so that every row is in one
+// slice whatever the counts; they filter ts itself, so that DuckDB skips
+// the row groups out of range.
+func (r *Result) parquetSlices(ctx context.Context, table string) ([]string, error) {
+	const hourUS = int64(time.Hour / time.Microsecond)
+	type bucket struct{ hour, rows int64 }
+	var hours []bucket
+	var nulls int64
+	err := r.store.Each(ctx, fmt.Sprintf("SELECT epoch_us(ts) // %d AS h, count(*) FROM %s GROUP BY h ORDER BY h NULLS LAST", hourUS, table), nil,
+		func(v []any) error {
+			n, ok := v[1].(int64)
+			if !ok {
+				return fmt.Errorf("count is %T", v[1])
+			}
+			if v[0] == nil {
+				nulls = n
+				return nil
+			}
+			h, ok := v[0].(int64)
+			if !ok {
+				return fmt.Errorf("hour is %T", v[0])
+			}
+			hours = append(hours, bucket{h, n})
+			return nil
+		})
+	if err != nil {
+		return nil, err
+	}
+	day := func(h int64) int64 {
+		if h < 0 {
+			return (h - 23) / 24
+		}
+		return h / 24
+	}
+	// cuts are the hours where a slice starts, after the first.
+	var cuts []int64
+	var cur int64
+	for i := 0; i < len(hours); {
+		d := day(hours[i].hour)
+		j, rows := i, int64(0)
+		for ; j < len(hours) && day(hours[j].hour) == d; j++ {
+			rows += hours[j].rows
+		}
+		if cur > 0 && cur+rows > parquetSliceRows {
+			cuts = append(cuts, d*24)
+			cur = 0
+		}
+		if rows <= parquetSliceRows {
+			cur += rows
+		} else {
+			for _, b := range hours[i:j] {
+				if cur > 0 && cur+b.rows > parquetSliceRows {
+					cuts = append(cuts, b.hour)
+					cur = 0
+				}
+				cur += b.rows
+			}
+		}
+		i = j
+	}
+	at := func(h int64) string { return fmt.Sprintf("to_timestamp(%d)", h*3600) }
+	var wheres []string
+	switch {
+	case len(cuts) == 0:
+		wheres = append(wheres, "ts IS NOT NULL")
+	default:
+		wheres = append(wheres, "ts < "+at(cuts[0]))
+		for k := 1; k < len(cuts); k++ {
+			wheres = append(wheres, "ts >= "+at(cuts[k-1])+" AND ts < "+at(cuts[k]))
+		}
+		wheres = append(wheres, "ts >= "+at(cuts[len(cuts)-1]))
+	}
+	if nulls > 0 {
+		wheres = append(wheres, "ts IS NULL")
+	}
+	return wheres, nil
+}
+
+// writeAll writes every batch of rr, whose schema must be w's, each row
+// into the partition of its host and day.
+func (w *partitionWriter) writeAll(rr array.RecordReader) error {
+	if !rr.Schema().Equal(w.schema) {
+		return fmt.Errorf("a slice of the rows has another schema: %s", rr.Schema())
+	}
+	hostCol, tsCol := -1, -1
+	for i, f := range w.schema.Fields() {
+		switch f.Name {
+		case "host":
+			hostCol = i
+		case "ts":
+			tsCol = i
+		}
+	}
+	if hostCol < 0 || tsCol < 0 {
+		return fmt.Errorf("the view judged has no host or ts column (columns: %s)", strings.Join(w.st.Columns, ", "))
+	}
+	tsType, ok := w.schema.Field(tsCol).Type.(*arrow.TimestampType)
+	if !ok {
+		return fmt.Errorf("column ts of judged is %s, not a timestamp", w.schema.Field(tsCol).Type)
+	}
+	for rr.Next() {
+		rec := rr.RecordBatch()
+		hosts, ok := rec.Column(hostCol).(interface {
+			arrow.Array
+			Value(int) string
+		})
+		if !ok {
+			return fmt.Errorf("column host of judged is %s, not a string", rec.Column(hostCol).DataType())
+		}
+		ts := rec.Column(tsCol).(*array.Timestamp)
+		keyAt := func(i int) partitionKey {
+			k := partitionKey{day: noDay}
+			if hosts.IsValid(i) {
+				k.host = hosts.Value(i)
+			}
+			if ts.IsValid(i) {
+				k.day = utcDay(int64(ts.Value(i)), tsType.Unit)
+			}
+			return k
+		}
+		n := int(rec.NumRows())
+		for start := 0; start < n; {
+			k := keyAt(start)
+			end := start + 1
+			for end < n && keyAt(end) == k {
+				end++
+			}
+			if err := w.write(k, rec, int64(start), int64(end)); err != nil {
+				return err
+			}
+			start = end
+		}
+	}
+	if err := rr.Err(); err != nil {
+		return fmt.Errorf("DuckDB: cannot read the rows: %w", err)
+	}
+	return nil
 }
 
 // noDay is the day of a row without a time.
@@ -490,11 +613,18 @@ func (w *partitionWriter) open(k partitionKey) error {
 		if err := w.leave(rel); err != nil {
 			return err
 		}
-		if err := os.MkdirAll(filepath.Join(w.root, rel), 0o755); err != nil {
+		dir := filepath.Join(w.root, rel)
+		if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
+			return err
+		}
+		// A partition written again (its day cut into two slices) goes on
+		// with its next part number.
+		if err := os.Mkdir(dir, 0o755); err == nil {
+			w.st.Partitions++
+		} else if !errors.Is(err, fs.ErrExist) {
 			return err
 		}
 		w.dir, w.next = rel, 0
-		w.st.Partitions++
 	}
 	var f *os.File
 	for {

@@ -48,6 +48,13 @@ func setParquetFileRows(t *testing.T, n int64) {
 	t.Cleanup(func() { parquetFileRows = old })
 }
 
+// setParquetSliceRows sets the rows per query for one test.
+func setParquetSliceRows(t *testing.T, n int64) {
+	old := parquetSliceRows
+	parquetSliceRows = n
+	t.Cleanup(func() { parquetSliceRows = old })
+}
+
 // pqReadBack opens an in-memory DuckDB to read datasets with.
 func pqReadBack(t *testing.T) *Store {
 	t.Helper()
@@ -92,11 +99,13 @@ func pqScan(dir string, hive bool) string {
 }
 
 // TestParquetSampleCounts writes the sample month's dataset in small part
-// files, reads it back with DuckDB's hive partitioning (the reading of
+// files and small slices (about 650 rows a day, 400 a query: days are cut
+// at hours, and their partitions written by two queries), reads it back with DuckDB's hive partitioning (the reading of
 // contract §13 and issue 15 item 3) and gets the summary's bot rows exactly:
 // every count of every bot, host and identity.
 func TestParquetSampleCounts(t *testing.T) {
 	setParquetFileRows(t, 1000)
+	setParquetSliceRows(t, 400)
 	res := auditParquetSample(t)
 	ctx := context.Background()
 	dir := filepath.Join(t.TempDir(), "judged")
@@ -169,6 +178,10 @@ func TestParquetSampleCounts(t *testing.T) {
 		sqlString(filepath.Join(dir, "**", "*.parquet"))))
 	if files[0][0] != fmt.Sprint(st.Files) || files[0][1] != "0" {
 		t.Errorf("parquet_metadata: %s files, %s column chunks not zstd; stats say %d files", files[0][0], files[0][1], st.Files)
+	}
+	parts := pqRows(t, db, "SELECT count(DISTINCT (host, day)) FROM "+scan)
+	if parts[0][0] != fmt.Sprint(st.Partitions) || st.Partitions < 31 {
+		t.Errorf("%s partitions read back, %d written; the sample has 31 days", parts[0][0], st.Partitions)
 	}
 	big := pqRows(t, db, "SELECT count(*) FROM (SELECT filename FROM "+scan+" GROUP BY filename HAVING count(*) > 1000)")
 	if big[0][0] != "0" || st.Files < int(st.Rows/1000) {
