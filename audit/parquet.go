@@ -104,8 +104,10 @@ func (r *Result) WriteParquet(ctx context.Context, dir string) (ParquetStats, er
 // package atomicfile, so that the leftovers of a killed run are removed by
 // the next one) and is not in place until Commit. An existing dir is only
 // replaced if it holds ParquetMarker or is empty; any other is refused
-// here, before anything is written. Memory is bounded: rows stream from
-// DuckDB in its chunks, and one file is open at a time.
+// here, before anything is written. Memory is bounded: DuckDB's copy of
+// the rows spills under its memory limit, a query returns at most about
+// parquetSliceRows rows where the times allow (see writeParquetDataset),
+// and one file is open at a time, its row group at most 122,880 rows.
 func (r *Result) StageParquet(ctx context.Context, dir string) (_ *StagedParquet, err error) {
 	if dir == "" {
 		return nil, errors.New("no directory given")
