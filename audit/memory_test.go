@@ -5,20 +5,26 @@ package audit
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/crawlaudit/crawlaudit/audit/bots"
 	"github.com/crawlaudit/crawlaudit/ingest"
 	"github.com/crawlaudit/crawlaudit/internal/hostilegen"
+	"github.com/crawlaudit/crawlaudit/queries"
+	"github.com/crawlaudit/crawlaudit/report"
 	"github.com/crawlaudit/crawlaudit/robots"
 	"github.com/crawlaudit/crawlaudit/robots/history"
+	"github.com/crawlaudit/crawlaudit/verify"
 )
 
 // shrinkBudgets sets the judge's memory budgets (judge.go) to tiny values
@@ -30,6 +36,15 @@ func shrinkBudgets(t *testing.T, dict, ua, decisions, addrs, pendingBytes int) {
 	t.Cleanup(func() {
 		maxDictBytes, maxUABytes, maxDecisions, maxAddrCache, maxPendingBytes = old[0], old[1], old[2], old[3], old[4]
 	})
+}
+
+// shrinkSpill sets how many claims and bots rows a judge that spills holds
+// (maxClaims, maxBotRows) for the test, and restores them after it.
+func shrinkSpill(t *testing.T, claims, botRows int) {
+	t.Helper()
+	oldClaims, oldBots := maxClaims, maxBotRows
+	maxClaims, maxBotRows = claims, botRows
+	t.Cleanup(func() { maxClaims, maxBotRows = oldClaims, oldBots })
 }
 
 // TestAuditBudgetsKeepOutputs: past its budgets the judge writes targets,
@@ -65,6 +80,8 @@ func TestAuditBudgetsKeepOutputs(t *testing.T) {
 	}
 	want := run("unbounded")
 	shrinkBudgets(t, 0, 0, 1, 1, 1)
+	// Claims and bots rows go to DuckDB after every batch of 500 rows.
+	shrinkSpill(t, 1, 1)
 	got := run("bounded")
 	files, err := os.ReadDir(want)
 	if err != nil {
@@ -159,5 +176,242 @@ func TestJudgeMemoryBounded(t *testing.T) {
 	}
 	if j.bots > 6 {
 		t.Errorf("%d bot states kept, want one per bot name (6)", j.bots)
+	}
+}
+
+// TestJudgeSpillsPerBotName feeds a judge that spills a log of 20,000
+// invented bot names from 20,000 addresses and checks that it holds no
+// claim, bots row or User-Agent state per bot name beyond its budgets, and
+// that what it hands over is whole: every claim id a row refers to comes
+// once, every bot name has one bots row, and the identity counts hold every
+// bot request.
+func TestJudgeSpillsPerBotName(t *testing.T) {
+	const (
+		batchRows = 1000
+		claims    = 300
+		botRows   = 200
+		names     = 20000
+	)
+	shrinkBudgets(t, 256<<10, 128<<10, 5000, 3000, 1<<20)
+	shrinkSpill(t, claims, botRows)
+	dir := t.TempDir()
+	log := filepath.Join(dir, "hostile.log")
+	var buf bytes.Buffer
+	if err := hostilegen.Write(&buf, hostilegen.Options{Lines: 30000, Agents: names, Addresses: 20000}); err != nil {
+		t.Fatal(err)
+	}
+	// Googlebot from many addresses: claims that depend on the address.
+	if err := hostilegen.Write(&buf, hostilegen.Options{Lines: 5000, Addresses: 5000, Seed: 3}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(log, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	robotsFile := filepath.Join(dir, "robots.txt")
+	if err := os.WriteFile(robotsFile, []byte(hostilegen.Robots), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	hist, err := history.Load(robotsFile, history.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ranges, err := verify.Snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	j := newJudge(mem, hist, robots.RFC9309, bots.NewIdentifier(), readyRanges(ranges))
+	defer j.release()
+	j.spillWhileJudging()
+
+	var (
+		referenced = map[int32]bool{} // claim ids of the judged rows
+		stored     = map[int32]bool{} // claim ids handed over
+		botNames   = map[string]int{} // bots rows per name
+		botIDs     = map[int32]bool{} // bot ids of the judged rows
+	)
+	take := func(rec arrow.RecordBatch) {
+		defer rec.Release()
+		switch {
+		case rec.Schema().Equal(RequestsSchema):
+			for _, id := range rec.Column(rcClaimID).(*array.Int32).Int32Values() {
+				referenced[id] = true
+			}
+			for _, id := range rec.Column(rcBotID).(*array.Int32).Int32Values() {
+				botIDs[id] = true
+			}
+		case rec.Schema().Equal(ClaimsSchema):
+			for _, id := range rec.Column(0).(*array.Int32).Int32Values() {
+				if stored[id] {
+					t.Errorf("claim %d handed over twice", id)
+				}
+				stored[id] = true
+			}
+		case rec.Schema().Equal(BotsSchema):
+			col := rec.Column(0).(*array.String)
+			for i := 0; i < col.Len(); i++ {
+				botNames[col.Value(i)]++
+			}
+		default:
+			t.Fatalf("batch of schema %s", rec.Schema())
+		}
+	}
+	batches := 0
+	_, err = ingest.Run(context.Background(), []string{log}, ingest.Options{BatchRows: batchRows}, func(rec arrow.RecordBatch) error {
+		if err := j.add(rec); err != nil {
+			return err
+		}
+		batches++
+		// A batch may add claims and bots rows of its own before the
+		// caller spills them.
+		if len(j.claims.list) > claims+batchRows || j.botsOut.len() > botRows+batchRows {
+			t.Fatalf("batch %d: %d claims and %d bots rows held, budgets %d and %d", batches, len(j.claims.list), j.botsOut.len(), claims, botRows)
+		}
+		if j.bots != 0 || len(j.uas) > batchRows+(128<<10)/uaStateBytes {
+			t.Fatalf("batch %d: %d bot states kept, %d User-Agent states", batches, j.bots, len(j.uas))
+		}
+		if j.pending() >= flushRows {
+			take(j.flush())
+			for _, rec := range j.spilled() {
+				take(rec)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	take(j.flush())
+	take(j.claims.batch(mem))
+	take(j.botsOut.take())
+	if j.claims.base == 0 {
+		t.Error("no claim was spilled")
+	}
+	for id := range referenced {
+		if !stored[id] {
+			t.Errorf("a row refers to claim %d, which was never handed over", id)
+			break
+		}
+	}
+	for id := range botIDs {
+		if botNames[j.dict[id]] != 1 {
+			t.Errorf("bot %q has %d bots rows, want 1", j.dict[id], botNames[j.dict[id]])
+			break
+		}
+	}
+	if len(botNames) != len(botIDs) {
+		t.Errorf("%d bots rows for %d bot names", len(botNames), len(botIDs))
+	}
+	var counted int64
+	for _, n := range j.claims.identityCounts() {
+		counted += n
+	}
+	if counted != j.botRows || j.botRows != 35000 {
+		t.Errorf("identity counts hold %d requests of %d bot rows, want 35000", counted, j.botRows)
+	}
+}
+
+// TestAuditFoldsBotRows: past maxSummaryBots rows, the summary keeps the
+// first rows in its order and folds the rest into one row per host and
+// identity whose counts are their sums; the database keeps every row.
+func TestAuditFoldsBotRows(t *testing.T) {
+	dir := t.TempDir()
+	log := filepath.Join(dir, "bots.log")
+	var buf bytes.Buffer
+	if err := hostilegen.Write(&buf, hostilegen.Options{Lines: 3000, Agents: 400, Addresses: 50}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(log, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	robotsFile := filepath.Join(dir, "robots.txt")
+	if err := os.WriteFile(robotsFile, []byte(hostilegen.Robots), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := func(limit int) *Result {
+		t.Helper()
+		old := maxSummaryBots
+		maxSummaryBots = limit
+		defer func() { maxSummaryBots = old }()
+		res, err := Run(context.Background(), Config{Robots: robotsFile}, []string{log})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { res.Close() })
+		return res
+	}
+	all := run(1 << 20).Summary
+	if all.Input.FoldedBotRows != 0 || len(all.Bots) < 300 {
+		t.Fatalf("%d rows, %d folded without a limit", len(all.Bots), all.Input.FoldedBotRows)
+	}
+	const limit = 100
+	res := run(limit)
+	got := res.Summary
+	if got.Input.FoldedBotRows != int64(len(all.Bots)-limit) {
+		t.Errorf("folded %d rows of %d, want %d", got.Input.FoldedBotRows, len(all.Bots), len(all.Bots)-limit)
+	}
+	if len(got.Bots) <= limit {
+		t.Fatalf("%d rows, want the first %d and the folded ones", len(got.Bots), limit)
+	}
+	for i := 0; i < limit; i++ {
+		if got.Bots[i] != all.Bots[i] {
+			t.Fatalf("row %d differs: %+v, want %+v", i, got.Bots[i], all.Bots[i])
+		}
+	}
+	type key struct{ host, identity string }
+	want := map[key]*report.BotRow{}
+	names := map[key]int{}
+	for _, r := range all.Bots[limit:] {
+		k := key{r.Host, r.Identity}
+		w := want[k]
+		if w == nil {
+			w = &report.BotRow{Host: r.Host, Identity: r.Identity, FirstSeen: r.FirstSeen, LastSeen: r.LastSeen}
+			want[k] = w
+		}
+		names[k]++
+		w.Requests += r.Requests
+		w.Disallowed += r.Disallowed
+		w.RobotsFetches += r.RobotsFetches
+		w.Unaudited += r.Unaudited
+		w.IPs += r.IPs
+		if r.FirstSeen.Before(w.FirstSeen) {
+			w.FirstSeen = r.FirstSeen
+		}
+		if r.LastSeen.After(w.LastSeen) {
+			w.LastSeen = r.LastSeen
+		}
+	}
+	folded := got.Bots[limit:]
+	if len(folded) != len(want) {
+		t.Fatalf("%d folded rows, want %d (one per host and identity)", len(folded), len(want))
+	}
+	for _, r := range folded {
+		k := key{r.Host, r.Identity}
+		w := want[k]
+		if w == nil {
+			t.Fatalf("folded row %+v of no host and identity folded", r)
+		}
+		if wantName := fmt.Sprintf("(%d other bots)", names[k]); r.Bot != wantName {
+			t.Errorf("folded row named %q, want %q", r.Bot, wantName)
+		}
+		if r.Requests != w.Requests || r.Disallowed != w.Disallowed || r.RobotsFetches != w.RobotsFetches ||
+			r.Unaudited != w.Unaudited || r.IPs != w.IPs || !r.FirstSeen.Equal(w.FirstSeen) || !r.LastSeen.Equal(w.LastSeen) {
+			t.Errorf("folded row %+v, want the sums %+v", r, *w)
+		}
+		if r.Verdict == "" {
+			t.Errorf("folded row %q has no verdict", r.Bot)
+		}
+	}
+	var rows int64
+	err := res.Store().Each(context.Background(), "SELECT count(*) FROM ("+strings.TrimRight(strings.TrimSpace(queries.SQL("summary.sql")), ";")+")", nil, func(v []any) error {
+		rows = v[0].(int64)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rows != int64(len(all.Bots)) {
+		t.Errorf("the database has %d bot rows, want all %d", rows, len(all.Bots))
 	}
 }
