@@ -83,6 +83,7 @@ func sqlMeasures(t *testing.T, rows []measureRow) []measure {
 		t.Fatal(err)
 	}
 	defer db.Close()
+	db.SetMaxOpenConns(1) // settings are the connection's
 	ctx := context.Background()
 	exec := func(q string, args ...any) {
 		t.Helper()
