@@ -41,6 +41,8 @@ const (
 	PartialStatus
 	PartialOperator
 	PartialUserTriggered
+	PartialUserAgent
+	PartialRule
 )
 
 // PartialSchema is the schema of the judged bot requests of a partial
@@ -68,7 +70,10 @@ const (
 //   - operator, user_triggered: the bot's operator ("" when none) and
 //     whether it is a user-triggered fetcher to which robots.txt does not
 //     apply (contract §12), as the table "bots" holds them: what the
-//     availability of robots.txt (queries/availability.sql) is kept by.
+//     availability of robots.txt (queries/availability.sql) is kept by;
+//   - user_agent: the User-Agent header, NULL when the line had none;
+//   - rule: the rule that decided the verdict ("Disallow: /private/"),
+//     NULL when none did.
 var PartialSchema = arrow.NewSchema([]arrow.Field{
 	PartialTS:            {Name: "ts", Type: &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}},
 	PartialHost:          {Name: "host", Type: arrow.BinaryTypes.String},
@@ -86,6 +91,8 @@ var PartialSchema = arrow.NewSchema([]arrow.Field{
 	PartialStatus:        {Name: "status", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
 	PartialOperator:      {Name: "operator", Type: arrow.BinaryTypes.String},
 	PartialUserTriggered: {Name: "user_triggered", Type: arrow.FixedWidthTypes.Boolean},
+	PartialUserAgent:     {Name: "user_agent", Type: arrow.BinaryTypes.String, Nullable: true},
+	PartialRule:          {Name: "rule", Type: arrow.BinaryTypes.String, Nullable: true},
 }, nil)
 
 // BotInfo is what a partial audit knows of one bot name.
@@ -149,6 +156,8 @@ type PartialAuditor struct {
 	hist     *history.History
 	ranges   *verify.Ranges
 	warnings []string
+	// rules is a judge made for AddedRules only, on first use.
+	rules *judge
 }
 
 // NewPartialAuditor loads what every part of the audit cfg needs: the
@@ -459,6 +468,8 @@ func (j *judge) partialBatch(mem memory.Allocator, rec arrow.RecordBatch) (arrow
 		host     = rec.Column(rcHostID).(*array.Int32)
 		ipID     = rec.Column(rcClientIPID).(*array.Int32)
 		ipStr    = rec.Column(rcClientIP).(*array.String)
+		uaID     = rec.Column(rcUserAgentID).(*array.Int32)
+		uaStr    = rec.Column(rcUserAgent).(*array.String)
 		bot      = rec.Column(rcBotID).(*array.Int32)
 		file     = rec.Column(rcFileID).(*array.Int32)
 		line     = rec.Column(rcLine).(*array.Int64)
@@ -485,6 +496,8 @@ func (j *judge) partialBatch(mem memory.Allocator, rec arrow.RecordBatch) (arrow
 		oStatus   = b.Field(PartialStatus).(*array.Int32Builder)
 		oOperator = b.Field(PartialOperator).(*array.StringBuilder)
 		oUser     = b.Field(PartialUserTriggered).(*array.BooleanBuilder)
+		oUA       = b.Field(PartialUserAgent).(*array.StringBuilder)
+		oRule     = b.Field(PartialRule).(*array.StringBuilder)
 	)
 	// What the table "bots" holds of each bot name: its first state's
 	// (storeTables).
@@ -531,6 +544,15 @@ func (j *judge) partialBatch(mem memory.Allocator, rec arrow.RecordBatch) (arrow
 			return nil, err
 		}
 		oVerdict.Append(v)
+		if r := j.decisions[d].rule; r >= 0 {
+			rule, err := name(r)
+			if err != nil {
+				return nil, err
+			}
+			oRule.Append(rule)
+		} else {
+			oRule.AppendNull()
+		}
 		oFetch.Append(fetch.Value(i))
 		oVisit.Append(visit.Value(i))
 		if policy.IsNull(i) {
@@ -579,6 +601,65 @@ func (j *judge) partialBatch(mem memory.Allocator, rec arrow.RecordBatch) (arrow
 		}
 		oOperator.Append(br.operator)
 		oUser.Append(br.userTriggered)
+		switch {
+		case !uaID.IsNull(i):
+			ua, err := name(uaID.Value(i))
+			if err != nil {
+				return nil, err
+			}
+			oUA.Append(ua)
+		case !uaStr.IsNull(i):
+			oUA.Append(uaStr.Value(i))
+		default:
+			oUA.AppendNull()
+		}
 	}
 	return b.NewRecordBatch(), nil
+}
+
+// VersionChange is one change of a host's robots.txt history, as
+// summary.json's "changes" follows it (contract §12).
+type VersionChange struct {
+	Host string
+	// Version is the version that took effect At; Previous the one it
+	// replaced.
+	Version, Previous string
+	// At is the change; Until the end of the window in which the bots'
+	// reactions are looked for: 30 days later, or the next change.
+	At, Until time.Time
+	// prev and cur are the versions' IDs.
+	prev, cur int
+}
+
+// VersionChanges returns the changes of the history of host (a name the
+// judged requests carry), in time order, as Run's "changes" takes them.
+func (a *PartialAuditor) VersionChanges(host string) []VersionChange {
+	var out []VersionChange
+	for hi := 0; hi < a.hist.NumHosts(); hi++ {
+		if a.hist.HostName(hi) != host {
+			continue
+		}
+		versions := a.hist.Versions(host)
+		for k := 1; k < len(versions); k++ {
+			at := versions[k].Start.UTC()
+			until := at.Add(changeWindow)
+			if k+1 < len(versions) && versions[k+1].Start.Before(until) {
+				until = versions[k+1].Start
+			}
+			out = append(out, VersionChange{Host: host, Version: versions[k].Name, Previous: versions[k-1].Name,
+				At: at, Until: until, prev: versions[k-1].ID, cur: versions[k].ID})
+		}
+	}
+	return out
+}
+
+// AddedRules returns the rule texts of the group of bot, for a request
+// with the User-Agent header ua, in c's version that its group in the
+// previous version lacks, as Run's "changes" gives them.
+func (a *PartialAuditor) AddedRules(c VersionChange, ua, bot string) []string {
+	if a.rules == nil {
+		a.rules = newJudge(memory.DefaultAllocator, a.hist, a.cfg.Profile, bots.NewIdentifier(), readyRanges(a.ranges))
+		configureJudge(a.rules, a.cfg)
+	}
+	return addedRules(a.rules, c.prev, c.cur, ua, bot)
 }

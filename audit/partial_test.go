@@ -42,6 +42,7 @@ type partialRow struct {
 	Status                   string
 	Operator                 string
 	UserTriggered            bool
+	UserAgent, Rule          string
 }
 
 // rowsOf appends the rows of rec, a batch of PartialSchema.
@@ -76,6 +77,8 @@ func rowsOf(t *testing.T, rows []partialRow, rec arrow.RecordBatch) []partialRow
 			Status:        str(PartialStatus, i),
 			Operator:      rec.Column(PartialOperator).(*array.String).Value(i),
 			UserTriggered: rec.Column(PartialUserTriggered).(*array.Boolean).Value(i),
+			UserAgent:     str(PartialUserAgent, i),
+			Rule:          str(PartialRule, i),
 		})
 	}
 	return rows
@@ -96,13 +99,14 @@ func judgedRows(t *testing.T, res *Result) []partialRow {
 		return fmt.Sprint(v)
 	}
 	err := res.store.Each(ctx, `SELECT epoch_us(ts), host, j.bot, identity, file, line, verdict, robots_fetch, visit_breach,
-		crawl_delay, rate_requests, rate_seconds, client_ip, status, coalesce(b.operator, ''), b.user_triggered
+		crawl_delay, rate_requests, rate_seconds, client_ip, status, coalesce(b.operator, ''), b.user_triggered,
+		user_agent, rule
 		FROM judged j JOIN bots b ON b.bot = j.bot`, nil, func(v []any) error {
 		rows = append(rows, partialRow{
 			TS: v[0].(int64), Host: v[1].(string), Bot: v[2].(string), Identity: v[3].(string), File: v[4].(string),
 			Line: v[5].(int64), Verdict: v[6].(string), RobotsFetch: v[7].(bool), VisitBreach: v[8].(bool),
 			CrawlDelay: opt(v[9]), RateN: opt(v[10]), RateS: opt(v[11]), ClientIP: opt(v[12]), Status: opt(v[13]),
-			Operator: v[14].(string), UserTriggered: v[15].(bool),
+			Operator: v[14].(string), UserTriggered: v[15].(bool), UserAgent: opt(v[16]), Rule: opt(v[17]),
 		})
 		return nil
 	})
