@@ -25,7 +25,13 @@ const (
 	kcClientIP
 	kcOperator
 	kcUserTriggered
+	kcUserAgent
+	kcRule
 )
+
+// dictString is the type of the columns whose values repeat: dictionary
+// encoded, each distinct value once per batch.
+var dictString = &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: arrow.BinaryTypes.String}
 
 // keySchema is the schema of the elements that go from the judging step to
 // the GroupByKey: the requests of one key (bot, host, identity) from one
@@ -44,6 +50,8 @@ var keySchema = arrow.NewSchema([]arrow.Field{
 	kcClientIP:      {Name: "client_ip", Type: arrow.BinaryTypes.String, Nullable: true},
 	kcOperator:      {Name: "operator", Type: arrow.BinaryTypes.String},
 	kcUserTriggered: {Name: "user_triggered", Type: arrow.FixedWidthTypes.Boolean},
+	kcUserAgent:     {Name: "user_agent", Type: dictString, Nullable: true},
+	kcRule:          {Name: "rule", Type: dictString, Nullable: true},
 }, nil)
 
 // encodeKeyRows returns k as an Arrow IPC stream of one batch of keySchema.
@@ -66,6 +74,22 @@ func encodeKeyRows(mem memory.Allocator, k *keyRows) ([]byte, error) {
 	b.Field(kcClientIP).(*array.StringBuilder).AppendValues(k.clientIP, k.hasIP)
 	b.Field(kcOperator).(*array.StringBuilder).AppendValues(k.operator, nil)
 	b.Field(kcUserTriggered).(*array.BooleanBuilder).AppendValues(k.userTriggered, nil)
+	for _, c := range []struct {
+		col  int
+		vals []string
+		has  []bool
+	}{{kcUserAgent, k.userAgent, k.hasUA}, {kcRule, k.rule, k.hasRule}} {
+		db := b.Field(c.col).(*array.BinaryDictionaryBuilder)
+		for i, v := range c.vals {
+			if !c.has[i] {
+				db.AppendNull()
+				continue
+			}
+			if err := db.AppendString(v); err != nil {
+				return nil, fmt.Errorf("cannot encode a batch of requests: %w", err)
+			}
+		}
+	}
 	rec := b.NewRecordBatch()
 	defer rec.Release()
 	if int(rec.NumRows()) != n {
@@ -116,7 +140,14 @@ func decodeKeyRows(mem memory.Allocator, data []byte, k *keyRows) error {
 		ip, ok10 := rec.Column(kcClientIP).(*array.String)
 		op, ok11 := rec.Column(kcOperator).(*array.String)
 		user, ok12 := rec.Column(kcUserTriggered).(*array.Boolean)
-		if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6 && ok7 && ok8 && ok9 && ok10 && ok11 && ok12) {
+		ua, ok13 := rec.Column(kcUserAgent).(*array.Dictionary)
+		rule, ok14 := rec.Column(kcRule).(*array.Dictionary)
+		var uaDict, ruleDict *array.String
+		if ok13 && ok14 {
+			uaDict, ok13 = ua.Dictionary().(*array.String)
+			ruleDict, ok14 = rule.Dictionary().(*array.String)
+		}
+		if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6 && ok7 && ok8 && ok9 && ok10 && ok11 && ok12 && ok13 && ok14) {
 			return fmt.Errorf("cannot decode a batch of requests: schema %s", rec.Schema())
 		}
 		for i := range int(rec.NumRows()) {
@@ -140,6 +171,24 @@ func decodeKeyRows(mem memory.Allocator, data []byte, k *keyRows) error {
 			k.hasIP = append(k.hasIP, ip.IsValid(i))
 			k.operator = append(k.operator, str(op.Value(i)))
 			k.userTriggered = append(k.userTriggered, user.Value(i))
+			for _, c := range []struct {
+				col  *array.Dictionary
+				dict *array.String
+				vals *[]string
+				has  *[]bool
+			}{{ua, uaDict, &k.userAgent, &k.hasUA}, {rule, ruleDict, &k.rule, &k.hasRule}} {
+				v := ""
+				valid := c.col.IsValid(i)
+				if valid {
+					idx := c.col.GetValueIndex(i)
+					if idx < 0 || idx >= c.dict.Len() {
+						return fmt.Errorf("cannot decode a batch of requests: dictionary index %d of %d", idx, c.dict.Len())
+					}
+					v = str(c.dict.Value(idx))
+				}
+				*c.vals = append(*c.vals, v)
+				*c.has = append(*c.has, valid)
+			}
 		}
 	}
 	if err := r.Err(); err != nil {

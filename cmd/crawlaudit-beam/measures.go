@@ -55,6 +55,12 @@ type keyRows struct {
 	// "bots" holds them (for the availability of robots.txt).
 	operator      []string
 	userTriggered []bool
+	// userAgent and rule (the rule that decided the verdict) are for the
+	// reactions to robots.txt changes; NULL where has* is false.
+	userAgent []string
+	hasUA     []bool
+	rule      []string
+	hasRule   []bool
 }
 
 // len returns the number of rows.
@@ -77,6 +83,10 @@ func (k *keyRows) appendRows(o *keyRows) {
 	k.hasIP = append(k.hasIP, o.hasIP...)
 	k.operator = append(k.operator, o.operator...)
 	k.userTriggered = append(k.userTriggered, o.userTriggered...)
+	k.userAgent = append(k.userAgent, o.userAgent...)
+	k.hasUA = append(k.hasUA, o.hasUA...)
+	k.rule = append(k.rule, o.rule...)
+	k.hasRule = append(k.hasRule, o.hasRule...)
 }
 
 // check returns an error when the columns differ in length (a corrupt
@@ -85,7 +95,7 @@ func (k *keyRows) check() error {
 	n := len(k.ts)
 	for _, l := range []int{len(k.order), len(k.line), len(k.verdict), len(k.robotsFetch), len(k.visitBreach),
 		len(k.crawlDelay), len(k.hasDelay), len(k.rateN), len(k.rateS), len(k.hasRate), len(k.clientIP), len(k.hasIP),
-		len(k.operator), len(k.userTriggered)} {
+		len(k.operator), len(k.userTriggered), len(k.userAgent), len(k.hasUA), len(k.rule), len(k.hasRule)} {
 		if l != n {
 			return fmt.Errorf("columns of %d and %d rows", n, l)
 		}

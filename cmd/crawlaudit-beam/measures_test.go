@@ -52,6 +52,10 @@ func keyRowsOf(rows []measureRow, key botKey) (*keyRows, []int) {
 		k.hasIP = append(k.hasIP, false)
 		k.operator = append(k.operator, "")
 		k.userTriggered = append(k.userTriggered, false)
+		k.userAgent = append(k.userAgent, "")
+		k.hasUA = append(k.hasUA, false)
+		k.rule = append(k.rule, "")
+		k.hasRule = append(k.hasRule, false)
 	}
 	return k, at
 }
@@ -306,6 +310,10 @@ func TestMeasureKey(t *testing.T) {
 		hasIP:         []bool{true, true, false, true},
 		operator:      make([]string, 4),
 		userTriggered: make([]bool, 4),
+		userAgent:     make([]string, 4),
+		hasUA:         make([]bool, 4),
+		rule:          make([]string, 4),
+		hasRule:       make([]bool, 4),
 	}
 	r, err := measureKey(botKey{Bot: "MJ12bot", Host: "a.example", Identity: 1}, k)
 	if err != nil {

@@ -30,9 +30,9 @@ func init() {
 	register.Emitter2[string, []byte]()
 	register.Emitter1[[]byte]()
 	register.DoFn4x1[string, func(*[]byte) bool, func(*[]byte) bool, func([]byte), error](&availabilityFn{})
-	register.DoFn5x1[string, func(*[]byte) bool, func(*[]byte) bool, func([]byte), func([]byte), error](&measureFn{})
+	register.DoFn6x1[string, func(*[]byte) bool, func(*[]byte) bool, func([]byte), func([]byte), func([]byte), error](&measureFn{})
 	register.Iter1[[]byte]()
-	register.DoFn6x1[context.Context, []byte, func(*[]byte) bool, func(*[]byte) bool, func(*[]byte) bool, func(*[]byte) bool, error](&summarizeFn{})
+	register.DoFn7x1[context.Context, []byte, func(*[]byte) bool, func(*[]byte) bool, func(*[]byte) bool, func(*[]byte) bool, func(*[]byte) bool, error](&summarizeFn{})
 }
 
 // logInput is one LOG argument: the element a judging worker takes.
@@ -62,11 +62,12 @@ const summaryFile = "summary.json"
 //  4. measure (measureFn), after a GroupByKey by bot, host and identity:
 //     per key, the verdicts the periods change, the requests in time order,
 //     the window measures of queries/measures.sql and the counts of
-//     queries/summary.sql: one summary row, and what the key's requests add
-//     to each period's counts;
+//     queries/summary.sql: one summary row, what the key's requests add
+//     to each period's counts, and the key's reactions to robots.txt
+//     changes (keyChanges);
 //  5. summarize (summarizeFn): one element that takes the parts, the rows,
-//     the periods and their counts as side inputs, combines them (combine)
-//     and writes summary.json.
+//     the periods, their counts and the changes as side inputs, combines
+//     them (combine) and writes summary.json.
 func buildPipeline(opt options, logs []string, outDir string) *beam.Pipeline {
 	p, s := beam.NewPipelineWithRoot()
 	inputs := make([]logInput, len(logs))
@@ -79,9 +80,10 @@ func buildPipeline(opt options, logs []string, outDir string) *beam.Pipeline {
 	periods := beam.ParDo(s.Scope("availability"), &availabilityFn{}, byOperator, beam.SideInput{Input: parts})
 	byKey := beam.GroupByKey(s.Scope("by bot, host, identity"), rows)
 	profile, _ := robots.ParseProfile(opt.Spec) // checked by options.config
-	botRows, counts := beam.ParDo2(s.Scope("measure"), &measureFn{Google: profile == robots.Google}, byKey, beam.SideInput{Input: periods})
+	botRows, counts, changes := beam.ParDo3(s.Scope("measure"), &measureFn{Opt: opt, Google: profile == robots.Google}, byKey, beam.SideInput{Input: periods})
 	beam.ParDo0(s.Scope("summarize"), &summarizeFn{Opt: opt, OutDir: outDir}, beam.Impulse(s),
-		beam.SideInput{Input: parts}, beam.SideInput{Input: botRows}, beam.SideInput{Input: periods}, beam.SideInput{Input: counts})
+		beam.SideInput{Input: parts}, beam.SideInput{Input: botRows}, beam.SideInput{Input: periods}, beam.SideInput{Input: counts},
+		beam.SideInput{Input: changes})
 	return p
 }
 
@@ -153,6 +155,8 @@ func splitByKey(rec arrow.RecordBatch, index int, files map[string]int64, maxTS 
 		status   = rec.Column(audit.PartialStatus).(*array.Int32)
 		operator = rec.Column(audit.PartialOperator).(*array.String)
 		user     = rec.Column(audit.PartialUserTriggered).(*array.Boolean)
+		ua       = rec.Column(audit.PartialUserAgent).(*array.String)
+		rule     = rec.Column(audit.PartialRule).(*array.String)
 	)
 	keys := map[botKey]*keyRows{}
 	fetches := map[availKey][]fetchEvent{}
@@ -190,6 +194,10 @@ func splitByKey(rec arrow.RecordBatch, index int, files map[string]int64, maxTS 
 		k.hasIP = append(k.hasIP, ip.IsValid(i))
 		k.operator = append(k.operator, operator.Value(i))
 		k.userTriggered = append(k.userTriggered, user.Value(i))
+		k.userAgent = append(k.userAgent, ua.Value(i))
+		k.hasUA = append(k.hasUA, ua.IsValid(i))
+		k.rule = append(k.rule, rule.Value(i))
+		k.hasRule = append(k.hasRule, rule.IsValid(i))
 		if fetch.Value(i) && key.Identity != 2 && !user.Value(i) && fetchState(status.Value(i), status.IsValid(i)) != "" {
 			ak := availKey{Host: key.Host, Operator: availOperator(key.Bot, operator.Value(i))}
 			fetches[ak] = append(fetches[ak], fetchEvent{TS: int64(ts.Value(i)), Order: k.order[len(k.order)-1], Line: line.Value(i),
@@ -293,14 +301,27 @@ func readPeriods(lists func(*[]byte) bool) ([]period, error) {
 
 // measureFn makes the summary row of one key (step 4 of buildPipeline).
 type measureFn struct {
+	Opt options `json:"opt"`
 	// Google: --spec google, under which an unreachable robots.txt
 	// disallows for 12 hours only.
-	Google bool `json:"google"`
+	Google  bool `json:"google"`
+	auditor *audit.PartialAuditor
+}
+
+// Setup loads the robots.txt history (for the changes), once per worker
+// instance.
+func (f *measureFn) Setup() error {
+	cfg, err := f.Opt.config()
+	if err != nil {
+		return err
+	}
+	f.auditor, err = audit.NewPartialAuditor(cfg)
+	return err
 }
 
 // ProcessElement measures the requests of one key, after the periods of
 // robots.txt's availability changed their verdicts.
-func (f *measureFn) ProcessElement(key string, batches, periodLists func(*[]byte) bool, emit, emitCounts func([]byte)) error {
+func (f *measureFn) ProcessElement(key string, batches, periodLists func(*[]byte) bool, emit, emitCounts, emitChanges func([]byte)) error {
 	var k botKey
 	if err := json.Unmarshal([]byte(key), &k); err != nil {
 		return fmt.Errorf("key %q: %w", key, err)
@@ -335,6 +356,16 @@ func (f *measureFn) ProcessElement(key string, batches, periodLists func(*[]byte
 		}
 		emitCounts(out)
 	}
+	changes, err := keyChanges(f.auditor, k, &rows)
+	if err != nil {
+		return err
+	}
+	if len(changes) > 0 {
+		if out, err = json.Marshal(changes); err != nil {
+			return err
+		}
+		emitChanges(out)
+	}
 	return nil
 }
 
@@ -350,7 +381,7 @@ type summarizeFn struct {
 // that met input errors without --keep-going, writes errorFile in place of
 // summary.json, for the command to report: that is what the audit found,
 // not a failure of the pipeline.
-func (f *summarizeFn) ProcessElement(ctx context.Context, _ []byte, partData, rowData, periodLists, countData func(*[]byte) bool) error {
+func (f *summarizeFn) ProcessElement(ctx context.Context, _ []byte, partData, rowData, periodLists, countData, changeData func(*[]byte) bool) error {
 	cfg, err := f.Opt.config()
 	if err != nil {
 		return err
@@ -390,6 +421,15 @@ func (f *summarizeFn) ProcessElement(ctx context.Context, _ []byte, partData, ro
 	}
 	base := a.Base()
 	base.RobotsStatus = robotsStatus(periods, counts)
+	base.Changes = []report.Change{}
+	for changeData(&data) {
+		var cs []report.Change
+		if err := json.Unmarshal(data, &cs); err != nil {
+			return fmt.Errorf("changes: %w", err)
+		}
+		base.Changes = append(base.Changes, cs...)
+	}
+	sortChanges(base.Changes)
 	if err := os.MkdirAll(f.OutDir, 0o755); err != nil {
 		return fmt.Errorf("--out: %w", err)
 	}
