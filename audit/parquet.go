@@ -287,29 +287,17 @@ func (r *Result) writeParquetDataset(ctx context.Context, root string, st *Parqu
 	if err != nil {
 		return err
 	}
-	var w *partitionWriter
-	defer func() {
-		if w != nil {
-			w.abort()
-		}
-	}()
-	for _, where := range wheres {
-		q := "SELECT * FROM " + table + " WHERE " + where + " ORDER BY host, ts, file, line"
-		rr, err := r.store.arrow.QueryContext(ctx, q)
-		if err != nil {
-			return fmt.Errorf("DuckDB: %w\nin: %s", err, q)
-		}
-		if w == nil {
-			w = &partitionWriter{root: root, schema: rr.Schema(), st: st}
-			for _, f := range w.schema.Fields() {
-				st.Columns = append(st.Columns, f.Name)
-			}
-		}
-		err = w.writeAll(rr)
-		rr.Release()
-		if err != nil {
-			return err
-		}
+	schema, err := r.parquetSchema(ctx, table)
+	if err != nil {
+		return err
+	}
+	w, err := newPartitionWriter(root, schema, st)
+	if err != nil {
+		return err
+	}
+	defer w.abort()
+	if err := r.readParquetSlices(ctx, table, wheres, schema, w.writeRecord); err != nil {
+		return err
 	}
 	if err := w.close(); err != nil {
 		return err
@@ -412,63 +400,113 @@ func (r *Result) parquetSlices(ctx context.Context, table string) ([]string, err
 	return wheres, nil
 }
 
-// writeAll writes every batch of rr, whose schema must be w's, each row
-// into the partition of its host and day.
-func (w *partitionWriter) writeAll(rr array.RecordReader) error {
-	if !rr.Schema().Equal(w.schema) {
+// parquetSchema returns the Arrow schema of the rows of table as the
+// driver gives them.
+func (r *Result) parquetSchema(ctx context.Context, table string) (*arrow.Schema, error) {
+	q := "SELECT * FROM " + table + " LIMIT 0"
+	rr, err := r.store.arrow.QueryContext(ctx, q)
+	if err != nil {
+		return nil, fmt.Errorf("DuckDB: %w\nin: %s", err, q)
+	}
+	defer rr.Release()
+	return rr.Schema(), nil
+}
+
+// readParquetSlices calls write with each batch of each slice of table
+// (wheres, from parquetSlices), sorted by host and ts. A batch is valid
+// until write returns.
+func (r *Result) readParquetSlices(ctx context.Context, table string, wheres []string, schema *arrow.Schema, write func(arrow.RecordBatch) error) error {
+	for _, where := range wheres {
+		q := "SELECT * FROM " + table + " WHERE " + where + " ORDER BY host, ts, file, line"
+		if err := r.readParquetSlice(ctx, q, schema, write); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// readParquetSlice calls write with each batch of the query q, whose
+// schema must be schema.
+func (r *Result) readParquetSlice(ctx context.Context, q string, schema *arrow.Schema, write func(arrow.RecordBatch) error) error {
+	rr, err := r.store.arrow.QueryContext(ctx, q)
+	if err != nil {
+		return fmt.Errorf("DuckDB: %w\nin: %s", err, q)
+	}
+	defer rr.Release()
+	if !rr.Schema().Equal(schema) {
 		return fmt.Errorf("a slice of the rows has another schema: %s", rr.Schema())
 	}
-	hostCol, tsCol := -1, -1
-	for i, f := range w.schema.Fields() {
-		switch f.Name {
-		case "host":
-			hostCol = i
-		case "ts":
-			tsCol = i
-		}
-	}
-	if hostCol < 0 || tsCol < 0 {
-		return fmt.Errorf("the view judged has no host or ts column (columns: %s)", strings.Join(w.st.Columns, ", "))
-	}
-	tsType, ok := w.schema.Field(tsCol).Type.(*arrow.TimestampType)
-	if !ok {
-		return fmt.Errorf("column ts of judged is %s, not a timestamp", w.schema.Field(tsCol).Type)
-	}
 	for rr.Next() {
-		rec := rr.RecordBatch()
-		hosts, ok := rec.Column(hostCol).(interface {
-			arrow.Array
-			Value(int) string
-		})
-		if !ok {
-			return fmt.Errorf("column host of judged is %s, not a string", rec.Column(hostCol).DataType())
-		}
-		ts := rec.Column(tsCol).(*array.Timestamp)
-		keyAt := func(i int) partitionKey {
-			k := partitionKey{day: noDay}
-			if hosts.IsValid(i) {
-				k.host = hosts.Value(i)
-			}
-			if ts.IsValid(i) {
-				k.day = utcDay(int64(ts.Value(i)), tsType.Unit)
-			}
-			return k
-		}
-		n := int(rec.NumRows())
-		for start := 0; start < n; {
-			k := keyAt(start)
-			end := start + 1
-			for end < n && keyAt(end) == k {
-				end++
-			}
-			if err := w.write(k, rec, int64(start), int64(end)); err != nil {
-				return err
-			}
-			start = end
+		if err := write(rr.RecordBatch()); err != nil {
+			return err
 		}
 	}
 	if err := rr.Err(); err != nil {
-		return fmt.Errorf("DuckDB: cannot read the rows: %w", err)
+		return fmt.Errorf("DuckDB: %w\nin: %s", err, q)
+	}
+	return nil
+}
+
+// newPartitionWriter returns a writer of the dataset of rows of schema
+// into root, which must have a string column host and a timestamp column
+// ts.
+func newPartitionWriter(root string, schema *arrow.Schema, st *ParquetStats) (*partitionWriter, error) {
+	w := &partitionWriter{root: root, schema: schema, st: st, hostCol: -1, tsCol: -1}
+	for i, f := range schema.Fields() {
+		st.Columns = append(st.Columns, f.Name)
+		switch f.Name {
+		case "host":
+			w.hostCol = i
+		case "ts":
+			w.tsCol = i
+		}
+	}
+	if w.hostCol < 0 || w.tsCol < 0 {
+		return nil, fmt.Errorf("the view judged has no host or ts column (columns: %s)", strings.Join(st.Columns, ", "))
+	}
+	tsType, ok := schema.Field(w.tsCol).Type.(*arrow.TimestampType)
+	if !ok {
+		return nil, fmt.Errorf("column ts of judged is %s, not a timestamp", schema.Field(w.tsCol).Type)
+	}
+	w.tsUnit = tsType.Unit
+	return w, nil
+}
+
+// writeRecord writes the rows of rec, whose schema is w's, each into the
+// partition of its host and day. rec is not released.
+func (w *partitionWriter) writeRecord(rec arrow.RecordBatch) error {
+	hosts, ok := rec.Column(w.hostCol).(interface {
+		arrow.Array
+		Value(int) string
+	})
+	if !ok {
+		return fmt.Errorf("column host of judged is %s, not a string", rec.Column(w.hostCol).DataType())
+	}
+	ts, ok := rec.Column(w.tsCol).(*array.Timestamp)
+	if !ok {
+		return fmt.Errorf("column ts of judged is %s, not a timestamp", rec.Column(w.tsCol).DataType())
+	}
+	keyAt := func(i int) partitionKey {
+		k := partitionKey{day: noDay}
+		if hosts.IsValid(i) {
+			k.host = hosts.Value(i)
+		}
+		if ts.IsValid(i) {
+			k.day = utcDay(int64(ts.Value(i)), w.tsUnit)
+		}
+		return k
+	}
+	n := int(rec.NumRows())
+	for start := 0; start < n; {
+		k := keyAt(start)
+		end := start + 1
+		for end < n && keyAt(end) == k {
+			end++
+		}
+		if err := w.write(k, rec, int64(start), int64(end)); err != nil {
+			return err
+		}
+		start = end
 	}
 	return nil
 }
@@ -552,6 +590,9 @@ type partitionWriter struct {
 	root   string
 	schema *arrow.Schema
 	st     *ParquetStats
+	// The columns that make the partition, and the unit of ts.
+	hostCol, tsCol int
+	tsUnit         arrow.TimeUnit
 	// dir is the partition directory being written (relative to root),
 	// next its next part number.
 	dir  string

@@ -14,7 +14,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -416,24 +415,8 @@ func pqEntries(t *testing.T, dir string) []string {
 	return names
 }
 
-// pqCancelAfter is a context cancelled at the n-th call of its Done: the
-// Arrow reader of the driver asks Done before each batch, so a write is
-// cancelled midway, deterministically.
-type pqCancelAfter struct {
-	context.Context
-	cancel context.CancelFunc
-	calls  atomic.Int64
-	n      int64
-}
-
-func (c *pqCancelAfter) Done() <-chan struct{} {
-	if c.calls.Add(1) == c.n {
-		c.cancel()
-	}
-	return c.Context.Done()
-}
-
 // TestParquetAtomic (contract §9 for --parquet): a write cancelled midway
+// (as by Ctrl-C)
 // or staged and aborted leaves the previous dataset as it was and no
 // temporary directory; a complete one replaces the previous dataset whole
 // (no part file of it stays); what a killed run left is removed.
@@ -443,17 +426,33 @@ func TestParquetAtomic(t *testing.T) {
 	ctx := context.Background()
 	top := t.TempDir()
 	dir := filepath.Join(top, "ds")
-	first, err := res.WriteParquet(ctx, dir)
+	first, err := res.WriteParquet(ctx, dir) // 500 rows a file
 	if err != nil {
 		t.Fatal(err)
 	}
 	before := pqFingerprint(t, dir)
 
-	inner, cancel := context.WithCancel(ctx)
+	// Cancelled once its first part file is there (hundreds follow, each
+	// synced: the write is midway).
+	setParquetFileRows(t, 50)
+	cctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	cctx := &pqCancelAfter{Context: inner, cancel: cancel, n: 6}
-	if _, err := res.StageParquet(cctx, dir); !errors.Is(err, context.Canceled) {
-		t.Fatalf("a write cancelled at its 6th batch returned %v, want context.Canceled", err)
+	seen := make(chan []string, 1)
+	go func() {
+		defer close(seen)
+		for cctx.Err() == nil {
+			if m, _ := filepath.Glob(filepath.Join(top, ".ds.tmp-*", "host=*", "day=*", "part-*.parquet")); len(m) > 0 {
+				cancel()
+				seen <- m
+				return
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}()
+	_, err = res.StageParquet(cctx, dir)
+	cancel()
+	if m := <-seen; !errors.Is(err, context.Canceled) || len(m) == 0 {
+		t.Fatalf("a write cancelled after its first file (%q) returned %v, want context.Canceled", m, err)
 	}
 	if got := pqFingerprint(t, dir); got != before {
 		t.Errorf("the cancelled write changed the dataset")
@@ -462,6 +461,7 @@ func TestParquetAtomic(t *testing.T) {
 		t.Errorf("after the cancelled write, beside the dataset: %q", got)
 	}
 
+	setParquetFileRows(t, 500)
 	p, err := res.StageParquet(ctx, dir)
 	if err != nil {
 		t.Fatal(err)
