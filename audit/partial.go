@@ -188,8 +188,8 @@ func NewPartialAuditor(cfg Config) (*PartialAuditor, error) {
 // resolution of microseconds: a combination with every part's
 // WholeSeconds makes it "1s") and verification (the range lists, with no
 // identity counted yet). Bots and robots_status are empty, Input zero, and
-// changes nil: how bots reacted to each robots.txt change is not made from
-// parts (it stays null in summary.json).
+// changes nil: how bots reacted to each robots.txt change is for the
+// combination to make, per bot (VersionChanges, AddedRules).
 func (a *PartialAuditor) Base() report.Summary {
 	s := report.Summary{Bots: []report.BotRow{}}
 	s.Input.RejectedReasons = map[string]int64{}

@@ -2,7 +2,8 @@
 // pipeline (contract §13): the same judge per input file on as many
 // workers as the runner gives, the window measures per bot, host and
 // identity after a GroupByKey, and one summary.json that equals
-// `crawlaudit audit --json`'s in every bot row and input count.
+// `crawlaudit audit --json`'s (see README.md for what it does and does
+// not do).
 //
 // Usage:
 //
@@ -39,6 +40,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners"
 
+	auditpkg "github.com/crawlaudit/crawlaudit/audit"
 	"github.com/crawlaudit/crawlaudit/internal/atomicfile"
 
 	// The runners: Prism in process, and the portable ones.
@@ -102,8 +104,14 @@ func runAudit(ctx context.Context, opt *cliOptions, logs []string, runner string
 	if len(logs) == 0 {
 		return usageErr("give at least one LOG (flags come before the LOG arguments)")
 	}
-	if _, err := opt.config(); err != nil {
+	cfg, err := opt.config()
+	if err != nil {
 		return err
+	}
+	// The history is refused here as audit refuses it, before any worker
+	// starts (each worker loads it again).
+	if _, err := auditpkg.NewPartialAuditor(cfg); err != nil {
+		return usageErr("%v", err)
 	}
 	if !opt.json && opt.out == "" {
 		return usageErr("give --json, --out DIR, or both")
@@ -130,7 +138,7 @@ func runAudit(ctx context.Context, opt *cliOptions, logs []string, runner string
 		defer os.RemoveAll(dir)
 		out = dir
 	}
-	out, err := filepath.Abs(out)
+	out, err = filepath.Abs(out)
 	if err != nil {
 		return err
 	}

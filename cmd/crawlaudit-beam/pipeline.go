@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -168,7 +169,7 @@ func splitByKey(rec arrow.RecordBatch, index int, files map[string]int64, maxTS 
 		k := keys[key]
 		if k == nil {
 			// The strings of the key outlive the batch.
-			key = botKey{Bot: clone(key.Bot), Host: clone(key.Host), Identity: key.Identity}
+			key = botKey{Bot: strings.Clone(key.Bot), Host: strings.Clone(key.Host), Identity: key.Identity}
 			k = &keyRows{}
 			keys[key] = k
 		}
@@ -176,7 +177,7 @@ func splitByKey(rec arrow.RecordBatch, index int, files map[string]int64, maxTS 
 		fi, ok := files[fn]
 		if !ok {
 			fi = int64(len(files))
-			files[clone(fn)] = fi
+			files[strings.Clone(fn)] = fi
 		}
 		// Input index, then file within the input: both well under 2^31.
 		k.ts = append(k.ts, int64(ts.Value(i)))
@@ -201,7 +202,7 @@ func splitByKey(rec arrow.RecordBatch, index int, files map[string]int64, maxTS 
 		if fetch.Value(i) && key.Identity != 2 && !user.Value(i) && fetchState(status.Value(i), status.IsValid(i)) != "" {
 			ak := availKey{Host: key.Host, Operator: availOperator(key.Bot, operator.Value(i))}
 			fetches[ak] = append(fetches[ak], fetchEvent{TS: int64(ts.Value(i)), Order: k.order[len(k.order)-1], Line: line.Value(i),
-				Status: status.Value(i), Bot: key.Bot, File: clone(fn)})
+				Status: status.Value(i), Bot: key.Bot, File: strings.Clone(fn)})
 		}
 	}
 	for ak, ev := range fetches {
@@ -237,9 +238,6 @@ func splitByKey(rec arrow.RecordBatch, index int, files map[string]int64, maxTS 
 	}
 	return nil
 }
-
-// clone returns a copy of s that does not alias a batch's memory.
-func clone(s string) string { return string([]byte(s)) }
 
 // availabilityFn finds the periods of one host and operator (step 3 of
 // buildPipeline).

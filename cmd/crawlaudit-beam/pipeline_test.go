@@ -278,6 +278,15 @@ func TestPipelineOut(t *testing.T) {
 	}
 }
 
+// htmlRobots returns a --robots file that is an HTML page.
+func htmlRobots(t *testing.T) string {
+	p := filepath.Join(t.TempDir(), "robots.txt")
+	if err := os.WriteFile(p, []byte("<!DOCTYPE html>\n<html><body>Not found</body></html>\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
 // TestPipelineErrors checks what the command refuses, and that an input
 // that audits nothing fails the pipeline without writing summary.json.
 func TestPipelineErrors(t *testing.T) {
@@ -298,6 +307,8 @@ func TestPipelineErrors(t *testing.T) {
 		{"to before from", []string{"--robots", sampleRobots, "--from", "2026-10-02", "--to", "2026-10-01", "--json", sampleLog}, true, "before"},
 		{"bad proxy", []string{"--robots", sampleRobots, "--trusted-proxy", "10.0.0.0/99", "--json", sampleLog}, true, "--trusted-proxy"},
 		{"negative grace", []string{"--robots", sampleRobots, "--grace", "-1h", "--json", sampleLog}, true, "--grace"},
+		{"missing robots", []string{"--robots", "/nonexistent/robots", "--json", sampleLog}, true, "nonexistent"},
+		{"robots.txt that is HTML", []string{"--robots", htmlRobots(t), "--json", sampleLog}, true, "HTML"},
 		{"nothing in the period", []string{"--robots", sampleRobots, "--from", "2030-01-01", "--out", out, sampleLog}, false, "nothing to audit"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -329,5 +340,55 @@ func TestPipelineErrors(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(out, summaryFile)); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("summary.json of an audit of nothing: %v", err)
+	}
+}
+
+// TestPipelineInputErrors checks a truncated gzip file among the logs:
+// without --keep-going the command fails and writes nothing; with it,
+// summary.json (the file's readable lines counted, the error in input)
+// equals audit's.
+func TestPipelineInputErrors(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs pipelines on Prism")
+	}
+	dir := t.TempDir()
+	data, err := os.ReadFile(sampleLog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := filepath.Join(dir, "cut.log.gz")
+	if err := os.WriteFile(cut, data[:len(data)/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	logs := []string{sampleLog, cut}
+	out := filepath.Join(dir, "out")
+	o := &cliOptions{options: options{Robots: sampleRobots, Grace: 24 * time.Hour}, out: out}
+	err = runAudit(context.Background(), o, logs, "prism", io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "cut.log.gz") || !strings.Contains(err.Error(), "--keep-going") {
+		t.Errorf("a truncated log without --keep-going: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(out, summaryFile)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("summary.json despite an input error: %v", err)
+	}
+	opt := options{Robots: sampleRobots, Grace: 24 * time.Hour, KeepGoing: true}
+	cfg, err := opt.config()
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, inputErr := audit.Run(context.Background(), cfg, logs)
+	if res == nil || inputErr == nil {
+		t.Fatalf("audit of a truncated log: %v", inputErr)
+	}
+	defer res.Close()
+	var want bytes.Buffer
+	if err := report.WriteJSON(&want, &res.Summary); err != nil {
+		t.Fatal(err)
+	}
+	got := beamJSON(t, opt, logs)
+	if !bytes.Equal(got, want.Bytes()) {
+		t.Errorf("summary.json with --keep-going differs from audit's:\n%s", diffLines(want.Bytes(), got))
+	}
+	if !bytes.Contains(got, []byte(`"errors"`)) {
+		t.Error("no input error in summary.json")
 	}
 }
