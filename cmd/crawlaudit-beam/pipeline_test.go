@@ -392,3 +392,42 @@ func TestPipelineInputErrors(t *testing.T) {
 		t.Error("no input error in summary.json")
 	}
 }
+
+// sharedData returns the path of rel in the real-world data kept beside
+// the repository (../shared/data from the main module), or skips t.
+func sharedData(t *testing.T, rel string) string {
+	t.Helper()
+	p := filepath.Join("..", "..", "..", "shared", "data", rel)
+	if _, err := os.Stat(p); err != nil {
+		t.Skipf("skipping: real-world data %s is absent (it lives beside the repository, in ../shared/data): %v", rel, err)
+	}
+	return p
+}
+
+// TestPipelineRealLogs compares the pipeline with audit on real logs of
+// three sites in two formats and three years, judged by a real site's
+// robots.txt (in effect for all time).
+func TestPipelineRealLogs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a pipeline on Prism")
+	}
+	logs := []string{
+		sharedData(t, "real-logs/elastic-apache-semicomplete-2015/apache_logs.gz"),
+		sharedData(t, "real-logs/almhuette-raith-apache-2019/access.log.gz"),
+		sharedData(t, "real-logs/zanbil-shop-nginx-2019-sample/access.log"),
+	}
+	robotsFile := sharedData(t, "robots-history/wikipedia.org/2025-12-03T02:54:22Z.txt")
+	opt := options{Robots: robotsFile, Grace: 24 * time.Hour}
+	want := auditJSON(t, opt, logs)
+	got := beamJSON(t, opt, logs)
+	if !bytes.Equal(got, want) {
+		t.Errorf("summary.json differs from crawlaudit audit --json's:\n%s", diffLines(want, got))
+	}
+	var s report.Summary
+	if err := json.Unmarshal(got, &s); err != nil {
+		t.Fatal(err)
+	}
+	if s.Input.Files != 3 || len(s.Bots) < 20 {
+		t.Errorf("%d files, %d bot rows", s.Input.Files, len(s.Bots))
+	}
+}
