@@ -255,8 +255,10 @@ func (a *PartialAuditor) CheckAudited(in *report.Input, robots []report.RobotsHo
 // until the logs are read.
 //
 // Like Run, Judge returns the input error (an unreadable file, a truncated
-// stream) together with a complete Partial; a sink error or a
-// cancelled context is returned with a nil Partial.
+// stream) together with a complete Partial, also when nothing could be
+// read (Run then fails with the input error: whether the whole audit read
+// nothing is for the combination to say); a sink error or a cancelled
+// context is returned with a nil Partial.
 func (a *PartialAuditor) Judge(ctx context.Context, logs []string, sink func(arrow.RecordBatch) error) (*Partial, error) {
 	if slices.Contains(logs, "-") {
 		return nil, errors.New("a partial audit cannot read standard input")
@@ -367,9 +369,6 @@ func (a *PartialAuditor) judgeOnce(ctx context.Context, cfg Config, logs []strin
 	p := j.partial(cfg, acc, ident)
 	if inputErr != nil {
 		p.Input.Errors = append(p.Input.Errors, inputErr.Error())
-	}
-	if inputErr != nil && p.Input.Lines == 0 {
-		return nil, inputErr // nothing read: the reason is the input error
 	}
 	return p, inputErr
 }

@@ -42,7 +42,8 @@ type combined struct {
 // samplesPerReason of each reason in input order, and the bot rows get
 // their operator, purpose and verdict and the order of summary.sql. It
 // returns an error wrapping audit.ErrNothingToAudit when the audit, as a
-// whole, audits nothing.
+// whole, audits nothing, and a *nothingReadError when it read no line
+// because of input errors.
 func combine(a *audit.PartialAuditor, base report.Summary, parts []partElement, rows []report.BotRow, samplesPerReason int) (*combined, error) {
 	slices.SortFunc(parts, func(x, y partElement) int { return cmp.Compare(x.Index, y.Index) })
 	c := &combined{Summary: base}
@@ -149,11 +150,20 @@ func combine(a *audit.PartialAuditor, base report.Summary, parts []partElement, 
 		s.Bots = append(s.Bots, r)
 	}
 	sortBotRows(s.Bots)
+	if in.Lines == 0 && len(c.InputErrors) > 0 {
+		// Nothing read: the reason is the input error, as audit says.
+		return nil, &nothingReadError{strings.Join(c.InputErrors, "\n")}
+	}
 	if err := a.CheckAudited(in, s.Robots, logFrom, logTo, hostList); err != nil {
 		return nil, err
 	}
 	return c, nil
 }
+
+// nothingReadError is the input error of an audit that read no line.
+type nothingReadError struct{ msg string }
+
+func (e *nothingReadError) Error() string { return e.msg }
 
 // firstSamples returns the first max samples of each reason of samples,
 // which are in input order, ordered by reason (and, within a reason, in

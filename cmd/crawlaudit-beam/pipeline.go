@@ -432,7 +432,8 @@ func (f *summarizeFn) ProcessElement(ctx context.Context, _ []byte, partData, ro
 		return fmt.Errorf("--out: %w", err)
 	}
 	c, err := combine(a, base, parts, rows, 0)
-	if errors.Is(err, audit.ErrNothingToAudit) {
+	var nothingRead *nothingReadError
+	if errors.Is(err, audit.ErrNothingToAudit) || errors.As(err, &nothingRead) {
 		return writeError(f.OutDir, err.Error())
 	}
 	if err != nil {

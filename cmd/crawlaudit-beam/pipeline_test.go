@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -343,10 +344,10 @@ func TestPipelineErrors(t *testing.T) {
 	}
 }
 
-// TestPipelineInputErrors checks a truncated gzip file among the logs:
-// without --keep-going the command fails and writes nothing; with it,
-// summary.json (the file's readable lines counted, the error in input)
-// equals audit's.
+// TestPipelineInputErrors checks logs with input errors, a truncated gzip
+// file and one whose format cannot be detected: without --keep-going the
+// command fails and writes nothing; with it, summary.json (the readable
+// lines counted, the errors in input) equals audit's.
 func TestPipelineInputErrors(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs pipelines on Prism")
@@ -360,11 +361,30 @@ func TestPipelineInputErrors(t *testing.T) {
 	if err := os.WriteFile(cut, data[:len(data)/2], 0o644); err != nil {
 		t.Fatal(err)
 	}
-	logs := []string{sampleLog, cut}
+	junk := filepath.Join(dir, "junk.log")
+	noise := make([]byte, 3000)
+	rng := rand.New(rand.NewPCG(3, 4))
+	for i := range noise {
+		noise[i] = byte(rng.IntN(256))
+	}
+	if err := os.WriteFile(junk, noise, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// junk alone: nothing to audit, as audit says.
+	cfgJunk, err := (&options{Robots: sampleRobots}).config()
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, wantErr := audit.Run(context.Background(), cfgJunk, []string{junk})
+	gotErr := runAudit(context.Background(), &cliOptions{options: options{Robots: sampleRobots}, json: true}, []string{junk}, "prism", io.Discard)
+	if wantErr == nil || gotErr == nil || gotErr.Error() != wantErr.Error() {
+		t.Errorf("an undetectable log alone: %v, audit: %v", gotErr, wantErr)
+	}
+	logs := []string{sampleLog, junk, cut}
 	out := filepath.Join(dir, "out")
 	o := &cliOptions{options: options{Robots: sampleRobots, Grace: 24 * time.Hour}, out: out}
 	err = runAudit(context.Background(), o, logs, "prism", io.Discard)
-	if err == nil || !strings.Contains(err.Error(), "cut.log.gz") || !strings.Contains(err.Error(), "--keep-going") {
+	if err == nil || !strings.Contains(err.Error(), "junk.log") || !strings.Contains(err.Error(), "--keep-going") {
 		t.Errorf("a truncated log without --keep-going: %v", err)
 	}
 	if _, err := os.Stat(filepath.Join(out, summaryFile)); !errors.Is(err, os.ErrNotExist) {
