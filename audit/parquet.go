@@ -60,6 +60,9 @@ type ParquetStats struct {
 	Bytes int64 `json:"bytes"`
 	// Columns are the columns of each file: those of the view judged.
 	Columns []string `json:"columns"`
+	// OtherHosts is the number of hosts whose rows are in the partition
+	// host=~other (ParquetOtherHosts).
+	OtherHosts int64 `json:"other_hosts"`
 }
 
 // StagedParquet is a Parquet dataset written complete under a temporary
@@ -97,8 +100,11 @@ func (r *Result) WriteParquet(ctx context.Context, dir string) (ParquetStats, er
 // back as NULL. A host whose escaped form does not fit in a file name
 // (250 bytes) is cut and followed by "~" and 16 hexadecimal digits of its
 // SHA-256: its rows still hold the whole host in their host column (read
-// with hive_partitioning=false). ParquetMarker and _SUCCESS are written at
-// the top.
+// with hive_partitioning=false). The rows of hosts with fewer than 100 rows
+// a day on average that the robots.txt history does not name share the
+// partition host=~other (ParquetOtherHosts), with their host in the column:
+// many hosts of a few requests (hostile Host headers) make a few files, not
+// one each. ParquetMarker and _SUCCESS are written at the top.
 //
 // The dataset is written under a temporary name beside dir (that of
 // package atomicfile, so that the leftovers of a killed run are removed by
@@ -267,6 +273,22 @@ func readHead(path string, n int64) ([]byte, error) {
 // parquetSlices).
 var parquetSliceRows int64 = 1 << 17
 
+// ParquetOtherHosts is the partition value (host=~other) of the rows of
+// hosts with fewer than parquetHostDayRows rows a day on average, so that
+// a log with many hosts of a few requests each (hostile Host headers) does
+// not make a file for each: a file costs as much to write as thousands of
+// rows. Their rows keep their host in the column host (read it with
+// hive_partitioning=false). No escaped host holds a bare "~".
+const ParquetOtherHosts = "~other"
+
+// parquetHostDayRows is the fewest rows per day, on average over its days,
+// that give a host partitions of its own.
+var parquetHostDayRows int64 = 100
+
+// otherColumn is the column the slice queries add to tell the rows of
+// ParquetOtherHosts; it is not written.
+const otherColumn = "crawlaudit_other_host"
+
 // writeParquetDataset writes the dataset into the empty directory root.
 //
 // The driver materialises the whole result of a query before its first
@@ -296,8 +318,42 @@ func (r *Result) writeParquetDataset(ctx context.Context, root string, st *Parqu
 		return err
 	}
 	defer w.abort()
-	if err := r.readParquetSlices(ctx, table, wheres, schema, w.writeRecord); err != nil {
+	hosts := table + "_hosts"
+	defer r.store.Exec(context.WithoutCancel(ctx), "DROP TABLE IF EXISTS "+hosts)
+	// The hosts with partitions of their own: those with enough rows a
+	// day, and those the robots.txt history names.
+	named := "SELECT NULL::VARCHAR WHERE false"
+	if r.hist != nil && !r.hist.AnyHost() {
+		var names []string
+		for _, h := range r.hist.Hosts() {
+			names = append(names, sqlString(h))
+		}
+		named = "SELECT unnest([" + strings.Join(names, ", ") + "]::VARCHAR[])"
+	}
+	if err := r.store.Exec(ctx, fmt.Sprintf(`CREATE TEMP TABLE %s AS SELECT host FROM %s GROUP BY host
+		HAVING count(*) >= %d * count(DISTINCT epoch_us(ts) // %d) UNION %s`, hosts, table, parquetHostDayRows, int64(24*time.Hour/time.Microsecond), named)); err != nil {
 		return err
+	}
+	from, order := table+" t", "t.host, t.ts, t.file, t.line"
+	var folded int64
+	if err := r.store.conn.QueryRowContext(ctx, fmt.Sprintf(`SELECT count(DISTINCT t.host) FROM %s t
+		LEFT JOIN %s k ON k.host = t.host WHERE k.host IS NULL`, table, hosts)).Scan(&folded); err != nil {
+		return fmt.Errorf("DuckDB: %w", err)
+	}
+	columns := "t.*, false AS " + otherColumn
+	if folded > 0 {
+		from += " LEFT JOIN " + hosts + " k ON k.host IS NOT DISTINCT FROM t.host"
+		columns = "t.*, k.host IS NULL AND t.host IS NOT NULL AS " + otherColumn
+		order = otherColumn + ", CASE WHEN " + otherColumn + " THEN NULL ELSE t.host END, t.ts, t.file, t.line"
+		st.OtherHosts = folded
+	}
+	w.other = len(schema.Fields())
+	withOther := arrow.NewSchema(append(schema.Fields(), arrow.Field{Name: otherColumn, Type: arrow.FixedWidthTypes.Boolean, Nullable: true}), nil)
+	for _, where := range wheres {
+		q := "SELECT " + columns + " FROM " + from + " WHERE " + where + " ORDER BY " + order
+		if err := r.readParquetSlice(ctx, q, withOther, w.writeRecord); err != nil {
+			return err
+		}
 	}
 	if err := w.close(); err != nil {
 		return err
@@ -412,19 +468,6 @@ func (r *Result) parquetSchema(ctx context.Context, table string) (*arrow.Schema
 	return rr.Schema(), nil
 }
 
-// readParquetSlices calls write with each batch of each slice of table
-// (wheres, from parquetSlices), sorted by host and ts. A batch is valid
-// until write returns.
-func (r *Result) readParquetSlices(ctx context.Context, table string, wheres []string, schema *arrow.Schema, write func(arrow.RecordBatch) error) error {
-	for _, where := range wheres {
-		q := "SELECT * FROM " + table + " WHERE " + where + " ORDER BY host, ts, file, line"
-		if err := r.readParquetSlice(ctx, q, schema, write); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // readParquetSlice calls write with each batch of the query q, whose
 // schema must be schema.
 func (r *Result) readParquetSlice(ctx context.Context, q string, schema *arrow.Schema, write func(arrow.RecordBatch) error) error {
@@ -433,8 +476,8 @@ func (r *Result) readParquetSlice(ctx context.Context, q string, schema *arrow.S
 		return fmt.Errorf("DuckDB: %w\nin: %s", err, q)
 	}
 	defer rr.Release()
-	if !rr.Schema().Equal(schema) {
-		return fmt.Errorf("a slice of the rows has another schema: %s", rr.Schema())
+	if !sameFields(rr.Schema(), schema) {
+		return fmt.Errorf("a slice of the rows has another schema: %s, want %s", rr.Schema(), schema)
 	}
 	for rr.Next() {
 		if err := write(rr.RecordBatch()); err != nil {
@@ -445,6 +488,19 @@ func (r *Result) readParquetSlice(ctx context.Context, q string, schema *arrow.S
 		return fmt.Errorf("DuckDB: %w\nin: %s", err, q)
 	}
 	return nil
+}
+
+// sameFields tells whether a and b have the same names and types.
+func sameFields(a, b *arrow.Schema) bool {
+	if a.NumFields() != b.NumFields() {
+		return false
+	}
+	for i, f := range a.Fields() {
+		if g := b.Field(i); f.Name != g.Name || !arrow.TypeEqual(f.Type, g.Type) {
+			return false
+		}
+	}
+	return true
 }
 
 // newPartitionWriter returns a writer of the dataset of rows of schema
@@ -472,9 +528,20 @@ func newPartitionWriter(root string, schema *arrow.Schema, st *ParquetStats) (*p
 	return w, nil
 }
 
-// writeRecord writes the rows of rec, whose schema is w's, each into the
-// partition of its host and day. rec is not released.
-func (w *partitionWriter) writeRecord(rec arrow.RecordBatch) error {
+// writeRecord writes the rows of rec, whose columns are w's and then a
+// boolean column telling the rows of ParquetOtherHosts, each into the
+// partition of its host (or ParquetOtherHosts) and day, without that
+// column. rec is not released.
+func (w *partitionWriter) writeRecord(full arrow.RecordBatch) error {
+	if int(full.NumCols()) != w.other+1 {
+		return fmt.Errorf("a batch of %d columns, want %d", full.NumCols(), w.other+1)
+	}
+	other, ok := full.Column(w.other).(*array.Boolean)
+	if !ok {
+		return fmt.Errorf("column %s is %s, not a boolean", otherColumn, full.Column(w.other).DataType())
+	}
+	rec := array.NewRecordBatch(w.schema, full.Columns()[:w.other], full.NumRows())
+	defer rec.Release()
 	hosts, ok := rec.Column(w.hostCol).(interface {
 		arrow.Array
 		Value(int) string
@@ -493,6 +560,9 @@ func (w *partitionWriter) writeRecord(rec arrow.RecordBatch) error {
 		}
 		if ts.IsValid(i) {
 			k.day = utcDay(int64(ts.Value(i)), w.tsUnit)
+		}
+		if other.IsValid(i) && other.Value(i) {
+			k.host, k.other = "", true
 		}
 		return k
 	}
@@ -519,6 +589,8 @@ const noDay = int64(-1 << 62)
 type partitionKey struct {
 	host string
 	day  int64
+	// other: a row of ParquetOtherHosts (host is "").
+	other bool
 }
 
 // utcDay returns the days since 1970-01-01 of an instant v in unit.
@@ -538,7 +610,11 @@ func partitionDir(k partitionKey) string {
 	if k.day != noDay {
 		day = hivePartitionValue(time.Unix(k.day*86400, 0).UTC().Format("2006-01-02"))
 	}
-	return filepath.Join("host="+hivePartitionValue(k.host), "day="+day)
+	host := hivePartitionValue(k.host)
+	if k.other {
+		host = ParquetOtherHosts
+	}
+	return filepath.Join("host="+host, "day="+day)
 }
 
 // hiveDefaultPartition is the directory name Hive and Spark give a NULL or
@@ -590,9 +666,10 @@ type partitionWriter struct {
 	root   string
 	schema *arrow.Schema
 	st     *ParquetStats
-	// The columns that make the partition, and the unit of ts.
-	hostCol, tsCol int
-	tsUnit         arrow.TimeUnit
+	// The columns that make the partition, and the unit of ts; other is
+	// the index of otherColumn in the batches written.
+	hostCol, tsCol, other int
+	tsUnit                arrow.TimeUnit
 	// dir is the partition directory being written (relative to root),
 	// next its next part number.
 	dir  string
@@ -685,7 +762,7 @@ func (w *partitionWriter) open(k partitionKey) error {
 		}
 	}
 	w.f, w.bw, w.rows = f, bufio.NewWriterSize(f, 1<<20), 0
-	w.key = partitionKey{host: strings.Clone(k.host), day: k.day}
+	w.key = partitionKey{host: strings.Clone(k.host), day: k.day, other: k.other}
 	props := parquet.NewWriterProperties(parquet.WithCompression(compress.Codecs.Zstd),
 		parquet.WithDictionaryDefault(true), parquet.WithCreatedBy("crawlaudit"))
 	// bw is no io.Closer: the writer leaves the file to closeFile.

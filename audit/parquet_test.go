@@ -47,6 +47,14 @@ func setParquetFileRows(t *testing.T, n int64) {
 	t.Cleanup(func() { parquetFileRows = old })
 }
 
+// setParquetHostDayRows sets the rows a day that keep a host out of
+// ParquetOtherHosts, for one test.
+func setParquetHostDayRows(t *testing.T, n int64) {
+	old := parquetHostDayRows
+	parquetHostDayRows = n
+	t.Cleanup(func() { parquetHostDayRows = old })
+}
+
 // setParquetSliceRows sets the rows per query for one test.
 func setParquetSliceRows(t *testing.T, n int64) {
 	old := parquetSliceRows
@@ -275,8 +283,10 @@ func pqHostileLog(t *testing.T) (log string, want []string, long string) {
 // checks that each lands in one partition directory below the dataset,
 // named so that DuckDB's hive partitioning reads the host back (NULL for
 // the empty one); the host too long for a file name is cut in its
-// directory's name and whole in the rows.
+// directory's name and whole in the rows. (Each host has one request:
+// ParquetOtherHosts is turned off here, see TestParquetOtherHosts.)
 func TestParquetHostileHosts(t *testing.T) {
+	setParquetHostDayRows(t, 0)
 	log, want, long := pqHostileLog(t)
 	robotsFile := filepath.Join(t.TempDir(), "robots.txt")
 	if err := os.WriteFile(robotsFile, []byte("User-agent: *\nDisallow: /private/\n"), 0o644); err != nil {
@@ -574,5 +584,57 @@ func TestParquetRefusesForeignDir(t *testing.T) {
 				t.Errorf("the refused write changed %s:\n%s\nwas\n%s", top, got, before)
 			}
 		})
+	}
+}
+
+// TestParquetOtherHosts: hosts with fewer than 100 requests a day share
+// the partition host=~other, one file a day, their rows whole; a host the
+// robots.txt history names keeps its own partition however few its
+// requests; the sample's host (645 requests a day) keeps its own.
+func TestParquetOtherHosts(t *testing.T) {
+	log, want, _ := pqHostileLog(t)
+	robotsDir := filepath.Join(t.TempDir(), "robots")
+	if err := os.MkdirAll(filepath.Join(robotsDir, "www.example.com"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(robotsDir, "www.example.com", "2026-01-01T00:00:00Z.txt"), []byte("User-agent: *\nDisallow: /private/\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(context.Background(), Config{Robots: robotsDir, Profile: robots.RFC9309}, []string{log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Close()
+	dir := filepath.Join(t.TempDir(), "ds")
+	st, err := res.WriteParquet(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Lines without a host are judged as the history's only host.
+	db := pqReadBack(t)
+	rows := pqRows(t, db, "SELECT p.host, f.host, p.day, p.filename FROM "+pqScan(dir, true)+
+		" p JOIN "+pqScan(dir, false)+" f USING (filename, file_row_number)")
+	others, otherDays, otherFiles := map[string]bool{}, map[string]bool{}, map[string]bool{}
+	for _, r := range rows {
+		pathHost, host, day, file := r[0], r[1], r[2], r[3]
+		switch {
+		case host == "www.example.com" && pathHost == host:
+		case host != "www.example.com" && pathHost == ParquetOtherHosts:
+			others[host], otherDays[day], otherFiles[file] = true, true, true
+		default:
+			t.Errorf("%s: a row of %q in the partition of %q", file, host, pathHost)
+		}
+	}
+	if len(rows) != len(want) || st.Rows != int64(len(want)) || st.OtherHosts != int64(len(others)) || len(others) < 10 {
+		t.Errorf("stats %+v, %d rows read back: want %d rows, %d other hosts", st, len(rows), len(want), len(others))
+	}
+	if len(otherFiles) != len(otherDays) || len(otherDays) != 3 {
+		t.Errorf("the other hosts' rows are in %d files over %d days; want one file a day, 3 days", len(otherFiles), len(otherDays))
+	}
+
+	sample := auditParquetSample(t)
+	st, err = sample.WriteParquet(context.Background(), filepath.Join(t.TempDir(), "sample"))
+	if err != nil || st.OtherHosts != 0 {
+		t.Errorf("sample: %d other hosts (%v), want 0", st.OtherHosts, err)
 	}
 }
