@@ -110,7 +110,8 @@ alone.
 
 Parquet (--parquet DIR): every judged bot request with every column of the
 view judged, as DIR/host=HOST/day=YYYY-MM-DD/part-N.parquet (zstd; the host
-escaped as Hive does), for DuckDB, Spark, pandas:
+escaped as Hive does; hosts with fewer than 100 bot requests a day that
+--robots does not name share host=~other), for DuckDB, Spark, pandas:
   SELECT bot, count(*) FROM read_parquet('DIR/**/*.parquet',
       hive_partitioning = true) GROUP BY bot
 DIR is replaced whole, at the same moment as --out, and only if it is a
