@@ -227,14 +227,18 @@ func replaceDir(tmp, dir string) (old string, err error) {
 func CheckParquetDir(dir string) error { return checkParquetDir(dir) }
 
 // checkParquetDir returns nil when dir does not exist, is empty, or holds
-// ParquetMarker with the document WriteParquet writes.
+// ParquetMarker with the document WriteParquet writes. A symbolic link is
+// refused: the dataset would replace the link, not what it points to.
 func checkParquetDir(dir string) error {
-	fi, err := os.Stat(dir)
+	fi, err := os.Lstat(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
 	if err != nil {
 		return fmt.Errorf("cannot write %s: %w", dir, err)
+	}
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		return fmt.Errorf("refusing to replace %s: a symbolic link (give the directory it points to)", dir)
 	}
 	if !fi.IsDir() {
 		return fmt.Errorf("refusing to replace %s: not a directory (%s)", dir, fi.Mode().Type())
@@ -256,16 +260,17 @@ func checkParquetDir(dir string) error {
 	return fmt.Errorf("refusing to replace %s: it is not a Parquet dataset crawlaudit wrote (no %s file in it); remove it or choose another directory", dir, ParquetMarker)
 }
 
-// readHead reads at most n bytes of the regular file at path.
+// readHead reads at most n bytes of the regular file at path (never
+// opening anything else: a FIFO would block).
 func readHead(path string, n int64) ([]byte, error) {
+	if fi, err := os.Lstat(path); err != nil || !fi.Mode().IsRegular() {
+		return nil, errors.New("not a regular file")
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		return nil, errors.New("not a regular file")
-	}
 	return io.ReadAll(io.LimitReader(f, n))
 }
 

@@ -14,6 +14,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -550,6 +551,30 @@ func TestParquetRefusesForeignDir(t *testing.T) {
 			return os.WriteFile(filepath.Join(dir, ParquetMarker), []byte(`{"dataset":"something else"}`), 0o644)
 		}, false},
 		{"a regular file", func(dir string) error { return os.WriteFile(dir, []byte("data"), 0o644) }, false},
+		{"a symbolic link to a dataset", func(dir string) error {
+			target := dir + "-target"
+			if err := os.Mkdir(target, 0o755); err != nil {
+				return err
+			}
+			marker := `{"dataset": "` + parquetMarkerKind + `"}`
+			if err := os.WriteFile(filepath.Join(target, ParquetMarker), []byte(marker), 0o644); err != nil {
+				return err
+			}
+			return os.Symlink(target, dir)
+		}, false},
+		{"a marker that is a FIFO", func(dir string) error {
+			if err := os.Mkdir(dir, 0o755); err != nil {
+				return err
+			}
+			return syscall.Mkfifo(filepath.Join(dir, ParquetMarker), 0o644)
+		}, false},
+		{"a dataset of an earlier run", func(dir string) error {
+			if err := os.Mkdir(dir, 0o755); err != nil {
+				return err
+			}
+			marker := `{"dataset": "` + parquetMarkerKind + `"}`
+			return os.WriteFile(filepath.Join(dir, ParquetMarker), []byte(marker), 0o644)
+		}, true},
 		{"an empty directory", func(dir string) error { return os.Mkdir(dir, 0o755) }, true},
 		{"no directory, in a new parent", func(dir string) error { return nil }, true},
 	} {
