@@ -18,10 +18,10 @@
 -- Fills robots_status (the periods, for summary.json) and availability (the requests whose
 -- verdict a period changes; the view requests reads it).
 CREATE OR REPLACE TEMP TABLE bot_ops AS
-SELECT d.id AS bot_id,
-    coalesce(nullif(b.operator, ''), d.value) AS operator,
-    coalesce(b.user_triggered, false)         AS user_triggered
-FROM bots b JOIN dict d ON d.value = b.bot;
+SELECT b.bot_id,
+    coalesce(nullif(b.operator, ''), b.bot) AS operator,
+    coalesce(b.user_triggered, false)       AS user_triggered
+FROM bots b;
 
 CREATE OR REPLACE TABLE robots_status AS
 WITH fetches AS (
