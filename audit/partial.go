@@ -662,3 +662,19 @@ func (a *PartialAuditor) AddedRules(c VersionChange, ua, bot string) []string {
 	}
 	return addedRules(a.rules, c.prev, c.cur, ua, bot)
 }
+
+// FoldBotRows folds the bot rows of a summary past Run's limit (100,000
+// rows) into one row per host and identity, named "(N other bots)", as Run
+// folds them: rows must be in the summary's order. It returns the rows to
+// keep with the folded ones after them, and how many rows were folded
+// (report.Input.FoldedBotRows).
+func FoldBotRows(rows []report.BotRow) ([]report.BotRow, int64) {
+	if len(rows) <= maxSummaryBots {
+		return rows, 0
+	}
+	var folds botFolds
+	for i := maxSummaryBots; i < len(rows); i++ {
+		folds.add(&rows[i])
+	}
+	return append(rows[:maxSummaryBots:maxSummaryBots], folds.rows()...), folds.n
+}

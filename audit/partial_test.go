@@ -334,3 +334,33 @@ func TestPartialErrors(t *testing.T) {
 		t.Errorf("the sample: %v", err)
 	}
 }
+
+// TestFoldBotRows checks that FoldBotRows folds a summary's rows as Run
+// does, with the limit lowered so that the sample month has rows to fold.
+func TestFoldBotRows(t *testing.T) {
+	cfg := Config{Robots: partialSampleRobots, Grace: 24 * time.Hour}
+	ctx := context.Background()
+	res, err := Run(ctx, cfg, []string{partialSampleLog})
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := res.Summary.Bots
+	res.Close()
+	defer func(n int) { maxSummaryBots = n }(maxSummaryBots)
+	for _, limit := range []int{len(all), len(all) - 1, 7, 1} {
+		maxSummaryBots = limit
+		res, err := Run(ctx, cfg, []string{partialSampleLog})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, wantN := res.Summary.Bots, res.Summary.Input.FoldedBotRows
+		res.Close()
+		got, n := FoldBotRows(append([]report.BotRow(nil), all...))
+		if n != wantN || !reflect.DeepEqual(got, want) {
+			t.Errorf("limit %d: %d rows (%d folded), Run %d (%d folded)", limit, len(got), n, len(want), wantN)
+		}
+		if limit < len(all) && n == 0 {
+			t.Errorf("limit %d of %d rows: nothing folded", limit, len(all))
+		}
+	}
+}

@@ -116,7 +116,7 @@ func sqlAvailability(t *testing.T, rows []availRow, google bool) (map[string]per
 	exec("SET TimeZone = 'UTC'")
 	exec(fmt.Sprintf("SET VARIABLE spec_google = %t", google))
 	exec(`CREATE TABLE dict (id INTEGER, value VARCHAR)`)
-	exec(`CREATE TABLE bots (bot VARCHAR, operator VARCHAR, purpose VARCHAR, user_triggered BOOLEAN)`)
+	exec(`CREATE TABLE bots (bot VARCHAR, operator VARCHAR, purpose VARCHAR, user_triggered BOOLEAN, bot_id INTEGER)`)
 	exec(`CREATE TABLE availability (rid BIGINT, verdict_id INTEGER, unreachable BOOLEAN)`)
 	exec(`CREATE TABLE requests (rid BIGINT, ts TIMESTAMPTZ, host_id INTEGER, bot_id INTEGER, file_id INTEGER, line BIGINT,
 		status INTEGER, robots_fetch BOOLEAN, identity_code UTINYINT, verdict_id INTEGER)`)
@@ -134,13 +134,12 @@ func sqlAvailability(t *testing.T, rows []availRow, google bool) (map[string]per
 		id(v)
 	}
 	var b strings.Builder
-	b.WriteString("INSERT INTO bots VALUES ")
+	b.WriteString("INSERT INTO bots (bot, operator, purpose, user_triggered, bot_id) VALUES ")
 	for i, bt := range availBots {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		fmt.Fprintf(&b, "('%s', '%s', '', %t)", bt.name, bt.operator, bt.userTriggered)
-		id(bt.name)
+		fmt.Fprintf(&b, "('%s', '%s', '', %t, %d)", bt.name, bt.operator, bt.userTriggered, id(bt.name))
 	}
 	exec(b.String())
 	for i := 0; i < len(rows); i += 500 {

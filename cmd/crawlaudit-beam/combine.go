@@ -40,7 +40,8 @@ type combined struct {
 // period runs from the least to the greatest instant, the time resolution
 // is one second when every part's is, the rejected samples are the first
 // samplesPerReason of each reason in input order, and the bot rows get
-// their operator, purpose and verdict and the order of summary.sql. It
+// their operator, purpose and verdict and the order of summary.sql, those
+// past audit's limit folded as audit folds them. It
 // returns an error wrapping audit.ErrNothingToAudit when the audit, as a
 // whole, audits nothing, and a *nothingReadError when it read no line
 // because of input errors.
@@ -150,6 +151,7 @@ func combine(a *audit.PartialAuditor, base report.Summary, parts []partElement, 
 		s.Bots = append(s.Bots, r)
 	}
 	sortBotRows(s.Bots)
+	s.Bots, in.FoldedBotRows = audit.FoldBotRows(s.Bots)
 	if in.Lines == 0 && len(c.InputErrors) > 0 {
 		// Nothing read: the reason is the input error, as audit says.
 		return nil, &nothingReadError{strings.Join(c.InputErrors, "\n")}
