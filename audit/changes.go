@@ -84,7 +84,7 @@ func (r *Result) changes(ctx context.Context, j *judge) ([]report.Change, error)
 	err := r.store.Each(ctx, `
 SELECT c.change_id, r.bot_id, r.identity_code, any_value(r.identity), min(coalesce(ua.value, r.user_agent))
 FROM version_changes c
-JOIN requests r ON r.host_id = c.host_id AND r.ts BETWEEN c.starts - INTERVAL 30 DAY AND c.starts + INTERVAL 30 DAY
+JOIN requests r ON r.host_id = c.host_id AND r.ts BETWEEN c.starts - INTERVAL 720 HOUR AND c.starts + INTERVAL 720 HOUR
 LEFT JOIN dict ua ON ua.id = r.user_agent_id
 GROUP BY ALL`, nil, func(v []any) error {
 		p := pair{change: int(numeric(v[0])), botID: numeric(v[1]), identity: numeric(v[2])}
