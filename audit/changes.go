@@ -50,7 +50,7 @@ func (r *Result) changes(ctx context.Context, j *judge) ([]report.Change, error)
 	var rows [][]any
 	for hi := 0; hi < r.hist.NumHosts(); hi++ {
 		host := r.hist.HostName(hi)
-		id, ok := j.dictIDs[host]
+		id, ok := j.dictID(host)
 		if !ok {
 			continue // no request for the host
 		}

@@ -127,7 +127,7 @@ type judge struct {
 
 	// dict interns the strings of the *_id columns; dictBytes is about
 	// what it costs (see maxDictBytes).
-	dictIDs   map[string]int32
+	dictIDs   *stringIndex // the id of each string of dict
 	dict      []string
 	dictBytes int
 	verdict   [numVerdicts]int32 // dict ids of the verdicts
@@ -325,7 +325,7 @@ func newJudge(mem memory.Allocator, hist *history.History, profile robots.Profil
 		hostIDs:      make(map[string]int32),
 		ipIDs:        make(map[string]int32),
 		groupStates:  make(map[groupKey]*groupState),
-		dictIDs:      make(map[string]int32),
+		dictIDs:      newStringIndex(),
 		policyIDs:    make(map[policy]int32),
 		decisionIDs:  make(map[verdictRule]int32),
 		wholeSeconds: true,
@@ -388,22 +388,24 @@ func (j *judge) spillWhileJudging() {
 
 // intern returns the dict id of s, which may alias a batch's memory.
 func (j *judge) intern(s string) int32 {
-	if id, ok := j.dictIDs[s]; ok {
+	if id, ok := j.dictIDs.find(j.dict, s); ok {
 		return id
 	}
-	s = strings.Clone(s)
 	id := int32(len(j.dict))
-	j.dict = append(j.dict, s)
-	j.dictIDs[s] = id
+	j.dict = append(j.dict, strings.Clone(s))
+	j.dictIDs.add(j.dict, id)
 	j.dictBytes += len(s) + dictEntryBytes
 	return id
 }
+
+// dictID returns the dict id of s, if it is interned.
+func (j *judge) dictID(s string) (int32, bool) { return j.dictIDs.find(j.dict, s) }
 
 // internBounded returns the dict id of s, interning it if it is short and
 // the dict within its budget (maxDictBytes), or -1: the row then carries s
 // itself. Once interned, s always has its id. s may alias a batch's memory.
 func (j *judge) internBounded(s string) int32 {
-	if id, ok := j.dictIDs[s]; ok {
+	if id, ok := j.dictIDs.find(j.dict, s); ok {
 		return id
 	}
 	if len(s) > maxInternBytes || j.dictBytes >= maxDictBytes {

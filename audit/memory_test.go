@@ -415,3 +415,29 @@ func TestAuditFoldsBotRows(t *testing.T) {
 		t.Errorf("the database has %d bot rows, want all %d", rows, len(all.Bots))
 	}
 }
+
+// TestStringIndex: every string added is found with its id, through the
+// index's growth, and a string not added is not, whatever its hash.
+func TestStringIndex(t *testing.T) {
+	for _, n := range []int{0, 1, 767, 768, 5000} {
+		x := newStringIndex()
+		var dict []string
+		for i := 0; i < n; i++ {
+			dict = append(dict, fmt.Sprintf("s%d", i))
+			x.add(dict, int32(i))
+		}
+		if x.len() != n {
+			t.Errorf("n=%d: len %d", n, x.len())
+		}
+		for i, s := range dict {
+			if id, ok := x.find(dict, s); !ok || id != int32(i) {
+				t.Fatalf("n=%d: find(%q) = %d, %t; want %d", n, s, id, ok, i)
+			}
+		}
+		for _, s := range []string{"", "s", fmt.Sprintf("s%d", n), "x0"} {
+			if id, ok := x.find(dict, s); ok {
+				t.Errorf("n=%d: find(%q) = %d, not added", n, s, id)
+			}
+		}
+	}
+}
