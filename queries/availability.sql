@@ -44,9 +44,9 @@ starts AS (
 SELECT row_number() OVER (ORDER BY host_id, operator, ts, file_id, line) AS period_id,
     host_id, operator, state AS kind, ts AS from_ts,
     -- NULL: it lasts past the logs' end
-    CASE WHEN state = 'unreachable' AND (next_ts IS NULL OR next_ts > ts + INTERVAL 30 DAY)
-              AND ts + INTERVAL 30 DAY <= (SELECT max(ts) FROM requests)
-         THEN ts + INTERVAL 30 DAY
+    CASE WHEN state = 'unreachable' AND (next_ts IS NULL OR next_ts > ts + INTERVAL 720 HOUR)
+              AND ts + INTERVAL 720 HOUR <= (SELECT max(ts) FROM requests)
+         THEN ts + INTERVAL 720 HOUR
          ELSE next_ts
     END AS to_ts,
     status, bot_id, file_id, line
