@@ -1,10 +1,8 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
-	"net/netip"
 	"strings"
 	"time"
 
@@ -130,10 +128,10 @@ func (o *options) config() (audit.Config, error) {
 			Workers:      o.Workers,
 		},
 	}
-	if cfg.From, err = parseInstant(o.From, false); err != nil {
+	if cfg.From, err = audit.ParseInstant(o.From, false); err != nil {
 		return cfg, usageErr("--from: %v", err)
 	}
-	if cfg.To, err = parseInstant(o.To, true); err != nil {
+	if cfg.To, err = audit.ParseInstant(o.To, true); err != nil {
 		return cfg, usageErr("--to: %v", err)
 	}
 	if !cfg.From.IsZero() && !cfg.To.IsZero() && cfg.To.Before(cfg.From) {
@@ -144,7 +142,7 @@ func (o *options) config() (audit.Config, error) {
 			if s = strings.TrimSpace(s); s == "" {
 				continue
 			}
-			p, err := parsePrefix(s)
+			p, err := audit.ParsePrefix(s)
 			if err != nil {
 				return cfg, usageErr("--trusted-proxy %q: %v", s, err)
 			}
@@ -163,41 +161,4 @@ func (o *options) config() (audit.Config, error) {
 		cfg.Ranges = snap.Override(over)
 	}
 	return cfg, nil
-}
-
-// parseInstant parses --from and --to as crawlaudit audit does: RFC 3339,
-// a time without zone (UTC), or a date (its start, or with end its last
-// microsecond).
-func parseInstant(s string, end bool) (time.Time, error) {
-	if s == "" {
-		return time.Time{}, nil
-	}
-	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
-		return t.UTC(), nil
-	}
-	for _, layout := range []string{"2006-01-02T15:04:05", "2006-01-02T15:04", "2006-01-02 15:04:05"} {
-		if t, err := time.Parse(layout, s); err == nil {
-			return t, nil
-		}
-	}
-	if t, err := time.Parse("2006-01-02", s); err == nil {
-		if end {
-			return t.Add(24*time.Hour - time.Microsecond), nil
-		}
-		return t, nil
-	}
-	return time.Time{}, fmt.Errorf("cannot parse %q: use RFC 3339 (2026-10-01T00:00:00Z) or a date (2026-10-01)", s)
-}
-
-// parsePrefix parses a CIDR, or a bare address as its /32 or /128.
-func parsePrefix(s string) (netip.Prefix, error) {
-	if p, err := netip.ParsePrefix(s); err == nil {
-		return p.Masked(), nil
-	}
-	a, err := netip.ParseAddr(s)
-	if err != nil {
-		return netip.Prefix{}, errors.New("not a CIDR or an address")
-	}
-	a = a.Unmap()
-	return netip.PrefixFrom(a, a.BitLen()), nil
 }

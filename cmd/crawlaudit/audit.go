@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"net/netip"
 	"os"
 	"slices"
 	"strings"
@@ -237,10 +236,10 @@ func runAudit(ctx context.Context, e *env, opt *auditOptions, logs []string) err
 			Stdin:        e.stdin,
 		},
 	}
-	if cfg.From, err = parseInstant(opt.from, false); err != nil {
+	if cfg.From, err = audit.ParseInstant(opt.from, false); err != nil {
 		return usageErr("audit: --from: %v", err)
 	}
-	if cfg.To, err = parseInstant(opt.to, true); err != nil {
+	if cfg.To, err = audit.ParseInstant(opt.to, true); err != nil {
 		return usageErr("audit: --to: %v", err)
 	}
 	if !cfg.From.IsZero() && !cfg.To.IsZero() && cfg.To.Before(cfg.From) {
@@ -295,7 +294,7 @@ func runAudit(ctx context.Context, e *env, opt *auditOptions, logs []string) err
 			if s = strings.TrimSpace(s); s == "" {
 				continue
 			}
-			p, err := parsePrefix(s)
+			p, err := audit.ParsePrefix(s)
 			if err != nil {
 				return usageErr("audit: --trusted-proxy %q: %v", s, err)
 			}
@@ -491,42 +490,6 @@ func printRejected(e *env, in *report.Input) {
 		}
 		fmt.Fprintf(e.stderr, "  %s:%d: %s: %s\n", report.Printable(s.File, 80), s.Line, s.Reason, report.Printable(s.Text, 100))
 	}
-}
-
-// parseInstant parses --from/--to: RFC 3339, "2026-10-01T12:00" (UTC), or a
-// date "2026-10-01": its first instant, or with end its last microsecond.
-func parseInstant(s string, end bool) (time.Time, error) {
-	if s == "" {
-		return time.Time{}, nil
-	}
-	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
-		return t.UTC(), nil
-	}
-	for _, layout := range []string{"2006-01-02T15:04:05", "2006-01-02T15:04", "2006-01-02 15:04:05"} {
-		if t, err := time.Parse(layout, s); err == nil {
-			return t, nil
-		}
-	}
-	if t, err := time.Parse("2006-01-02", s); err == nil {
-		if end {
-			return t.Add(24*time.Hour - time.Microsecond), nil
-		}
-		return t, nil
-	}
-	return time.Time{}, fmt.Errorf("cannot parse %q: use RFC 3339 (2026-10-01T00:00:00Z) or a date (2026-10-01)", s)
-}
-
-// parsePrefix parses a CIDR, or a bare address as its /32 or /128.
-func parsePrefix(s string) (netip.Prefix, error) {
-	if p, err := netip.ParsePrefix(s); err == nil {
-		return p.Masked(), nil
-	}
-	a, err := netip.ParseAddr(s)
-	if err != nil {
-		return netip.Prefix{}, fmt.Errorf("not a CIDR or an address")
-	}
-	a = a.Unmap()
-	return netip.PrefixFrom(a, a.BitLen()), nil
 }
 
 // loadRanges returns the built-in snapshot with the sources of dir in place
