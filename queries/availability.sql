@@ -17,15 +17,20 @@
 --
 -- Fills robots_status (the periods, for summary.json) and availability (the requests whose
 -- verdict a period changes; the view requests reads it).
+-- op_key is the operator as a number, so that the joins and windows below key on integers
+-- (a log with millions of invented bot names has as many "operators"): -1, -2, ... for a
+-- named operator, the bot's id for a bot without one.
 CREATE OR REPLACE TEMP TABLE bot_ops AS
 SELECT b.bot_id,
     coalesce(nullif(b.operator, ''), b.bot) AS operator,
+    CASE WHEN nullif(b.operator, '') IS NULL THEN b.bot_id::BIGINT
+         ELSE -dense_rank() OVER (ORDER BY nullif(b.operator, '') NULLS LAST) END AS op_key,
     coalesce(b.user_triggered, false)       AS user_triggered
 FROM bots b;
 
 CREATE OR REPLACE TABLE robots_status AS
 WITH fetches AS (
-    SELECT r.host_id, o.operator, r.ts, r.file_id, r.line, r.status, r.bot_id,
+    SELECT r.host_id, o.op_key, o.operator, r.ts, r.file_id, r.line, r.status, r.bot_id,
         CASE WHEN r.status BETWEEN 200 AND 299 THEN 'ok'
              WHEN r.status BETWEEN 500 AND 599 OR r.status = 429 THEN 'unreachable'
              WHEN r.status BETWEEN 400 AND 499 THEN 'unavailable'
@@ -34,15 +39,15 @@ WITH fetches AS (
     WHERE r.robots_fetch AND r.identity_code <> 2 AND NOT o.user_triggered
 ),
 changes AS (
-    SELECT *, lag(state) OVER (PARTITION BY host_id, operator ORDER BY ts, file_id, line) AS prev
+    SELECT *, lag(state) OVER (PARTITION BY host_id, op_key ORDER BY ts, file_id, line) AS prev
     FROM fetches WHERE state IS NOT NULL
 ),
 starts AS (
-    SELECT *, lead(ts) OVER (PARTITION BY host_id, operator ORDER BY ts, file_id, line) AS next_ts
+    SELECT *, lead(ts) OVER (PARTITION BY host_id, op_key ORDER BY ts, file_id, line) AS next_ts
     FROM changes WHERE prev IS DISTINCT FROM state
 )
 SELECT row_number() OVER (ORDER BY host_id, operator, ts, file_id, line) AS period_id,
-    host_id, operator, state AS kind, ts AS from_ts,
+    host_id, operator, op_key, state AS kind, ts AS from_ts,
     -- NULL: it lasts past the logs' end
     CASE WHEN state = 'unreachable' AND (next_ts IS NULL OR next_ts > ts + INTERVAL 720 HOUR)
               AND ts + INTERVAL 720 HOUR <= (SELECT max(ts) FROM requests)
@@ -61,11 +66,16 @@ WITH verdicts AS (
         max(id) FILTER (WHERE value = 'allowed_unavailable')    AS unavailable
     FROM dict
 ),
+-- Only the requests of a host and operator that had a period are looked at.
+keys AS (
+    SELECT DISTINCT host_id, op_key FROM robots_status
+),
 req AS (
-    SELECT r.rid, r.ts, r.host_id, r.verdict_id, o.operator
-    FROM requests r JOIN bot_ops o ON o.bot_id = r.bot_id
+    SELECT r.rid, r.ts, r.host_id, r.verdict_id, o.op_key
+    FROM requests r
+    JOIN bot_ops o ON o.bot_id = r.bot_id
+    SEMI JOIN keys k ON k.host_id = r.host_id AND k.op_key = o.op_key
     WHERE NOT r.robots_fetch AND r.identity_code <> 2 AND NOT o.user_triggered
-      AND EXISTS (SELECT 1 FROM robots_status)
 )
 SELECT req.rid, p.period_id,
     CASE
@@ -74,7 +84,7 @@ SELECT req.rid, p.period_id,
     END AS verdict_id,
     p.kind = 'unreachable' AS unreachable
 FROM req ASOF JOIN robots_status p
-    ON p.host_id = req.host_id AND p.operator = req.operator AND req.ts >= p.from_ts,
+    ON p.host_id = req.host_id AND p.op_key = req.op_key AND req.ts >= p.from_ts,
     verdicts v
 WHERE p.to_ts IS NULL OR req.ts < p.to_ts;
 

@@ -19,7 +19,7 @@ import (
 // otherwise: with DuckDB's own limit (audit.MemoryLimit) it keeps the
 // process under 1 GiB on hostile inputs (issue 12); ordinary audits stay
 // far below it and never feel it.
-const goMemoryLimit = 640 << 20
+const goMemoryLimit = 384 << 20
 
 func main() {
 	if os.Getenv("GOMEMLIMIT") == "" {
