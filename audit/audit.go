@@ -287,20 +287,9 @@ func runOnce(ctx context.Context, cfg Config, logs []string, damaged []*ingest.I
 	}
 	ident := bots.NewIdentifier()
 	j := newJudge(mem, hist, cfg.Profile, ident, pendingRanges)
-	j.trusted = cfg.TrustedProxies
-	j.collectClients = cfg.SeenClients
 	defer j.release()
-	j.graceUS = cfg.Grace.Microseconds()
-	if cfg.Operators != nil {
-		j.rules = cfg.Operators
-	}
-	j.graceForAll = cfg.GraceForAll
-	if !cfg.From.IsZero() {
-		j.fromUS = cfg.From.UnixMicro()
-	}
-	if !cfg.To.IsZero() {
-		j.toUS = cfg.To.UnixMicro()
-	}
+	configureJudge(j, cfg)
+	j.collectClients = cfg.SeenClients
 	if !cfg.DNS.Live && cfg.DNS.CachePath == "" {
 		j.spillWhileJudging() // reverse DNS settles claims at the end
 	}

@@ -373,7 +373,7 @@ func (a *PartialAuditor) judgeOnce(ctx context.Context, cfg Config, logs []strin
 	return p, inputErr
 }
 
-// configureJudge sets what cfg asks of j, as runOnce does.
+// configureJudge sets what cfg asks of j (runOnce and PartialAuditor).
 func configureJudge(j *judge, cfg Config) {
 	j.trusted = cfg.TrustedProxies
 	j.graceUS = cfg.Grace.Microseconds()
