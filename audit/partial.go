@@ -268,7 +268,9 @@ func (a *PartialAuditor) Judge(ctx context.Context, logs []string, sink func(arr
 	var damaged []*ingest.IntegrityError
 	lines := map[string]int64{}
 	for {
-		p, err := a.judgeOnce(ctx, cfg, logs, damaged, sink)
+		p, err := a.judgeOnce(ctx, cfg, func(ctx context.Context, opts ingest.Options, sink func(arrow.RecordBatch) error) (*ingest.Accounting, error) {
+			return ingest.Run(ctx, logs, opts, sink)
+		}, damaged, sink)
 		var again *damagedFiles
 		if !errors.As(err, &again) {
 			if p != nil {
@@ -287,9 +289,22 @@ func (a *PartialAuditor) Judge(ctx context.Context, logs []string, sink func(arr
 	}
 }
 
-// judgeOnce is one pass of Judge over logs, without the files of
-// damaged, whose errors it reports as input errors.
-func (a *PartialAuditor) judgeOnce(ctx context.Context, cfg Config, logs []string, damaged []*ingest.IntegrityError, sink func(arrow.RecordBatch) error) (*Partial, error) {
+// JudgeRange judges one byte range of a plain log file
+// (ingest.PlanRanges, ingest.RunRange) as Judge judges a whole file, and
+// calls sink with its judged bot requests once the range is read. Its
+// Partial counts the range's lines (and the file, when the range starts
+// it: Input.Files), so that the Partials of a file's ranges add up to
+// Judge's of the file; line numbers are the file's (r.NewlinesBefore).
+func (a *PartialAuditor) JudgeRange(ctx context.Context, r ingest.Range, sink func(arrow.RecordBatch) error) (*Partial, error) {
+	return a.judgeOnce(ctx, a.cfg, func(ctx context.Context, opts ingest.Options, sink func(arrow.RecordBatch) error) (*ingest.Accounting, error) {
+		return ingest.RunRange(ctx, r, opts, sink)
+	}, nil, sink)
+}
+
+// judgeOnce is one pass of Judge over what read reads (ingest.Run of the
+// logs, without the files of damaged, whose errors it reports as input
+// errors; or ingest.RunRange).
+func (a *PartialAuditor) judgeOnce(ctx context.Context, cfg Config, read func(context.Context, ingest.Options, func(arrow.RecordBatch) error) (*ingest.Accounting, error), damaged []*ingest.IntegrityError, sink func(arrow.RecordBatch) error) (*Partial, error) {
 	mem := cfg.Allocator
 	if mem == nil {
 		mem = ingest.NewPoolAllocator()
@@ -310,7 +325,7 @@ func (a *PartialAuditor) judgeOnce(ctx context.Context, cfg Config, logs []strin
 	filters := &humanFilters{ident: j.ident, fromUS: j.fromUS, toUS: j.toUS, trusted: j.trusted}
 	opts := cfg.Ingest
 	opts.RowFilter = filters.newFilter
-	acc, inputErr := ingest.Run(ctx, logs, opts, func(rec arrow.RecordBatch) error {
+	acc, inputErr := read(ctx, opts, func(rec arrow.RecordBatch) error {
 		if err := j.add(rec); err != nil {
 			return err
 		}
