@@ -14,11 +14,14 @@ import (
 )
 
 // partElement is what the judging step says of one input (a LOG
-// argument), beside its rows: the element of the side input the summary
+// argument) or byte range of one, beside its rows: the element of the side input the summary
 // is made with.
 type partElement struct {
 	// Index is the input's place among the LOG arguments.
-	Index   int           `json:"index"`
+	Index int `json:"index"`
+	// Part is the place of the byte range among its file's (0 for a
+	// whole input).
+	Part    int           `json:"part,omitempty"`
 	Partial audit.Partial `json:"partial"`
 	// MaxTS is the time of its latest bot request (Unix µs); nil when it
 	// has none.
@@ -46,7 +49,7 @@ type combined struct {
 // whole, audits nothing, and a *nothingReadError when it read no line
 // because of input errors.
 func combine(a *audit.PartialAuditor, base report.Summary, parts []partElement, rows []report.BotRow, samplesPerReason int) (*combined, error) {
-	slices.SortFunc(parts, func(x, y partElement) int { return cmp.Compare(x.Index, y.Index) })
+	slices.SortFunc(parts, func(x, y partElement) int { return cmp.Or(cmp.Compare(x.Index, y.Index), cmp.Compare(x.Part, y.Part)) })
 	c := &combined{Summary: base}
 	s := &c.Summary
 	in := &s.Input

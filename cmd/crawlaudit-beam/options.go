@@ -42,7 +42,14 @@ type options struct {
 	// per core).
 	Workers   int  `json:"workers,omitempty"`
 	KeepGoing bool `json:"keep_going,omitempty"`
+	// SplitBytes: a LOG argument that is a plain file longer than this is
+	// read as byte ranges of this size, on as many workers; 0 reads every
+	// argument whole.
+	SplitBytes int64 `json:"split_bytes,omitempty"`
 }
+
+// defaultSplitBytes is --split-bytes' default.
+const defaultSplitBytes = 64 << 20
 
 // cliOptions are all the flags of crawlaudit-beam but Beam's own.
 type cliOptions struct {
@@ -89,6 +96,7 @@ func defineFlags(fs *flag.FlagSet, o *cliOptions) {
 	fs.IntVar(&o.MaxLineBytes, "max-line-bytes", 0, "longest log line accepted (default 65536)")
 	fs.IntVar(&o.Workers, "workers", 0, "parsing goroutines of each worker (default: one per core)")
 	fs.BoolVar(&o.KeepGoing, "keep-going", false, "write summary.json despite input errors (unreadable or truncated files), and go on with a --robots file that is not a robots.txt")
+	fs.Int64Var(&o.SplitBytes, "split-bytes", defaultSplitBytes, "read a plain (uncompressed) LOG file longer than `N` bytes as byte ranges of N bytes, on separate workers; 0 reads each LOG whole")
 	fs.BoolVar(&o.json, "json", false, "print summary.json on stdout")
 	fs.StringVar(&o.out, "out", "", "write summary.json into `DIR` (on a file system every worker shares)")
 }
@@ -105,6 +113,9 @@ func (o *options) config() (audit.Config, error) {
 	}
 	if o.Grace < 0 {
 		return cfg, usageErr("--grace must not be negative")
+	}
+	if o.SplitBytes < 0 {
+		return cfg, usageErr("--split-bytes must not be negative (0 reads each LOG whole)")
 	}
 	var rules *bots.Rules
 	if o.Operators != "" {

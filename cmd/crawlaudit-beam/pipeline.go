@@ -20,6 +20,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
 	"github.com/crawlaudit/crawlaudit/audit"
+	"github.com/crawlaudit/crawlaudit/ingest"
 	"github.com/crawlaudit/crawlaudit/internal/atomicfile"
 	"github.com/crawlaudit/crawlaudit/report"
 	"github.com/crawlaudit/crawlaudit/robots"
@@ -27,7 +28,11 @@ import (
 
 func init() {
 	beam.RegisterType(reflect.TypeOf((*logInput)(nil)).Elem())
-	register.DoFn5x1[context.Context, logInput, func(string, []byte), func(string, []byte), func([]byte), error](&judgeFn{})
+	beam.RegisterType(reflect.TypeOf((*logPiece)(nil)).Elem())
+	register.DoFn3x1[context.Context, logInput, func(logPiece), error](&planFn{})
+	register.Emitter1[logPiece]()
+	register.DoFn2x1[logPiece, func([]byte), error](&countFn{})
+	register.DoFn6x1[context.Context, logPiece, func(*[]byte) bool, func(string, []byte), func(string, []byte), func([]byte), error](&judgeFn{})
 	register.Emitter2[string, []byte]()
 	register.Emitter1[[]byte]()
 	register.DoFn4x1[string, func(*[]byte) bool, func(*[]byte) bool, func([]byte), error](&availabilityFn{})
@@ -44,6 +49,29 @@ type logInput struct {
 	Path  string
 }
 
+// logPiece is what a judging worker reads: a whole LOG argument, or one
+// byte range of a LOG argument that is a large plain file (--split-bytes).
+type logPiece struct {
+	// Index is the place of its LOG argument.
+	Index int
+	Path  string
+	// Ranged: Range is a byte range of the file, read with
+	// PartialAuditor.JudgeRange; else the whole argument is read (Judge).
+	Ranged bool
+	// Part is the range's place among the file's ranges (0 for a whole
+	// argument): the parts of an input are put together in this order.
+	Part  int
+	Range ingest.Range
+}
+
+// newlineCount is the number of newlines of one range: the ranges after
+// it number their lines from the counts before them.
+type newlineCount struct {
+	Index    int   `json:"index"`
+	Part     int   `json:"part"`
+	Newlines int64 `json:"newlines"`
+}
+
 // summaryFile is the name of the summary in the output directory.
 const summaryFile = "summary.json"
 
@@ -51,22 +79,29 @@ const summaryFile = "summary.json"
 // summary.json into outDir:
 //
 //  1. one element per LOG argument (logInput);
-//  2. judge (judgeFn): each worker judges its inputs with
+//  2. plan (planFn): a LOG argument that is a plain file longer than
+//     --split-bytes becomes its byte ranges (ingest.PlanRanges, in the
+//     format detected on its first block), any other one piece, whole;
+//     the pieces are spread over the workers (Reshuffle), and each range
+//     but a file's last counts its newlines (countFn), a side input of
+//     the judge: a range's first line number is 1 + the newlines before
+//     it;
+//  3. judge (judgeFn): each worker judges its pieces with
 //     audit.PartialAuditor, the judge of `crawlaudit audit`, and emits
 //     the bot requests keyed by bot, host and identity, in batches (one
 //     Arrow IPC batch per key and up to 65,536 judged rows); the
 //     /robots.txt responses keyed by host and operator; and the part's
 //     accounting;
-//  3. availability (availabilityFn), after a GroupByKey by host and
+//  4. availability (availabilityFn), after a GroupByKey by host and
 //     operator: the periods in which robots.txt was unreachable or
 //     unavailable (queries/availability.sql);
-//  4. measure (measureFn), after a GroupByKey by bot, host and identity:
+//  5. measure (measureFn), after a GroupByKey by bot, host and identity:
 //     per key, the verdicts the periods change, the requests in time order,
 //     the window measures of queries/measures.sql and the counts of
 //     queries/summary.sql: one summary row, what the key's requests add
 //     to each period's counts, and the key's reactions to robots.txt
 //     changes (keyChanges);
-//  5. summarize (summarizeFn): one element that takes the parts, the rows,
+//  6. summarize (summarizeFn): one element that takes the parts, the rows,
 //     the periods, their counts and the changes as side inputs, combines
 //     them (combine) and writes summary.json.
 func buildPipeline(opt options, logs []string, outDir string) *beam.Pipeline {
@@ -76,7 +111,10 @@ func buildPipeline(opt options, logs []string, outDir string) *beam.Pipeline {
 		inputs[i] = logInput{Index: i, Path: l}
 	}
 	in := beam.CreateList(s.Scope("logs"), inputs)
-	rows, fetches, parts := beam.ParDo3(s.Scope("judge"), &judgeFn{Opt: opt}, in)
+	pieces := beam.ParDo(s.Scope("plan"), &planFn{Opt: opt}, in)
+	pieces = beam.Reshuffle(s.Scope("spread"), pieces)
+	newlines := beam.ParDo(s.Scope("count newlines"), &countFn{}, pieces)
+	rows, fetches, parts := beam.ParDo3(s.Scope("judge"), &judgeFn{Opt: opt}, pieces, beam.SideInput{Input: newlines})
 	byOperator := beam.GroupByKey(s.Scope("by host, operator"), fetches)
 	periods := beam.ParDo(s.Scope("availability"), &availabilityFn{}, byOperator, beam.SideInput{Input: parts})
 	byKey := beam.GroupByKey(s.Scope("by bot, host, identity"), rows)
@@ -88,10 +126,69 @@ func buildPipeline(opt options, logs []string, outDir string) *beam.Pipeline {
 	return p
 }
 
-// judgeFn judges LOG arguments (step 2 of buildPipeline).
+// planFn cuts the LOG arguments that are large plain files into byte
+// ranges (step 2 of buildPipeline).
+type planFn struct {
+	Opt   options `json:"opt"`
+	ingst ingest.Options
+}
+
+// Setup takes the ingest options of the audit (format, layout, limits).
+func (f *planFn) Setup() error {
+	cfg, err := f.Opt.config()
+	f.ingst = cfg.Ingest
+	return err
+}
+
+// ProcessElement emits the pieces of one LOG argument: its ranges, or
+// itself.
+func (f *planFn) ProcessElement(ctx context.Context, in logInput, emit func(logPiece)) error {
+	ranges, err := ingest.PlanRanges(ctx, in.Path, f.Opt.SplitBytes, f.ingst)
+	if err != nil {
+		return fmt.Errorf("%s: %w", in.Path, err)
+	}
+	if len(ranges) < 2 {
+		emit(logPiece{Index: in.Index, Path: in.Path})
+		return nil
+	}
+	for i, r := range ranges {
+		emit(logPiece{Index: in.Index, Path: in.Path, Ranged: true, Part: i, Range: r})
+	}
+	return nil
+}
+
+// countFn counts the newlines of a range that has ranges after it (step 2
+// of buildPipeline).
+type countFn struct{}
+
+// ProcessElement emits the newline count of one range.
+func (f *countFn) ProcessElement(p logPiece, emit func([]byte)) error {
+	if !p.Ranged || p.Range.End == p.Range.Size {
+		return nil
+	}
+	n, err := ingest.CountNewlines(p.Range.File, p.Range.Start, p.Range.End)
+	if err != nil {
+		// The file was readable when it was planned: the ranges after this
+		// one cannot number their lines.
+		return fmt.Errorf("counting the lines of bytes %d to %d: %w", p.Range.Start, p.Range.End, err)
+	}
+	data, err := json.Marshal(newlineCount{Index: p.Index, Part: p.Part, Newlines: n})
+	if err != nil {
+		return err
+	}
+	emit(data)
+	return nil
+}
+
+// judgeFn judges LOG arguments and their ranges (step 3 of
+// buildPipeline).
 type judgeFn struct {
 	Opt     options `json:"opt"`
 	auditor *audit.PartialAuditor
+	// newlines holds, by input and part, the newline counts of the ranges
+	// (the side input, read once per instance: it is the same for every
+	// element of this batch pipeline's one window).
+	newlines map[int]map[int]int64
 }
 
 // Setup loads the robots.txt history and the range lists, once per worker
@@ -105,28 +202,67 @@ func (f *judgeFn) Setup() error {
 	return err
 }
 
-// ProcessElement judges one input, emitting its requests by key, its
+// ProcessElement judges one piece, emitting its requests by key, its
 // /robots.txt responses by host and operator, and then its part.
-func (f *judgeFn) ProcessElement(ctx context.Context, in logInput, emitRows, emitFetches func(string, []byte), emitPart func([]byte)) error {
+func (f *judgeFn) ProcessElement(ctx context.Context, in logPiece, newlines func(*[]byte) bool, emitRows, emitFetches func(string, []byte), emitPart func([]byte)) error {
 	// The files of the input (several for a directory or a glob) are
 	// numbered as their rows come: rows at one instant are taken by
-	// input, then file, then line.
+	// input, then file, then line (the file's, in a range too).
 	files := map[string]int64{}
 	var maxTS *int64
-	p, err := f.auditor.Judge(ctx, []string{in.Path}, func(rec arrow.RecordBatch) error {
+	sink := func(rec arrow.RecordBatch) error {
 		return splitByKey(rec, in.Index, files, &maxTS, emitRows, emitFetches)
-	})
+	}
+	var p *audit.Partial
+	var err error
+	if in.Ranged {
+		r := in.Range
+		if r.NewlinesBefore, err = f.newlinesBefore(in, newlines); err != nil {
+			return err
+		}
+		p, err = f.auditor.JudgeRange(ctx, r, sink)
+	} else {
+		p, err = f.auditor.Judge(ctx, []string{in.Path}, sink)
+	}
 	if p == nil {
 		return fmt.Errorf("%s: %w", in.Path, err)
 	}
 	// An input error (an unreadable or truncated file) is in the part's
 	// input; the summary decides.
-	data, err := json.Marshal(partElement{Index: in.Index, Partial: *p, MaxTS: maxTS})
+	data, err := json.Marshal(partElement{Index: in.Index, Part: in.Part, Partial: *p, MaxTS: maxTS})
 	if err != nil {
 		return fmt.Errorf("%s: %w", in.Path, err)
 	}
 	emitPart(data)
 	return nil
+}
+
+// newlinesBefore returns the number of newlines before the range of in:
+// the sum of the counts of the ranges before it.
+func (f *judgeFn) newlinesBefore(in logPiece, counts func(*[]byte) bool) (int64, error) {
+	if f.newlines == nil {
+		f.newlines = map[int]map[int]int64{}
+		var data []byte
+		for counts(&data) {
+			var c newlineCount
+			if err := json.Unmarshal(data, &c); err != nil {
+				return 0, fmt.Errorf("a newline count: %w", err)
+			}
+			if f.newlines[c.Index] == nil {
+				f.newlines[c.Index] = map[int]int64{}
+			}
+			f.newlines[c.Index][c.Part] = c.Newlines
+		}
+	}
+	var n int64
+	for part := range in.Part {
+		c, ok := f.newlines[in.Index][part]
+		if !ok {
+			return 0, fmt.Errorf("%s: no newline count of range %d", in.Path, part)
+		}
+		n += c
+	}
+	return n, nil
 }
 
 // splitByKey emits the rows of rec, a batch of audit.PartialSchema from

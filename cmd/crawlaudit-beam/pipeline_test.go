@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"errors"
@@ -19,6 +20,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 
 	"github.com/crawlaudit/crawlaudit/audit"
+	"github.com/crawlaudit/crawlaudit/ingest"
 	"github.com/crawlaudit/crawlaudit/internal/loggen"
 	"github.com/crawlaudit/crawlaudit/report"
 )
@@ -308,6 +310,7 @@ func TestPipelineErrors(t *testing.T) {
 		{"to before from", []string{"--robots", sampleRobots, "--from", "2026-10-02", "--to", "2026-10-01", "--json", sampleLog}, true, "before"},
 		{"bad proxy", []string{"--robots", sampleRobots, "--trusted-proxy", "10.0.0.0/99", "--json", sampleLog}, true, "--trusted-proxy"},
 		{"negative grace", []string{"--robots", sampleRobots, "--grace", "-1h", "--json", sampleLog}, true, "--grace"},
+		{"negative split", []string{"--robots", sampleRobots, "--split-bytes", "-1", "--json", sampleLog}, true, "--split-bytes"},
 		{"missing robots", []string{"--robots", "/nonexistent/robots", "--json", sampleLog}, true, "nonexistent"},
 		{"robots.txt that is HTML", []string{"--robots", htmlRobots(t), "--json", sampleLog}, true, "HTML"},
 		{"nothing in the period", []string{"--robots", sampleRobots, "--from", "2030-01-01", "--out", out, sampleLog}, false, "nothing to audit"},
@@ -449,5 +452,154 @@ func TestPipelineRealLogs(t *testing.T) {
 	}
 	if s.Input.Files != 3 || len(s.Bots) < 20 {
 		t.Errorf("%d files, %d bot rows", s.Input.Files, len(s.Bots))
+	}
+}
+
+// plainSample writes the sample month uncompressed into dir and returns
+// its path.
+func plainSample(t *testing.T, dir string) string {
+	t.Helper()
+	f, err := os.Open(sampleLog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, "access-2026-10.log")
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// hostileSample writes the sample month into dir with, around every cut of
+// a file into ranges of split bytes, what a cut can fall into: a line that
+// is not a request (most cuts), a line longer than a range and than
+// --max-line-bytes (one cut), a blank line, a CRLF line end. Every other
+// line ends in CRLF; the file has no final newline.
+func hostileSample(t *testing.T, dir string, split int) string {
+	t.Helper()
+	data, err := os.ReadFile(plainSample(t, t.TempDir()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	cut := 0
+	for i, line := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
+		end := "\n"
+		if i%2 == 1 {
+			end = "\r\n"
+		}
+		next := (b.Len()/split + 1) * split
+		if b.Len()+len(line)+len(end) > next {
+			cut++
+			switch {
+			case cut == 3:
+				// Longer than a range: the range after the cut reads
+				// nothing.
+				b.WriteString("garbage " + strings.Repeat("#", 2*split) + end)
+			case cut%5 == 0:
+				b.WriteString(end)
+			case cut%2 == 0:
+				b.WriteString("garbage " + strings.Repeat("#", next-b.Len()) + end)
+			}
+		}
+		if i > 0 && i%7919 == 0 {
+			b.WriteString("\r\n\n")
+		}
+		b.WriteString(line)
+		if i < 49999 {
+			b.WriteString(end)
+		}
+	}
+	p := filepath.Join(dir, "hostile.log")
+	if err := os.WriteFile(p, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestPipelineSplitEqualsAudit runs the pipeline with a small
+// --split-bytes, so that the plain files are read as many byte ranges
+// whose cuts fall mid-line, and checks that summary.json equals
+// `crawlaudit audit --json`'s on the same files, byte for byte: on the
+// sample month uncompressed (one file, 40-odd ranges), on the generated
+// month (two plain JSON-lines files and a combined one cut, a gzip one
+// whole), and on the sample month with rejected lines, a line longer
+// than a range, blank lines and CRLF ends at the cuts.
+func TestPipelineSplitEqualsAudit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs pipelines on Prism")
+	}
+	dir := t.TempDir()
+	genRobots, genLogs := generateMonth(t, dir, 40000)
+	const hostileSplit = 250_000
+	for _, tc := range []struct {
+		name  string
+		opt   options
+		logs  []string
+		split int64
+		// ranges is the least number of ranges the logs must be cut into.
+		ranges int
+		check  func(t *testing.T, s *report.Summary)
+	}{
+		{"sample month", options{Robots: sampleRobots, Grace: 24 * time.Hour}, []string{plainSample(t, dir)}, 300_007, 40, func(t *testing.T, s *report.Summary) {
+			if len(s.Bots) < 10 || s.Input.Files != 1 {
+				t.Errorf("%d bot rows, %d files", len(s.Bots), s.Input.Files)
+			}
+		}},
+		{"generated month", options{Robots: genRobots, Grace: 24 * time.Hour}, genLogs, 100_003, 30, func(t *testing.T, s *report.Summary) {
+			if s.Input.Files != 5 || s.Input.Rejected == 0 || len(s.RobotsStatus) == 0 {
+				t.Errorf("files %d, rejected %d, %d periods", s.Input.Files, s.Input.Rejected, len(s.RobotsStatus))
+			}
+		}},
+		{"generated month, google, a period", options{Robots: genRobots, Spec: "google", Grace: 0, GraceSet: true,
+			From: "2026-10-04T06:00:00Z", To: "2026-10-27"}, genLogs, 333_333, 9, func(t *testing.T, s *report.Summary) {
+			if s.Input.OutsidePeriod == 0 {
+				t.Error("no request outside the period")
+			}
+		}},
+		{"rejected lines across the cuts", options{Robots: sampleRobots, Grace: 24 * time.Hour}, []string{hostileSample(t, dir, hostileSplit)}, hostileSplit, 50, func(t *testing.T, s *report.Summary) {
+			if s.Input.RejectedReasons["line too long"] != 1 || s.Input.Rejected < 10 || len(s.Input.Samples) < 6 {
+				t.Errorf("rejected %v, %d samples", s.Input.RejectedReasons, len(s.Input.Samples))
+			}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg, err := tc.opt.config()
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := 0
+			for _, l := range tc.logs {
+				ranges, err := ingest.PlanRanges(context.Background(), l, tc.split, cfg.Ingest)
+				if err != nil {
+					t.Fatal(err)
+				}
+				n += len(ranges)
+			}
+			if n < tc.ranges {
+				t.Fatalf("the logs are cut into %d ranges, want at least %d", n, tc.ranges)
+			}
+			want := auditJSON(t, tc.opt, tc.logs)
+			opt := tc.opt
+			opt.SplitBytes = tc.split
+			got := beamJSON(t, opt, tc.logs)
+			if !bytes.Equal(got, want) {
+				t.Errorf("summary.json (%d ranges) differs from crawlaudit audit --json's:\n%s", n, diffLines(want, got))
+			}
+			var s report.Summary
+			if err := json.Unmarshal(got, &s); err != nil {
+				t.Fatal(err)
+			}
+			tc.check(t, &s)
+		})
 	}
 }
