@@ -29,6 +29,7 @@ type genOptions struct {
 	botShare    float64
 	robotsRules int
 	realistic   bool
+	outages     []string               // --robots-outage START/END=STATUS
 	changed     func(name string) bool // whether a flag was given
 }
 
@@ -59,6 +60,10 @@ products, images, searches; each section's entries requested with a Zipf law),
 rest browsers), --bot-share F the fraction of requests by crawlers and scripts,
 --robots-rules N the Allow and Disallow rules of the last robots.txt version
 (60 hand-written; more are added as Disallow rules to every version).
+--robots-outage START/END=STATUS (repeatable) makes /robots.txt answer STATUS
+from START to END (RFC 3339, END exclusive) on every host: 5xx or 429 make it
+unreachable (crawlers that obey robots.txt stop all but hourly retries), other
+4xx unavailable (they may crawl anything until they fetch it again).
 --realistic sets them to a real site's month (issue 15): 104 distinct paths per
 1,000 lines, 271 User-Agents, 30% crawlers, the 60-rule robots.txt; a knob given
 with it overrides it.
@@ -67,7 +72,9 @@ with it overrides it.
 --robots-dir, the robots.txt history is written as DIR/HOST/<RFC 3339>.txt, the
 layout "crawlaudit audit --robots DIR" reads. -o - writes to stdout.`,
 			Example: `  # the demo data in testdata/sample
-  crawlaudit gen --lines 50000 --seed 1 --from 2026-10-01 --to 2026-11-01 --gzip \
+  crawlaudit gen --lines 50000 --seed 1 --from 2026-10-01 --to 2026-11-01 \
+      --robots-outage 2026-10-22T06:00:00Z/2026-10-22T11:00:00Z=503 \
+      --robots-outage 2026-10-27T06:00:00Z/2026-10-28T06:00:00Z=404 --gzip \
       --robots-dir testdata/sample/robots -o testdata/sample/access-2026-10.log.gz
 
   # a 1M-line (~250 MB) month for benchmarks
@@ -96,6 +103,7 @@ layout "crawlaudit audit --robots DIR" reads. -o - writes to stdout.`,
 		f.IntVar(&o.agents, "agents", 0, fmt.Sprintf("about this many distinct User-Agents, %d to %d (0: the default 46)", loggen.MinAgents, loggen.MaxAgents))
 		f.Float64Var(&o.botShare, "bot-share", 0, "fraction of requests made by crawlers and scripts, in (0, 1) (0: the default mix, about 0.4)")
 		f.IntVar(&o.robotsRules, "robots-rules", 0, fmt.Sprintf("Allow and Disallow rules of the last robots.txt version, %d to %d (0: the hand-written %d)", loggen.HandWrittenRules, loggen.MaxRobotsRules, loggen.HandWrittenRules))
+		f.StringArrayVar(&o.outages, "robots-outage", nil, "robots.txt answers STATUS from START to END: START/END=STATUS (repeatable)")
 		f.BoolVar(&o.realistic, "realistic", false, "a real site's month: --paths lines*0.104 --agents 271 --bot-share 0.3 --robots-rules 60")
 		return cmd
 	})
@@ -147,6 +155,13 @@ func (o *genOptions) genConfig() (loggen.Config, error) {
 	}
 	cfg = loggen.Config{Seed: o.seed, Start: from, End: to, Lines: o.lines, Hosts: o.hosts, Location: loc,
 		Paths: o.paths, Agents: o.agents, BotShare: o.botShare, RobotsRules: o.robotsRules}
+	for _, s := range o.outages {
+		out, err := loggen.ParseOutage(s)
+		if err != nil {
+			return cfg, usageErr("gen: --robots-outage: %v", err)
+		}
+		cfg.RobotsOutages = append(cfg.RobotsOutages, out)
+	}
 	if o.realistic {
 		r := loggen.RealisticConfig(o.lines)
 		given := o.changed

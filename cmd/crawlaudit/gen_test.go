@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 // runCLI runs the command line and returns its exit status and output.
@@ -143,11 +144,51 @@ func TestGenUsageErrors(t *testing.T) {
 		{"gen", "-o", "-", "--bot-share", "NaN"},
 		{"gen", "-o", "-", "--robots-rules", "30"},
 		{"gen", "-o", "-", "--realistic", "--agents", "3"},
+		{"gen", "-o", "-", "--robots-outage", "2026-10-22/2026-10-23=503"},
+		{"gen", "-o", "-", "--robots-outage", "2026-10-22T06:00:00Z/2026-10-22T11:00:00Z=302"},
+		{"gen", "-o", "-", "--robots-outage", "2026-10-22T06:00:00Z/2026-10-22T11:00:00Z"},
+		{"gen", "-o", "-", "--robots-outage", "2026-10-22T06:00:00Z/2026-10-22T11:00:00Z=503",
+			"--robots-outage", "2026-10-22T10:00:00Z/2026-10-23T00:00:00Z=404"},
 	} {
 		code, stdout, stderr := runGenCLI(args...)
 		if code != exitUsage || stdout != "" || !strings.HasPrefix(stderr, "crawlaudit: ") || strings.Count(stderr, "\n") != 1 {
 			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit 2 and a one-line message", args, code, stdout, stderr)
 		}
+	}
+}
+
+// --robots-outage makes /robots.txt answer its status in its period: every
+// /robots.txt line of the log in the period has it, every other 200.
+func TestGenRobotsOutage(t *testing.T) {
+	code, out, stderr := runGenCLI("gen", "--lines", "20000", "--from", "2026-10-01", "--to", "2026-10-04", "--tz", "UTC",
+		"--robots-outage", "2026-10-02T06:00:00Z/2026-10-02T12:00:00Z=503",
+		"--robots-outage", "2026-10-02T12:00:00Z/2026-10-03T00:00:00Z=410", "-o", "-")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	got := map[string]int{} // "in 503", "in 410", "out 200", ...
+	for line := range strings.Lines(out) {
+		if !strings.Contains(line, "\"GET /robots.txt ") {
+			continue
+		}
+		// 1.2.3.4 - - [02/Oct/2026:06:12:00 +0000] "GET /robots.txt HTTP/1.1" 503 ...
+		ts := line[strings.IndexByte(line, '[')+1 : strings.IndexByte(line, ']')]
+		at, err := time.Parse("02/Jan/2006:15:04:05 -0700", ts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		status := strings.Fields(line[strings.Index(line, "HTTP/"):])[1]
+		where := "out"
+		switch h := at.Sub(time.Date(2026, 10, 2, 0, 0, 0, 0, time.UTC)).Hours(); {
+		case h >= 6 && h < 12:
+			where = "in 503"
+		case h >= 12 && h < 24:
+			where = "in 410"
+		}
+		got[where+" "+status]++
+	}
+	if len(got) != 3 || got["in 503 503"] == 0 || got["in 410 410"] == 0 || got["out 200"] == 0 {
+		t.Errorf("/robots.txt responses by period and status: %v", got)
 	}
 }
 

@@ -5,7 +5,8 @@ type Behavior uint8
 
 // Behaviors. Every crawler except the spoofed ones fetches /robots.txt
 // on its first request and again on the first request at least 16–22 hours
-// after the previous fetch; polite ones obey the copy they fetched last.
+// after the previous fetch (sooner after an error answer: see Outage and
+// the package's decisions); polite ones obey the copy they fetched last.
 const (
 	Browser             Behavior = iota // a person with a browser: never a bot
 	Polite                              // obeys Disallow, Crawl-delay, Request-rate and Visit-time of its group
@@ -32,6 +33,7 @@ func (b Behavior) String() string {
 type botProfile struct {
 	actor    string   // name of the actor in Request.Actor
 	bot      string   // product name the audit should report (contract §5)
+	operator string   // who runs it (audit/bots' name); its crawlers share one robots.txt cache; "": none
 	behavior Behavior //
 	weight   float64  // share of all lines, in percent
 	uas      []string // User-Agent values, the first most frequent
@@ -43,6 +45,16 @@ type botProfile struct {
 	gapMin, gapMax     int
 	minGap             int
 	interest           []weighted // what it requests, by weight
+}
+
+// op returns the operator whose crawlers share the profile's robots.txt
+// cache and what /robots.txt answered them: its operator, else the bot
+// (scripts), as the audit keys availability (contract §12).
+func (p *botProfile) op() string {
+	if p.operator != "" {
+		return p.operator
+	}
+	return p.bot
 }
 
 // Real User-Agent strings, as published by the operators or seen in logs.
@@ -61,15 +73,15 @@ func bots() []botProfile {
 	ai := []weighted{{secHome, 1}, {secProduct, 20}, {secBlog, 30}, {secDocs, 20}, {secWiki, 10},
 		{secArchive, 8}, {secPrivate, 3}, {secPDF, 4}, {secFeed, 2}, {secAccount, 1}}
 	return []botProfile{
-		{actor: "Googlebot smartphone", bot: "Googlebot", behavior: Polite, weight: 8,
+		{actor: "Googlebot smartphone", bot: "Googlebot", operator: "Google", behavior: Polite, weight: 8,
 			uas:      []string{uaGooglebotSmartphone},
 			ips:      []string{"66.249.66.1", "66.249.66.33", "66.249.68.70", "66.249.79.135", "2001:4860:4801:2::5a"},
 			burstMin: 1, burstMax: 20, gapMin: 1, gapMax: 40, interest: pages},
-		{actor: "Googlebot desktop", bot: "Googlebot", behavior: Polite, weight: 3,
+		{actor: "Googlebot desktop", bot: "Googlebot", operator: "Google", behavior: Polite, weight: 3,
 			uas:      []string{uaGooglebotDesktop, uaGooglebotClassic},
 			ips:      []string{"66.249.64.6", "66.249.64.170", "66.249.72.7", "2001:4860:4801:c::1f"},
 			burstMin: 1, burstMax: 10, gapMin: 1, gapMax: 60, interest: pages},
-		{actor: "Googlebot-Image", bot: "Googlebot-Image", behavior: Polite, weight: 2,
+		{actor: "Googlebot-Image", bot: "Googlebot-Image", operator: "Google", behavior: Polite, weight: 2,
 			uas:      []string{"Googlebot-Image/1.0"},
 			ips:      []string{"66.249.66.160", "66.249.66.161", "66.249.79.200"},
 			burstMin: 1, burstMax: 12, gapMin: 1, gapMax: 20, interest: []weighted{{secImage, 9}, {secPrivateImage, 1}}},
@@ -95,67 +107,67 @@ func bots() []botProfile {
 			ips:      []string{"192.0.2.150"},
 			burstMin: 3, burstMax: 20, gapMin: 0, gapMax: 2,
 			interest: []weighted{{secWiki, 5}, {secArchive, 3}, {secPrivate, 2}, {secSearch, 2}}},
-		{actor: "bingbot", bot: "bingbot", behavior: Polite, weight: 5,
+		{actor: "bingbot", bot: "bingbot", operator: "Microsoft", behavior: Polite, weight: 5,
 			uas:      []string{"Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm) Chrome/116.0.1938.76 Safari/537.36"},
 			ips:      []string{"157.55.39.12", "157.55.39.200", "207.46.13.91", "40.77.167.44"},
 			burstMin: 1, burstMax: 15, gapMin: 6, gapMax: 20, minGap: 6, interest: pages},
-		{actor: "YandexBot", bot: "YandexBot", behavior: Polite, weight: 1.5,
+		{actor: "YandexBot", bot: "YandexBot", operator: "Yandex", behavior: Polite, weight: 1.5,
 			uas:      []string{"Mozilla/5.0 (compatible; YandexBot/3.0; +http://yandex.com/bots)"},
 			ips:      []string{"5.255.253.104", "213.180.203.58", "95.108.213.40", "2a02:6b8:c0e:500:1:45:d181:d4e"},
 			burstMin: 1, burstMax: 8, gapMin: 6, gapMax: 30, minGap: 6, interest: pages},
-		{actor: "Baiduspider", bot: "Baiduspider", behavior: Polite, weight: 1,
+		{actor: "Baiduspider", bot: "Baiduspider", operator: "Baidu", behavior: Polite, weight: 1,
 			uas:      []string{"Mozilla/5.0 (compatible; Baiduspider/2.0; +http://www.baidu.com/search/spider.html)"},
 			ips:      []string{"116.179.32.21", "116.179.37.140", "220.181.108.99"},
 			burstMin: 1, burstMax: 6, gapMin: 2, gapMax: 30, interest: pages},
-		{actor: "Applebot", bot: "Applebot", behavior: Polite, weight: 1.5,
+		{actor: "Applebot", bot: "Applebot", operator: "Apple", behavior: Polite, weight: 1.5,
 			uas:      []string{"Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_5) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/13.1.1 Safari/605.1.15 (Applebot/0.1; +http://www.apple.com/go/applebot)"},
 			ips:      []string{"17.241.219.47", "17.241.227.190", "17.22.237.12"},
 			burstMin: 1, burstMax: 8, gapMin: 1, gapMax: 30, interest: pages},
-		{actor: "AhrefsBot", bot: "AhrefsBot", behavior: Polite, weight: 3,
+		{actor: "AhrefsBot", bot: "AhrefsBot", operator: "Ahrefs", behavior: Polite, weight: 3,
 			uas:      []string{"Mozilla/5.0 (compatible; AhrefsBot/7.0; +http://ahrefs.com/robot/)"},
 			ips:      []string{"54.36.148.17", "54.36.149.80", "5.39.1.230", "202.8.41.75"},
 			burstMin: 1, burstMax: 20, gapMin: 11, gapMax: 25, minGap: 11, interest: seo},
-		{actor: "SemrushBot", bot: "SemrushBot", behavior: Polite, weight: 2.5,
+		{actor: "SemrushBot", bot: "SemrushBot", operator: "Semrush", behavior: Polite, weight: 2.5,
 			uas:      []string{"Mozilla/5.0 (compatible; SemrushBot/7~bl; +http://www.semrush.com/bot.html)"},
 			ips:      []string{"185.191.171.5", "185.191.171.18", "85.208.96.200", "85.208.98.23"},
 			burstMin: 1, burstMax: 15, gapMin: 11, gapMax: 40, minGap: 11, interest: seo},
-		{actor: "MJ12bot", bot: "MJ12bot", behavior: BreachesCrawlDelay, weight: 2,
+		{actor: "MJ12bot", bot: "MJ12bot", operator: "Majestic", behavior: BreachesCrawlDelay, weight: 2,
 			uas:      []string{"Mozilla/5.0 (compatible; MJ12bot/v1.4.8; http://mj12bot.com/)"},
 			ips:      []string{"136.243.228.177", "144.76.71.176", "5.9.98.130"},
 			burstMin: 5, burstMax: 15, gapMin: 1, gapMax: 3, interest: seo},
-		{actor: "DotBot", bot: "DotBot", behavior: BreachesRequestRate, weight: 1.5,
+		{actor: "DotBot", bot: "DotBot", operator: "Moz", behavior: BreachesRequestRate, weight: 1.5,
 			uas:      []string{"Mozilla/5.0 (compatible; DotBot/1.2; +https://opensiteexplorer.org/dotbot; help@moz.com)"},
 			ips:      []string{"216.244.66.194", "216.244.66.247"},
 			burstMin: 5, burstMax: 8, gapMin: 2, gapMax: 4, interest: seo},
-		{actor: "PetalBot", bot: "PetalBot", behavior: BreachesVisitTime, weight: 1.5,
+		{actor: "PetalBot", bot: "PetalBot", operator: "Huawei", behavior: BreachesVisitTime, weight: 1.5,
 			uas:      []string{"Mozilla/5.0 (Linux; Android 7.0;) AppleWebKit/537.36 (KHTML, like Gecko) Mobile Safari/537.36 (compatible; PetalBot;+https://webmaster.petalsearch.com/site/petalbot)"},
 			ips:      []string{"114.119.134.22", "114.119.147.88", "114.119.155.201"},
 			burstMin: 1, burstMax: 4, gapMin: 20, gapMax: 90, interest: pages},
-		{actor: "Amazonbot", bot: "Amazonbot", behavior: Polite, weight: 2,
+		{actor: "Amazonbot", bot: "Amazonbot", operator: "Amazon", behavior: Polite, weight: 2,
 			uas:      []string{"Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Amazonbot/0.1; +https://developer.amazon.com/support/amazonbot) Chrome/119.0.6045.214 Safari/537.36"},
 			ips:      []string{"184.73.35.182", "184.73.167.217", "3.224.220.101"},
 			burstMin: 1, burstMax: 10, gapMin: 1, gapMax: 15, interest: ai},
-		{actor: "meta-externalagent", bot: "meta-externalagent", behavior: Polite, weight: 2,
+		{actor: "meta-externalagent", bot: "meta-externalagent", operator: "Meta", behavior: Polite, weight: 2,
 			uas:      []string{"meta-externalagent/1.1 (+https://developers.facebook.com/docs/sharing/webmasters/crawler)"},
 			ips:      []string{"57.141.0.14", "57.141.0.27", "2a03:2880:f800:1e::", "2a03:2880:f806:17::"},
 			burstMin: 1, burstMax: 12, gapMin: 1, gapMax: 10, interest: ai},
-		{actor: "GPTBot", bot: "GPTBot", behavior: Polite, weight: 3,
+		{actor: "GPTBot", bot: "GPTBot", operator: "OpenAI", behavior: Polite, weight: 3,
 			uas:      []string{"Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.3; +https://openai.com/gptbot)"},
 			ips:      []string{"74.7.227.189", "74.7.227.140", "20.171.207.52", "20.171.206.117"},
 			burstMin: 2, burstMax: 30, gapMin: 0, gapMax: 5, interest: ai},
-		{actor: "ClaudeBot", bot: "ClaudeBot", behavior: Polite, weight: 3,
+		{actor: "ClaudeBot", bot: "ClaudeBot", operator: "Anthropic", behavior: Polite, weight: 3,
 			uas:      []string{"Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; ClaudeBot/1.0; +claudebot@anthropic.com)"},
 			ips:      []string{"216.73.216.29", "216.73.216.101", "216.73.217.6"},
 			burstMin: 1, burstMax: 20, gapMin: 1, gapMax: 8, interest: ai},
-		{actor: "CCBot", bot: "CCBot", behavior: Polite, weight: 1.5,
+		{actor: "CCBot", bot: "CCBot", operator: "Common Crawl Foundation", behavior: Polite, weight: 1.5,
 			uas:      []string{"CCBot/2.0 (https://commoncrawl.org/faq/)"},
 			ips:      []string{"18.97.9.170", "18.97.14.84", "2600:1f28:365:80b0:86c5:20a6:4c27:12af"},
 			burstMin: 1, burstMax: 10, gapMin: 1, gapMax: 6, interest: ai},
-		{actor: "PerplexityBot", bot: "PerplexityBot", behavior: Polite, weight: 1,
+		{actor: "PerplexityBot", bot: "PerplexityBot", operator: "Perplexity", behavior: Polite, weight: 1,
 			uas:      []string{"Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; PerplexityBot/1.0; +https://perplexity.ai/perplexitybot)"},
 			ips:      []string{"18.97.21.1", "18.97.43.82", "107.20.236.150"},
 			burstMin: 1, burstMax: 5, gapMin: 1, gapMax: 10, interest: ai},
-		{actor: "Bytespider", bot: "Bytespider", behavior: IgnoresDisallow, weight: 3,
+		{actor: "Bytespider", bot: "Bytespider", operator: "ByteDance", behavior: IgnoresDisallow, weight: 3,
 			uas:      []string{"Mozilla/5.0 (Linux; Android 5.0) AppleWebKit/537.36 (KHTML, like Gecko) Mobile Safari/537.36 (compatible; Bytespider; spider-feedback@bytedance.com)"},
 			ips:      []string{"47.128.20.15", "47.128.55.209", "47.128.97.3", "110.249.202.140"},
 			burstMin: 3, burstMax: 30, gapMin: 0, gapMax: 3, interest: ai},

@@ -15,7 +15,9 @@
 // Disallow, MJ12bot breaching Crawl-delay in bursts, DotBot breaching
 // Request-rate, PetalBot crawling outside its Visit-time, a "Googlebot" from
 // addresses outside Google's ranges, and browsers requesting disallowed
-// paths (which an audit must never count).
+// paths (which an audit must never count). Config.RobotsOutages make
+// /robots.txt answer with an error for a while (the sample: 503 for five
+// hours, 404 for a day), and the crawlers react as RFC 9309 §2.3.1 says.
 //
 // Decisions:
 //   - Times are whole seconds (as in combined and W3C logs) and requests are
@@ -31,8 +33,46 @@
 //     older than 22 hours. Because every version only adds restrictions for
 //     the generated paths, their requests that a newer version disallows fall
 //     in the 24-hour grace of contract §4, never in "disallowed".
-//   - Request carries the generator's ground truth (Actor, Bot, Behavior) so
-//     tests can check an audit against what was intended.
+//   - A robots.txt outage (Config.RobotsOutages) is the same for every host:
+//     a /robots.txt fetch in it gets its status and an error page. What the
+//     crawlers make of it is planRobots' and follows how an audit reads the
+//     log's /robots.txt responses (contract §12: per host and operator), as
+//     the next three items say.
+//   - A 5xx or 429 makes the file unreachable for the crawler's operator
+//     (Request.Operator, audit/bots' names; Google's three crawlers are one):
+//     its crawlers that obey robots.txt make nothing but /robots.txt tries
+//     (RFC 9309 §2.3.1.4: complete disallow) until one of them gets a 2xx or
+//     a 4xx. An operator's crawlers share that answer as they share a cached
+//     copy; had each kept its own, a Googlebot that had not fetched yet would
+//     crawl on in the period the audit opens for Google, and be counted in
+//     disallowed_unreachable though it obeys. Their 2xx copies and fetch
+//     schedules stay their own, so that traffic without outages is what it
+//     was. The operator retries at the first request of one of its crawlers
+//     55 to 65 minutes after its last try, and at the first at or after the
+//     outage's end.
+//   - A 4xx other than 429 makes the fetching crawler's copy allow
+//     everything (§2.3.1.3) until its next fetch, which is due as usual or
+//     at its first request at or after the outage's end, whichever comes
+//     first. (A crawler cannot know when an outage ends; this stands for one
+//     that re-checks a missing file soon.) So every request made on the
+//     "allow all" copy falls in the period the audit opens for the operator,
+//     which only a 2xx at or after the outage's end closes: had a Googlebot
+//     kept crawling on it after another Googlebot fetched the file again,
+//     the audit would count an obeying crawler in "disallowed". The
+//     operator's other crawlers keep their copies, which can only disallow
+//     more. GPTBot, disallowed everything from the second version on, comes
+//     back while its copy is "allow all".
+//   - Crawlers that ignore Disallow (Bytespider) retry as the others and
+//     crawl on through an outage; Wget fetches at the start of each burst,
+//     whatever the last answer. Spoofed crawlers and other scripts never
+//     fetch.
+//   - Requests an outage keeps crawlers from making are made up by browsers,
+//     so Config.Lines stays exact; with Config.BotShare the second Googlebot
+//     makes up for them, sized by a trial of the crawlers' robots.txt whose
+//     random streams are then rewound. Without outages (RealisticConfig has
+//     none) the generator writes the same bytes as before outages existed.
+//   - Request carries the generator's ground truth (Actor, Bot, Behavior,
+//     Operator) so tests can check an audit against what was intended.
 //   - The offsets written in combined and JSON lines logs are those of
 //     Config.Location at each request (Europe/Berlin by default: +0200, then
 //     +0100 from 2026-10-25T01:00:00Z). The time zone database is embedded
@@ -46,6 +86,7 @@ import (
 	"math/rand/v2"
 	"net/netip"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	_ "time/tzdata" // the output must not depend on the machine's zoneinfo
@@ -92,6 +133,81 @@ type Config struct {
 	// robots.txt version (see RobotsHistory). 0: the hand-written history,
 	// HandWrittenRules in its last version.
 	RobotsRules int
+
+	// RobotsOutages are periods in which every host answers /robots.txt
+	// with an error instead of the file (see Outage for what the crawlers
+	// do then). They must not overlap; parts outside [Start, End) do
+	// nothing. Default: none, the file is always served.
+	RobotsOutages []Outage
+}
+
+// Outage is a period in which /robots.txt answers with an error status.
+type Outage struct {
+	// Start and End bound it: Start <= t < End.
+	Start, End time.Time
+	// Status is the HTTP status of every /robots.txt response in it: 500 to
+	// 599 or 429 make the file unreachable, so a crawler that obeys
+	// robots.txt must assume complete disallow (RFC 9309 §2.3.1.4); any
+	// other 400 to 499 (404, 410) unavailable, so it may crawl anything
+	// (§2.3.1.3).
+	Status int
+}
+
+// Unreachable reports whether the outage's status makes robots.txt
+// unreachable (5xx, 429) rather than unavailable (other 4xx).
+func (o Outage) Unreachable() bool { return unreachable(o.Status) }
+
+func unreachable(status int) bool { return status >= 500 || status == 429 }
+
+// String returns the outage as ParseOutage reads it:
+// "2026-10-22T06:00:00Z/2026-10-22T11:00:00Z=503".
+func (o Outage) String() string {
+	return o.Start.UTC().Format(time.RFC3339) + "/" + o.End.UTC().Format(time.RFC3339) + "=" + strconv.Itoa(o.Status)
+}
+
+// ParseOutage reads "START/END=STATUS", START and END in RFC 3339 (END
+// exclusive), STATUS an HTTP status from 400 to 599:
+// "2026-10-22T06:00:00Z/2026-10-22T11:00:00Z=503".
+func ParseOutage(s string) (Outage, error) {
+	var o Outage
+	span, status, ok := strings.Cut(s, "=")
+	from, to, ok2 := strings.Cut(span, "/")
+	if !ok || !ok2 {
+		return o, fmt.Errorf("cannot parse robots.txt outage %q: want START/END=STATUS (2026-10-22T06:00:00Z/2026-10-22T11:00:00Z=503)", s)
+	}
+	var err error
+	if o.Start, err = time.Parse(time.RFC3339, from); err != nil {
+		return o, fmt.Errorf("cannot parse the start of robots.txt outage %q: %w", s, err)
+	}
+	if o.End, err = time.Parse(time.RFC3339, to); err != nil {
+		return o, fmt.Errorf("cannot parse the end of robots.txt outage %q: %w", s, err)
+	}
+	if o.Status, err = strconv.Atoi(status); err != nil {
+		return o, fmt.Errorf("cannot parse the status of robots.txt outage %q: %w", s, err)
+	}
+	return o, checkOutage(o)
+}
+
+func checkOutage(o Outage) error {
+	if o.Status < 400 || o.Status > 599 {
+		return fmt.Errorf("robots.txt outage %s: status %d is not an error (want 400 to 599)", o, o.Status)
+	}
+	if !o.End.After(o.Start) {
+		return fmt.Errorf("robots.txt outage %s: empty period", o)
+	}
+	return nil
+}
+
+// SampleOutages returns the robots.txt outages of SampleConfig: 503 for
+// five hours from 2026-10-22T06:00:00Z, in which nine operators' crawlers
+// fetch /robots.txt and retry, and 404 for a day from
+// 2026-10-27T06:00:00Z, in which most do. Both are clear of the robots.txt
+// version changes and their 24-hour grace.
+func SampleOutages() []Outage {
+	return []Outage{
+		{Start: time.Date(2026, 10, 22, 6, 0, 0, 0, time.UTC), End: time.Date(2026, 10, 22, 11, 0, 0, 0, time.UTC), Status: 503},
+		{Start: time.Date(2026, 10, 27, 6, 0, 0, 0, time.UTC), End: time.Date(2026, 10, 28, 6, 0, 0, 0, time.UTC), Status: 404},
+	}
 }
 
 // RealisticConfig returns the configuration of a month that looks like a
@@ -107,6 +223,7 @@ func RealisticConfig(lines int) Config {
 	cfg.Agents = 271
 	cfg.BotShare = 0.30
 	cfg.RobotsRules = HandWrittenRules
+	cfg.RobotsOutages = nil // the benchmark month keeps its bytes
 	return cfg
 }
 
@@ -147,6 +264,11 @@ type Request struct {
 	Bot string
 	// Behavior is the actor's behaviour profile.
 	Behavior Behavior
+	// Operator is who runs the crawler, as audit/bots names it ("Google"
+	// for the three Googlebots, "ByteDance" for Bytespider); the bot for a
+	// script; "" for a browser and an impostor. An operator's crawlers
+	// share what /robots.txt answered them (see Outage).
+	Operator string
 }
 
 // Time returns the request time in the log's time zone offset.
@@ -155,13 +277,15 @@ func (r *Request) Time() time.Time {
 }
 
 // SampleConfig returns the configuration of the demo data in
-// testdata/sample: October 2026 for www.example.com, 50,000 lines, seed 1.
+// testdata/sample: October 2026 for www.example.com, 50,000 lines, seed 1,
+// the robots.txt outages of SampleOutages.
 func SampleConfig() Config {
 	return Config{
-		Seed:  1,
-		Start: time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC),
-		End:   time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC),
-		Lines: 50000,
+		Seed:          1,
+		Start:         time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC),
+		End:           time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC),
+		Lines:         50000,
+		RobotsOutages: SampleOutages(),
 	}
 }
 
@@ -173,8 +297,35 @@ const botShare = 0.8
 type hostPlan struct {
 	host     string
 	versions []RobotsVersion
+	outages  []outage   // Config.RobotsOutages in time order
 	cat      *catalogue // nil unless Config.Paths
 }
+
+// outage is an Outage in Unix seconds.
+type outage struct {
+	start, end int64
+	status     int
+}
+
+// robotsAnswer returns the status of a /robots.txt fetch at t: an outage's
+// (and the end of the outage), else 200, or 404 before the first version.
+func (hp *hostPlan) robotsAnswer(t int64) (status int, until int64) {
+	for _, o := range hp.outages {
+		if o.start <= t && t < o.end {
+			return o.status, o.end
+		}
+	}
+	if versionAt(hp.versions, t) < 0 {
+		return 404, 0
+	}
+	return 200, 0
+}
+
+// Sizes of the error pages a /robots.txt fetch gets.
+const (
+	missingPageBytes = 1520 // 4xx: the site's "not found" page
+	errorPageBytes   = 397  // 5xx, 429: the server's error page
+)
 
 // actor is a source of requests: a crawler or script per host, or one
 // browser session.
@@ -274,6 +425,17 @@ func newGenerator(cfg Config) (*generator, error) {
 		}
 		g.loc = loc
 	}
+	sorted := slices.SortedFunc(slices.Values(cfg.RobotsOutages), func(a, b Outage) int { return a.Start.Compare(b.Start) })
+	var outages []outage
+	for i, o := range sorted {
+		if err := checkOutage(o); err != nil {
+			return nil, err
+		}
+		if i > 0 && o.Start.Before(sorted[i-1].End) {
+			return nil, fmt.Errorf("robots.txt outages %s and %s overlap", sorted[i-1], o)
+		}
+		outages = append(outages, outage{start: o.Start.Unix(), end: o.End.Unix(), status: o.Status})
+	}
 	g.events = make([]event, 0, cfg.Lines)
 	for hi, h := range cfg.Hosts {
 		n := cfg.Lines / len(cfg.Hosts)
@@ -284,7 +446,7 @@ func newGenerator(cfg Config) (*generator, error) {
 		if err != nil {
 			return nil, err
 		}
-		g.planHost(&hostPlan{host: h, versions: vs}, hi, n)
+		g.planHost(&hostPlan{host: h, versions: vs, outages: outages}, hi, n)
 	}
 	slices.SortFunc(g.events, func(a, b event) int {
 		if a.t != b.t {
@@ -310,7 +472,12 @@ func cmpInt[T int32 | int64](a, b T) int {
 
 // newRand returns the random source of stream id of host hi.
 func (g *generator) newRand(hi int, id uint64) *rand.Rand {
-	return rand.New(rand.NewPCG(uint64(g.cfg.Seed), uint64(hi)<<40|id))
+	return rand.New(g.newPCG(hi, id))
+}
+
+// newPCG returns the generator behind newRand(hi, id).
+func (g *generator) newPCG(hi int, id uint64) *rand.PCG {
+	return rand.NewPCG(uint64(g.cfg.Seed), uint64(hi)<<40|id)
 }
 
 func (g *generator) addActor(a *actor) int32 {
@@ -334,6 +501,18 @@ func (g *generator) planHost(hp *hostPlan, hi, n int) {
 		share = g.cfg.BotShare * 100 / total
 	}
 	used := 0
+	// Without outages each crawler is planned on its own, as it comes. With
+	// them, the crawlers of one operator share what robots.txt answered
+	// (see planRobots): they are planned together once all are timed.
+	joint := len(hp.outages) > 0
+	var plans []*botPlan
+	plan := func(bp *botPlan) int {
+		if joint {
+			plans = append(plans, bp)
+			return len(bp.times)
+		}
+		return g.planRobots([]*botPlan{bp})
+	}
 	for pi := range profs {
 		p := &profs[pi]
 		budget := int(math.Round(float64(n) * p.weight * share / 100))
@@ -352,19 +531,45 @@ func (g *generator) planHost(hp *hostPlan, hi, n int) {
 		if budget <= 0 {
 			continue
 		}
-		rng := g.newRand(hi, uint64(pi)+1)
-		a := &actor{hp: hp, prof: p, rng: rng, pick: newSectionPick(p.interest), ips: p.ips, fetchVer: -1, groups: groupCache{}}
+		src := g.newPCG(hi, uint64(pi)+1)
+		a := &actor{hp: hp, prof: p, rng: rand.New(src), pick: newSectionPick(p.interest), ips: p.ips, fetchVer: -1, groups: groupCache{}}
 		id := g.addActor(a)
-		used += g.planBot(a, id, budget, start, end)
+		bp := g.planTimes(a, id, budget, start, end)
+		bp.src = src
+		used += plan(bp)
 	}
 	if g.cfg.BotShare > 0 {
+		have := used
+		if joint {
+			// A trial of the crawlers' robots.txt, to know what it leaves
+			// of their requests: its events are taken back and their
+			// random streams rewound.
+			mark, states := len(g.events), make([][]byte, len(plans))
+			for i, bp := range plans {
+				states[i], _ = bp.src.MarshalBinary() // cannot fail
+				have -= len(bp.times)
+			}
+			have += g.planRobots(plans)
+			g.events = g.events[:mark]
+			for i, bp := range plans {
+				if err := bp.src.UnmarshalBinary(states[i]); err != nil {
+					panic(err) // what MarshalBinary wrote
+				}
+			}
+		}
 		// Make up for the crawlers capped by their Crawl-delay or stopped by
-		// a Disallow of everything.
-		if short := min(int(math.Round(float64(n)*g.cfg.BotShare)), n) - used; short > 0 {
+		// a Disallow of everything or by robots.txt outages.
+		if short := min(int(math.Round(float64(n)*g.cfg.BotShare)), n) - have; short > 0 {
 			p := &profs[0] // Googlebot smartphone: polite, no Crawl-delay
 			a := &actor{hp: hp, prof: p, rng: g.newRand(hi, 1<<36), pick: newSectionPick(p.interest), ips: p.ips, fetchVer: -1, groups: groupCache{}}
-			used += g.planBot(a, g.addActor(a), short, start, end)
+			used += plan(g.planTimes(a, g.addActor(a), short, start, end))
 		}
+	}
+	if joint {
+		for _, bp := range plans {
+			used -= len(bp.times)
+		}
+		used += g.planRobots(plans)
 	}
 	g.planBrowsers(hp, hi, n-used, start, end)
 	if g.cfg.Paths > 0 {
@@ -381,10 +586,18 @@ func (b Behavior) obeys() bool {
 	return b == Polite || b == BreachesCrawlDelay || b == BreachesRequestRate || b == BreachesVisitTime
 }
 
-// planBot plans up to budget requests of a crawler or script and returns
-// how many it planned (fewer when the crawler stops because robots.txt
-// disallows it everything).
-func (g *generator) planBot(a *actor, id int32, budget int, start, end int64) int {
+// botPlan is a crawler's or script's requests before robots.txt has its
+// say: their times, in order, and which of them start a burst.
+type botPlan struct {
+	a      *actor
+	src    *rand.PCG // a.rng's generator, for planHost's trial (nil: none)
+	id     int32
+	times  []int64
+	starts []bool
+}
+
+// planTimes plans the times of budget requests of a crawler or script.
+func (g *generator) planTimes(a *actor, id int32, budget int, start, end int64) *botPlan {
 	p, rng := a.prof, a.rng
 	// Bursts: sizes and inner gaps.
 	type burst struct{ size, inner int }
@@ -416,8 +629,7 @@ func (g *generator) planBot(a *actor, id int32, budget int, start, end int64) in
 		slack = 0
 	}
 	scale := slack / sum
-	times := make([]int64, 0, budget)
-	starts := make([]bool, 0, budget)
+	bp := &botPlan{a: a, id: id, times: make([]int64, 0, budget), starts: make([]bool, 0, budget)}
 	cursor := float64(start)
 	gi := 0
 	for i, b := range bursts {
@@ -428,37 +640,123 @@ func (g *generator) planBot(a *actor, id int32, budget int, start, end int64) in
 				t += gaps[gi]
 				gi++
 			}
-			times = append(times, min(t, end-1))
-			starts = append(starts, j == 0)
+			bp.times = append(bp.times, min(t, end-1))
+			bp.starts = append(bp.starts, j == 0)
 		}
 		cursor = float64(t)
 	}
-	// robots.txt fetches, and what the crawler knows of the rules.
-	fetches := p.behavior != Spoofed && p.behavior != Script || p.actor == "Wget"
-	var lastFetch int64
-	fetchVer := -1
-	nextAfter := int64(0)
+	return bp
+}
+
+// retryAfter bounds the wait before a crawler retries a /robots.txt fetch
+// that got a 5xx or 429: 55 to 65 minutes.
+const retryAfter, retryJitter = 55 * 60, 10 * 60
+
+// planRobots plans the robots.txt fetches of the crawlers of one host
+// (one or all of them) and what the crawlers make of the answers, and
+// returns how many requests it kept: fewer than planned when a crawler
+// that obeys robots.txt stays away, because its copy disallows it
+// everything or because the file is unreachable.
+//
+// A crawler fetches /robots.txt at its first request and at its first
+// request 16 to 22 hours after its last fetch (Wget at the start of each
+// burst, the spoofed crawlers and the other scripts never), and keeps the
+// copy it fetched. The answer is 200, or an outage's status:
+//   - 5xx or 429: the file is unreachable for the crawler's operator (its
+//     crawlers share what it answered, as they share a cached copy): the
+//     operator's crawlers that obey robots.txt make no request but
+//     /robots.txt fetches (RFC 9309 §2.3.1.4: complete disallow) until one
+//     of them gets a 2xx or a 4xx; every fetching crawler of the operator
+//     retries at its first request 55 to 65 minutes after the operator's
+//     last try, and at its first request at or after the outage's end.
+//     The copy each held stays.
+//   - 4xx: the crawler's copy allows everything (§2.3.1.3) until its next
+//     fetch, which is due as usual or at its first request at or after the
+//     outage's end, whichever comes first. Its operator's other crawlers
+//     keep their copies, which can only disallow more.
+//
+// The order of the requests of all the crawlers is the final one (time,
+// actor, sequence), so that an operator's crawlers see what the others
+// were answered before them.
+func (g *generator) planRobots(plans []*botPlan) int {
+	type crawler struct {
+		fetches              bool
+		lastFetch, nextAfter int64
+		fetchVer             int   // the version of the copy obeyed; -1 none or allow all
+		dueAt                int64 // after a 4xx in an outage: fetch at the first request at or after; 0 none
+	}
+	type operator struct {
+		unreachable bool
+		lastTry     int64 // the last fetch while unreachable
+		retry       int64 // seconds from lastTry to the next try
+		until       int64 // the end of the outage that answered it
+	}
+	type ref struct{ p, i int32 }
+	var refs []ref
+	for pi, bp := range plans {
+		for i := range bp.times {
+			refs = append(refs, ref{int32(pi), int32(i)})
+		}
+	}
+	if len(plans) > 1 {
+		slices.SortFunc(refs, func(x, y ref) int {
+			a, b := plans[x.p], plans[y.p]
+			if c := cmpInt(a.times[x.i], b.times[y.i]); c != 0 {
+				return c
+			}
+			if c := cmpInt(a.id, b.id); c != 0 {
+				return c
+			}
+			return cmpInt(x.i, y.i)
+		})
+	}
+	crawlers := make([]crawler, len(plans))
+	ops := map[string]*operator{}
+	for pi, bp := range plans {
+		p := bp.a.prof
+		crawlers[pi] = crawler{fetches: p.behavior != Spoofed && p.behavior != Script || p.actor == "Wget", fetchVer: -1}
+		if ops[p.op()] == nil {
+			ops[p.op()] = &operator{}
+		}
+	}
 	planned := 0
-	for i, t := range times {
-		ev := event{t: t, actor: id, seq: int32(i)}
-		if starts[i] {
+	for _, r := range refs {
+		bp, c := plans[r.p], &crawlers[r.p]
+		a, i := bp.a, int(r.i)
+		p, rng, hp := a.prof, a.rng, a.hp
+		op := ops[p.op()]
+		t := bp.times[i]
+		ev := event{t: t, actor: bp.id, seq: r.i}
+		if bp.starts[i] {
 			ev.flags |= flagBurstStart
 		}
-		if fetches {
-			due := i == 0 || t-lastFetch >= nextAfter
+		if c.fetches {
+			due := i == 0 || t-c.lastFetch >= c.nextAfter || c.dueAt > 0 && t >= c.dueAt
 			if p.actor == "Wget" {
-				due = starts[i]
+				due = bp.starts[i]
+			} else if op.unreachable && (t >= op.until || t-op.lastTry >= op.retry) {
+				due = true
 			}
 			if due {
 				ev.flags |= flagFetch
-				lastFetch = t
-				nextAfter = int64(16*3600 + rng.IntN(6*3600))
-				fetchVer = versionAt(a.hp.versions, t)
+				c.lastFetch = t
+				c.nextAfter = int64(16*3600 + rng.IntN(6*3600))
+				switch status, until := hp.robotsAnswer(t); {
+				case unreachable(status):
+					op.unreachable, op.lastTry, op.until = true, t, until
+					op.retry = int64(retryAfter + rng.IntN(retryJitter+1))
+				case status >= 400:
+					op.unreachable = false
+					c.fetchVer, c.dueAt = -1, until
+				default:
+					op.unreachable = false
+					c.fetchVer, c.dueAt = versionAt(hp.versions, t), 0
+				}
 			}
 		}
-		if ev.flags&flagFetch == 0 && p.behavior.obeys() && fetchVer >= 0 &&
-			!a.groups.allowed(&a.hp.versions[fetchVer], p.uas[0], "/") {
-			continue // disallowed everything: the crawler stays away
+		if ev.flags&flagFetch == 0 && p.behavior.obeys() && (op.unreachable ||
+			c.fetchVer >= 0 && !a.groups.allowed(&hp.versions[c.fetchVer], p.uas[0], "/")) {
+			continue // unreachable, or disallowed everything: the crawler stays away
 		}
 		g.events = append(g.events, ev)
 		planned++
@@ -631,16 +929,26 @@ func (a *actor) renderBot(req *Request, ev event, target, referer []byte) ([]byt
 	}
 	req.ClientIP, req.UserAgent = a.curIP, a.curUA
 	req.Actor, req.Bot, req.Behavior = p.actor, p.bot, p.behavior
+	if p.behavior != Spoofed {
+		req.Operator = p.op()
+	}
 	req.Method = "GET"
 	if p.bot == "Googlebot" && p.behavior == Polite && rng.IntN(100) < 30 {
 		req.Protocol = "HTTP/2.0"
 	}
 	if ev.flags&flagFetch != 0 {
+		// What planRobots decided the crawler makes of the answer.
 		target = append(target, "/robots.txt"...)
-		a.fetchVer = versionAt(a.hp.versions, ev.t)
-		req.Status, req.Bytes = 404, 1520
-		if a.fetchVer >= 0 {
-			req.Status, req.Bytes = 200, int64(len(a.hp.versions[a.fetchVer].Text))
+		req.Status, _ = a.hp.robotsAnswer(ev.t)
+		switch {
+		case unreachable(req.Status):
+			req.Bytes = errorPageBytes // the copy held stays
+		case req.Status >= 400:
+			req.Bytes = missingPageBytes
+			a.fetchVer = -1 // allow all
+		default:
+			a.fetchVer = versionAt(a.hp.versions, ev.t)
+			req.Bytes = int64(len(a.hp.versions[a.fetchVer].Text))
 		}
 		return target, referer
 	}
