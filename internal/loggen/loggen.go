@@ -542,34 +542,46 @@ func (g *generator) planHost(hp *hostPlan, hi, n int) {
 		have := used
 		if joint {
 			// A trial of the crawlers' robots.txt, to know what it leaves
-			// of their requests: its events are taken back and their
-			// random streams rewound.
-			mark, states := len(g.events), make([][]byte, len(plans))
-			for i, bp := range plans {
-				states[i], _ = bp.src.MarshalBinary() // cannot fail
+			// of their requests.
+			mark, states := len(g.events), saveRands(plans)
+			for _, bp := range plans {
 				have -= len(bp.times)
 			}
 			have += g.planRobots(plans)
 			g.events = g.events[:mark]
-			for i, bp := range plans {
-				if err := bp.src.UnmarshalBinary(states[i]); err != nil {
-					panic(err) // what MarshalBinary wrote
-				}
-			}
+			restoreRands(plans, states)
 		}
 		// Make up for the crawlers capped by their Crawl-delay or stopped by
 		// a Disallow of everything or by robots.txt outages.
 		if short := min(int(math.Round(float64(n)*g.cfg.BotShare)), n) - have; short > 0 {
 			p := &profs[0] // Googlebot smartphone: polite, no Crawl-delay
-			a := &actor{hp: hp, prof: p, rng: g.newRand(hi, 1<<36), pick: newSectionPick(p.interest), ips: p.ips, fetchVer: -1, groups: groupCache{}}
-			used += plan(g.planTimes(a, g.addActor(a), short, start, end))
+			src := g.newPCG(hi, 1<<36)
+			a := &actor{hp: hp, prof: p, rng: rand.New(src), pick: newSectionPick(p.interest), ips: p.ips, fetchVer: -1, groups: groupCache{}}
+			bp := g.planTimes(a, g.addActor(a), short, start, end)
+			bp.src = src
+			used += plan(bp)
 		}
 	}
 	if joint {
+		// Each crawler renders its requests from the random state its
+		// planning leaves without outages (planned alone, as then), so that
+		// what it requests before the first outage is what it would have
+		// requested without any.
+		mark, states := len(g.events), saveRands(plans)
+		outages := hp.outages
+		hp.outages = nil
+		for _, bp := range plans {
+			g.planRobots([]*botPlan{bp})
+		}
+		hp.outages = outages
+		g.events = g.events[:mark]
+		rendering := saveRands(plans)
+		restoreRands(plans, states)
 		for _, bp := range plans {
 			used -= len(bp.times)
 		}
 		used += g.planRobots(plans)
+		restoreRands(plans, rendering)
 	}
 	g.planBrowsers(hp, hi, n-used, start, end)
 	if g.cfg.Paths > 0 {
@@ -590,7 +602,7 @@ func (b Behavior) obeys() bool {
 // say: their times, in order, and which of them start a burst.
 type botPlan struct {
 	a      *actor
-	src    *rand.PCG // a.rng's generator, for planHost's trial (nil: none)
+	src    *rand.PCG // a.rng's generator, for planHost's trials
 	id     int32
 	times  []int64
 	starts []bool
@@ -646,6 +658,25 @@ func (g *generator) planTimes(a *actor, id int32, budget int, start, end int64) 
 		cursor = float64(t)
 	}
 	return bp
+}
+
+// saveRands returns the states of the plans' random generators.
+func saveRands(plans []*botPlan) [][]byte {
+	states := make([][]byte, len(plans))
+	for i, bp := range plans {
+		states[i], _ = bp.src.MarshalBinary() // cannot fail
+	}
+	return states
+}
+
+// restoreRands sets the plans' random generators to states saveRands
+// returned.
+func restoreRands(plans []*botPlan, states [][]byte) {
+	for i, bp := range plans {
+		if err := bp.src.UnmarshalBinary(states[i]); err != nil {
+			panic(err) // what MarshalBinary wrote
+		}
+	}
 }
 
 // retryAfter bounds the wait before a crawler retries a /robots.txt fetch

@@ -411,3 +411,38 @@ func TestPlanRobots(t *testing.T) {
 		})
 	}
 }
+
+// Outages change nothing before they start: the crawlers' and scripts'
+// requests before the first one are those of the same month without
+// outages (browser sessions, which fill the lines the crawlers leave, may
+// differ anywhere).
+func TestOutagesChangeNothingBefore(t *testing.T) {
+	with := SampleConfig()
+	without := with
+	without.RobotsOutages = nil
+	first := with.RobotsOutages[0].Start.Unix()
+	bots := func(cfg Config) []Request {
+		var out []Request
+		for _, r := range collect(t, cfg) {
+			if r.Bot != "" && r.Unix < first {
+				r.Referer = nil
+				out = append(out, r)
+			}
+		}
+		return out
+	}
+	a, b := bots(with), bots(without)
+	if len(a) != len(b) {
+		t.Fatalf("%d crawler requests before the first outage, %d without outages", len(a), len(b))
+	}
+	for i := range a {
+		x, y := a[i], b[i]
+		if x.Unix != y.Unix || x.Actor != y.Actor || string(x.Target) != string(y.Target) || x.Status != y.Status ||
+			x.Bytes != y.Bytes || x.ClientIP != y.ClientIP || x.UserAgent != y.UserAgent || x.Protocol != y.Protocol || x.Method != y.Method {
+			t.Fatalf("request %d before the first outage: %+v, without outages %+v", i, x, y)
+		}
+	}
+	if len(a) < 10000 {
+		t.Errorf("only %d crawler requests before the first outage", len(a))
+	}
+}
