@@ -373,7 +373,7 @@ func runOnce(ctx context.Context, cfg Config, logs []string, damaged []*ingest.I
 		phase("reverse DNS")
 	}
 	status(fmt.Sprintf("storing %d bot requests", j.botRows))
-	dict := j.dictBatch(mem, 0)
+	dict := j.dictBatch(mem, j.dictStored) // the entries made after the last batch
 	err = store.Insert(ctx, "dict", dict)
 	dict.Release()
 	if err != nil {
@@ -477,7 +477,11 @@ func (j *judge) judgeInto(ctx context.Context, pending *pendingStore, opts inges
 		for rec := range toStore {
 			if err == nil {
 				t := time.Now()
-				err = store.insertJudged(ctx, rec)
+				if rec.Schema().Equal(DictSchema) {
+					err = store.Insert(ctx, "dict", rec)
+				} else {
+					err = store.insertJudged(ctx, rec)
+				}
 				insertTime += time.Since(t)
 				if err != nil {
 					stopReading()
@@ -502,6 +506,12 @@ func (j *judge) judgeInto(ctx context.Context, pending *pendingStore, opts inges
 		}
 		for _, rec := range j.spilled() {
 			toStore <- rec
+		}
+		// The dict entries made so far go too: DuckDB copies them while
+		// the logs are read rather than after.
+		if len(j.dict) > j.dictStored {
+			toStore <- j.dictBatch(j.mem, j.dictStored)
+			j.dictStored = len(j.dict)
 		}
 	}
 	filters := &humanFilters{ident: j.ident, fromUS: j.fromUS, toUS: j.toUS, collect: j.collectClients, trusted: j.trusted}

@@ -127,10 +127,14 @@ type judge struct {
 
 	// dict interns the strings of the *_id columns; dictBytes is about
 	// what it costs (see maxDictBytes).
-	dictIDs   *stringIndex // the id of each string of dict
-	dict      []string
-	dictBytes int
-	verdict   [numVerdicts]int32 // dict ids of the verdicts
+	dictIDs *stringIndex // the id of each string of dict
+	dict    []string
+	arena   stringArena // holds the strings of dict
+	// dictStored: the entries of dict before it went to DuckDB with the
+	// judged rows (judgeInto).
+	dictStored int
+	dictBytes  int
+	verdict    [numVerdicts]int32 // dict ids of the verdicts
 
 	// uaBytes is about what uas and uaIDs cost (see maxUABytes); bots are
 	// the states kept by resetUAs, one per bot name, at the start of uas,
@@ -147,7 +151,9 @@ type judge struct {
 	// a bot name's dict id set once its row is made.
 	botsOut *botsRows
 	botSeen []uint64
-	// decisions is the number of path decisions cached by all groups.
+	// decided caches the decision of every (group, target) pair met, as
+	// an index into decided.list; decisionsCached is its number of pairs.
+	decided         decisionCache
 	decisionsCached int
 	// inlineBytes are the bytes of the strings written into the rows not
 	// yet flushed.
@@ -210,10 +216,15 @@ type uaState struct {
 	groups  map[int]*groupState // by version ID, made and filled lazily
 }
 
-// groupState is one (version, group) pair with its path decisions.
+// groupState is one (version, group) pair. Its path decisions are in
+// judge.decided, under its number.
 type groupState struct {
-	group     *robots.Resolved
-	decisions map[int32]decision // by the dict id of the target
+	group *robots.Resolved
+	num   uint32 // its number, from 1
+	// byRule has the index in judge.decided.list of the decision of each
+	// deciding rule of the group, by ruleKey: a path's decision is known
+	// once the matcher has said which rule decides it.
+	byRule map[int64]uint32
 	// What the group puts in force. The Request-rate may depend on the
 	// time of day: then it is asked per row, and the policy with it.
 	policy       policy
@@ -392,7 +403,7 @@ func (j *judge) intern(s string) int32 {
 		return id
 	}
 	id := int32(len(j.dict))
-	j.dict = append(j.dict, strings.Clone(s))
+	j.dict = append(j.dict, j.arena.clone(s))
 	j.dictIDs.add(j.dict, id)
 	j.dictBytes += len(s) + dictEntryBytes
 	return id
@@ -580,7 +591,7 @@ func (j *judge) shared(id int, grp *robots.Resolved) *groupState {
 	if g, ok := j.groupStates[key]; ok {
 		return g
 	}
-	g := &groupState{group: grp, decisions: make(map[int32]decision), policyID: -1}
+	g := &groupState{group: grp, num: uint32(len(j.groupStates) + 1), byRule: make(map[int64]uint32), policyID: -1}
 	g.policy = policy{version: j.versions[id].name, group: -1, visit: -1}
 	if grp.Matched() {
 		g.policy.group = j.intern(grp.Name())
@@ -639,11 +650,44 @@ type groupKey struct {
 // anyway) serves every group, and the groups' caches hold no strings. A
 // target not interned (tid -1) is matched every time.
 func (j *judge) decide(g *groupState, target string, tid int32) decision {
-	if d, ok := g.decisions[tid]; ok && tid >= 0 {
-		return d
+	if tid >= 0 {
+		if k, ok := j.decided.find(g.num, tid); ok {
+			return j.decided.list[k]
+		}
 	}
 	var dec robots.Decision
 	dec, j.scratch = g.group.DecideString(target, j.scratch)
+	rk := ruleKey(dec)
+	k, ok := g.byRule[rk]
+	if !ok {
+		k = uint32(len(j.decided.list))
+		j.decided.list = append(j.decided.list, j.newDecision(dec))
+		g.byRule[rk] = k
+	}
+	if tid >= 0 {
+		if j.decisionsCached >= maxDecisions {
+			j.decided.clear()
+			j.decisionsCached = 0
+		}
+		j.decided.put(g.num, tid, k)
+		j.decisionsCached++
+	}
+	return j.decided.list[k]
+}
+
+// ruleKey identifies the rule that decided dec within its group: its line,
+// and the verdict (a path no rule decides has line 0).
+func ruleKey(dec robots.Decision) int64 {
+	k := int64(dec.Line) << 1
+	if dec.Allowed {
+		k |= 1
+	}
+	return k
+}
+
+// newDecision returns the decision the matcher's dec stands for, its
+// verdicts and rule interned.
+func (j *judge) newDecision(dec robots.Decision) decision {
 	d := decision{allowed: dec.Allowed, graceID: -1, userID: -1}
 	vr := verdictRule{verdict: j.verdict[vAllowed], rule: -1}
 	if dec.Line > 0 {
@@ -659,17 +703,6 @@ func (j *judge) decide(g *groupState, target string, tid int32) decision {
 		d.userID = j.decisionID(user)
 	}
 	d.id = j.decisionID(vr)
-	if tid < 0 {
-		return d
-	}
-	if j.decisionsCached >= maxDecisions {
-		for _, gs := range j.groupStates {
-			clear(gs.decisions)
-		}
-		j.decisionsCached = 0
-	}
-	g.decisions[tid] = d
-	j.decisionsCached++
 	return d
 }
 
