@@ -1,9 +1,9 @@
 // Command crawlaudit-beam runs `crawlaudit audit` as an Apache Beam
-// pipeline (contract §13): the same judge per input file on as many
-// workers as the runner gives, the window measures per bot, host and
-// identity after a GroupByKey, and one summary.json that equals
-// `crawlaudit audit --json`'s (see README.md for what it does and does
-// not do).
+// pipeline (contract §13): the same judge per input file (or byte range of
+// a large plain file) on as many workers as the runner gives, the window
+// measures per bot, host and identity after a GroupByKey, and one
+// summary.json that equals `crawlaudit audit --json`'s (see README.md for
+// what it does and does not do).
 //
 // Usage:
 //
@@ -12,7 +12,9 @@
 // The audit flags are crawlaudit audit's: --robots, --host, --spec,
 // --grace, --from, --to, --format, --log-format, --json-fields, --ranges,
 // --trusted-proxy, --max-line-bytes, --workers, --keep-going. --out DIR
-// writes summary.json into DIR; --json prints it. Flags come before the
+// writes summary.json into DIR; --json prints it. --split-bytes N (64 MiB
+// by default; 0: whole files) reads a plain LOG file longer than N bytes
+// as byte ranges of N bytes on separate workers. Flags come before the
 // LOG arguments.
 //
 // Beam's flags choose where it runs: --runner prism (the default) runs the

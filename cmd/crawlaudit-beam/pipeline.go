@@ -375,7 +375,7 @@ func splitByKey(rec arrow.RecordBatch, index int, files map[string]int64, maxTS 
 	return nil
 }
 
-// availabilityFn finds the periods of one host and operator (step 3 of
+// availabilityFn finds the periods of one host and operator (step 4 of
 // buildPipeline).
 type availabilityFn struct{}
 
@@ -433,7 +433,7 @@ func readPeriods(lists func(*[]byte) bool) ([]period, error) {
 	return all, nil
 }
 
-// measureFn makes the summary row of one key (step 4 of buildPipeline).
+// measureFn makes the summary row of one key (step 5 of buildPipeline).
 type measureFn struct {
 	Opt options `json:"opt"`
 	// Google: --spec google, under which an unreachable robots.txt
@@ -503,7 +503,7 @@ func (f *measureFn) ProcessElement(key string, batches, periodLists func(*[]byte
 	return nil
 }
 
-// summarizeFn combines the parts and the rows into summary.json (step 5
+// summarizeFn combines the parts and the rows into summary.json (step 6
 // of buildPipeline).
 type summarizeFn struct {
 	Opt    options `json:"opt"`
