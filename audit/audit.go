@@ -516,6 +516,12 @@ func (j *judge) judgeInto(ctx context.Context, pending *pendingStore, opts inges
 	}
 	filters := &humanFilters{ident: j.ident, fromUS: j.fromUS, toUS: j.toUS, collect: j.collectClients, trusted: j.trusted}
 	opts.RowFilter = filters.newFilter
+	// The judge reads neither the protocol nor the Referer, nor the
+	// forwarded chain without trusted proxies: they are not built.
+	opts.Skip = []int{ingest.ColProtocol, ingest.ColReferer}
+	if len(j.trusted) == 0 {
+		opts.Skip = append(opts.Skip, ingest.ColForwardedFor)
+	}
 	acc, inputErr = ingest.Run(readCtx, logs, opts, func(rec arrow.RecordBatch) error {
 		if err := j.add(rec); err != nil {
 			return err

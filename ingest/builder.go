@@ -77,6 +77,22 @@ type batchBuilder struct {
 	// line need no UTF-8 check.
 	curLine   []byte
 	lineASCII bool
+	// noProto, noReferer, noForwarded: columns left null (Options.Skip).
+	noProto, noReferer, noForwarded bool
+}
+
+// skip makes the builder leave the columns of cols null (see Options.Skip).
+func (b *batchBuilder) skip(cols []int) {
+	for _, c := range cols {
+		switch c {
+		case ColProtocol:
+			b.noProto = true
+		case ColReferer:
+			b.noReferer = true
+		case ColForwardedFor:
+			b.noForwarded = true
+		}
+	}
 }
 
 // dictColumn builds a dictionary<int32, utf8> column: the indices, and the
@@ -172,15 +188,21 @@ func (b *batchBuilder) release() {
 // start reserves room for a batch.
 func (b *batchBuilder) start() {
 	b.started = true
-	for _, x := range []array.Builder{b.ts, b.ip, b.target, b.status, b.bytes, b.referer, b.line} {
+	for _, x := range []array.Builder{b.ts, b.ip, b.target, b.status, b.bytes, b.line} {
 		x.Reserve(b.rows)
 	}
-	for _, d := range []*dictColumn{b.host, b.method, b.proto, b.ua, b.file} {
+	for _, d := range []*dictColumn{b.host, b.method, b.ua, b.file} {
 		d.idx.Reserve(b.rows)
+	}
+	if !b.noProto {
+		b.proto.idx.Reserve(b.rows)
+	}
+	if !b.noReferer {
+		b.referer.Reserve(b.rows)
+		b.referer.ReserveData(b.dataHint[2])
 	}
 	b.ip.ReserveData(b.dataHint[0])
 	b.target.ReserveData(b.dataHint[1])
-	b.referer.ReserveData(b.dataHint[2])
 }
 
 // repaired returns v, or a repaired copy of it in b.scratch when it is not
@@ -251,7 +273,9 @@ func (b *batchBuilder) add(r *logfmt.Row, line []byte, file []byte, lineNo int64
 	}
 	b.appendDict(b.method, r.Method)
 	b.appendString(b.target, r.Target)
-	b.appendDict(b.proto, r.Protocol)
+	if !b.noProto {
+		b.appendDict(b.proto, r.Protocol)
+	}
 	if r.Status < 0 {
 		b.status.UnsafeAppendBoolToBitmap(false)
 	} else {
@@ -262,11 +286,13 @@ func (b *batchBuilder) add(r *logfmt.Row, line []byte, file []byte, lineNo int64
 	} else {
 		b.bytes.UnsafeAppend(r.Bytes)
 	}
-	b.appendString(b.referer, r.Referer)
+	if !b.noReferer {
+		b.appendString(b.referer, r.Referer)
+	}
 	b.appendDict(b.ua, r.UserAgent)
 	b.file.append(file)
 	b.line.UnsafeAppend(lineNo)
-	if r.ForwardedFor != nil {
+	if r.ForwardedFor != nil && !b.noForwarded {
 		b.appendForwarded(r.ForwardedFor)
 	}
 	b.lineBytes += len(line)
@@ -301,10 +327,18 @@ func (b *batchBuilder) flush() arrow.RecordBatch {
 	cols[ColClientIP] = b.ip.NewArray()
 	cols[ColMethod] = b.method.newArray()
 	cols[ColTarget] = b.target.NewArray()
-	cols[ColProtocol] = b.proto.newArray()
+	if b.noProto {
+		cols[ColProtocol] = array.MakeArrayOfNull(b.mem, Schema.Field(ColProtocol).Type, b.n)
+	} else {
+		cols[ColProtocol] = b.proto.newArray()
+	}
 	cols[ColStatus] = b.status.NewArray()
 	cols[ColBytes] = b.bytes.NewArray()
-	cols[ColReferer] = b.referer.NewArray()
+	if b.noReferer {
+		cols[ColReferer] = array.MakeArrayOfNull(b.mem, Schema.Field(ColReferer).Type, b.n)
+	} else {
+		cols[ColReferer] = b.referer.NewArray()
+	}
 	cols[ColUserAgent] = b.ua.newArray()
 	cols[ColFile] = b.file.newArray()
 	cols[ColLine] = b.line.NewArray()

@@ -879,3 +879,36 @@ func TestRowFilter(t *testing.T) {
 		t.Errorf("filtered run kept %d rows, want the %d bot rows of the unfiltered run", len(kept), len(want))
 	}
 }
+
+// TestSkip: the columns of Options.Skip are null in every row, and every
+// other column is what a run without it builds.
+func TestSkip(t *testing.T) {
+	dir := t.TempDir()
+	var log strings.Builder
+	for i := range 3000 {
+		fmt.Fprintf(&log, "192.0.2.%d - - [10/Oct/2026:13:55:%02d +0000] \"GET /p/%d HTTP/1.%d\" 200 %d \"https://example.com/%d\" \"Agent/%d\"\n", i%200, i%60, i, i%2, i, i%7, i%13)
+	}
+	path := writeFile(t, dir, "access.log", []byte(log.String()))
+	opts := Options{BlockBytes: 4096, BatchRows: 300, Workers: 3, Formats: logfmt.Formats()}
+	all, _, _, err := collect(t, []string{path}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts.Skip = []int{ColProtocol, ColReferer, ColForwardedFor, ColTarget}
+	skipped, _, _, err := collect(t, []string{path}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(all) != 3000 || len(skipped) != len(all) {
+		t.Fatalf("%d rows with Skip, %d without, want 3000", len(skipped), len(all))
+	}
+	for i, r := range all {
+		if r.Proto == "<nil>" || r.Referer == "<nil>" {
+			t.Fatalf("row %d without Skip has protocol %q, referer %q", i, r.Proto, r.Referer)
+		}
+		r.Proto, r.Referer = "<nil>", "<nil>"
+		if skipped[i] != r { // the target is built whatever Skip says
+			t.Fatalf("row %d with Skip:\n%+v\nwant\n%+v", i, skipped[i], r)
+		}
+	}
+}

@@ -159,7 +159,9 @@ var realistic struct {
 // every row, as `crawlaudit ingest` does; "bots-only" keeps the crawlers'
 // rows only, as the audit does with its RowFilter (here a cache of
 // audit/bots.Identify by User-Agent, like the audit's filter), so that the
-// rows of browsers are parsed, validated and counted but never built.
+// rows of browsers are parsed, validated and counted but never built;
+// "bots-only-skip" besides leaves out the columns the audit never reads
+// (Options.Skip), as the audit does.
 //
 //	go test -run '^$' -bench Realistic -benchtime 3x -count 6 ./ingest/
 func BenchmarkRealistic(b *testing.B) {
@@ -190,13 +192,14 @@ func BenchmarkRealistic(b *testing.B) {
 	for _, tc := range []struct {
 		name   string
 		filter func() func(*logfmt.Row) bool
-	}{{"all-rows", nil}, {"bots-only", botFilter}} {
+		skip   []int
+	}{{"all-rows", nil, nil}, {"bots-only", botFilter, nil}, {"bots-only-skip", botFilter, []int{ColProtocol, ColReferer, ColForwardedFor}}} {
 		b.Run(tc.name, func(b *testing.B) {
 			b.SetBytes(int64(len(realistic.plain)))
 			b.ReportAllocs()
 			start, cpu0 := time.Now(), cpuSeconds()
 			for b.Loop() {
-				acc, err := Run(context.Background(), []string{"-"}, Options{Stdin: bytes.NewReader(realistic.plain), RowFilter: tc.filter}, discard)
+				acc, err := Run(context.Background(), []string{"-"}, Options{Stdin: bytes.NewReader(realistic.plain), RowFilter: tc.filter, Skip: tc.skip}, discard)
 				if err != nil || acc.Parsed != int64(realistic.lines) {
 					b.Fatalf("%v %+v", err, acc)
 				}

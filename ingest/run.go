@@ -86,6 +86,11 @@ type Options struct {
 	// ClientIP is already validated as the client_ip column holds it (nil
 	// when invalid; see the package documentation).
 	RowFilter func() func(r *logfmt.Row) bool
+	// Skip lists columns that the consumer never reads: Run leaves them
+	// null in every row rather than build them. Only ColProtocol,
+	// ColReferer and ColForwardedFor can be skipped; the others are built
+	// whatever Skip says. Default: none, every column is built.
+	Skip []int
 }
 
 // sharedPool is the default allocator of Run.
@@ -445,6 +450,7 @@ type worker struct {
 
 func (r *runner) newWorker() *worker {
 	w := &worker{r: r, bb: newBatchBuilder(r.opts.Allocator, r.opts.BatchRows), parsers: map[*formatEntry]logfmt.Parser{}}
+	w.bb.skip(r.opts.Skip)
 	if r.opts.RowFilter != nil {
 		w.keep = r.opts.RowFilter()
 	}
