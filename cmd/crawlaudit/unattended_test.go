@@ -213,10 +213,10 @@ func TestAuditFailOn(t *testing.T) {
 		code  int
 		want  string
 	}{
-		{"disallowed", exitFound, "Bytespider on www.example.com: disallowed 1174"},
+		{"disallowed", exitFound, "Bytespider on www.example.com: disallowed 1168"},
 		{"spoofed", exitFound, "Googlebot (spoofed) on www.example.com: spoofed 160"},
 		{"breaches", exitFound, "MJ12bot on www.example.com: breaches 721"},
-		{"visit-time", exitFound, "PetalBot on www.example.com: visit-time 481"},
+		{"visit-time", exitFound, "PetalBot on www.example.com: visit-time 477"},
 		{"bogus", exitUsage, "unknown kind \"bogus\""},
 	} {
 		code, out, stderr := runCLI(t, "", "audit", "--fail-on", c.kinds, "--robots", sampleRobots, sampleLog)
