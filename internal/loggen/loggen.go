@@ -71,6 +71,10 @@
 //     makes up for them, sized by a trial of the crawlers' robots.txt whose
 //     random streams are then rewound. Without outages (RealisticConfig has
 //     none) the generator writes the same bytes as before outages existed.
+//     With them, a crawler's requests before the first outage are those it
+//     makes without outages: each renders from the random state its
+//     planning leaves without them (browser sessions, which fill the lines
+//     crawlers leave, may differ anywhere).
 //   - Request carries the generator's ground truth (Actor, Bot, Behavior,
 //     Operator) so tests can check an audit against what was intended.
 //   - The offsets written in combined and JSON lines logs are those of
