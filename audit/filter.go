@@ -29,8 +29,14 @@ type humanFilter struct {
 
 	isBot      map[string]bool // User-Agent → bot, this goroutine's cache
 	isBotBytes int             // the bytes of its keys
-	humans     map[string]int64
-	outside    int64
+	// The User-Agent of the row before and its answer: a client's
+	// requests come in runs (59 % of the lines of the realistic month
+	// have the User-Agent of the line before), and a comparison costs less
+	// than a map lookup.
+	lastUA          []byte
+	lastBot, hasBot bool
+	humans          map[string]int64
+	outside         int64
 	// The human requests of the host last seen, not yet in humans: most
 	// logs hold one host, or none.
 	lastHost   []byte
@@ -95,13 +101,22 @@ func (f *humanFilter) keep(r *logfmt.Row) bool {
 	if r.UserAgent == nil { // no header: a script (bots.NoUserAgent)
 		return true
 	}
-	bot, ok := f.isBot[string(r.UserAgent)]
-	if !ok {
-		// The judge sees the header as the batch holds it, repaired.
-		bot = f.ident.Identify(string(ingest.RepairUTF8(r.UserAgent))).IsBot
-		if len(f.isBot) < maxFilterCache && f.isBotBytes < maxFilterCacheBytes && len(r.UserAgent) <= maxFilterKey {
-			f.isBot[string(r.UserAgent)] = bot
-			f.isBotBytes += len(r.UserAgent)
+	bot := f.lastBot
+	if !f.hasBot || string(r.UserAgent) != string(f.lastUA) {
+		var ok bool
+		bot, ok = f.isBot[string(r.UserAgent)]
+		if !ok {
+			// The judge sees the header as the batch holds it, repaired.
+			bot = f.ident.Identify(string(ingest.RepairUTF8(r.UserAgent))).IsBot
+			if len(f.isBot) < maxFilterCache && f.isBotBytes < maxFilterCacheBytes && len(r.UserAgent) <= maxFilterKey {
+				f.isBot[string(r.UserAgent)] = bot
+				f.isBotBytes += len(r.UserAgent)
+			}
+		}
+		f.hasBot = len(r.UserAgent) <= maxFilterKey
+		if f.hasBot {
+			f.lastUA = append(f.lastUA[:0], r.UserAgent...)
+			f.lastBot = bot
 		}
 	}
 	if !bot {

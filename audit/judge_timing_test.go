@@ -211,3 +211,33 @@ func BenchmarkJudgeRealistic(b *testing.B) {
 
 // monthLinesJudge is the size of BenchmarkJudgeRealistic's month.
 const monthLinesJudge = 1_000_000
+
+// BenchmarkIngestRealistic measures what runs before the judge on issue
+// 15's realistic month (1 M lines, kept in memory): the ingest layer with
+// the audit's human filter and the columns it skips, as judgeInto calls
+// it. It reports lines per second and per CPU second (all parsing
+// goroutines together).
+//
+//	go test -tags duckdb_arrow -run '^$' -bench IngestRealistic -benchtime 5x -count 5 ./audit/
+func BenchmarkIngestRealistic(b *testing.B) {
+	_, _, log := realisticBatches(b, monthLinesJudge)
+	ident := bots.NewIdentifier()
+	b.SetBytes(int64(len(log)))
+	b.ReportAllocs()
+	start, cpu0 := time.Now(), cpuSeconds()
+	lines := 0
+	for b.Loop() {
+		filters := &humanFilters{ident: ident, fromUS: -1 << 63, toUS: 1<<63 - 1}
+		opts := ingest.Options{Stdin: bytes.NewReader(log), RowFilter: filters.newFilter,
+			Skip: []int{ingest.ColProtocol, ingest.ColReferer, ingest.ColForwardedFor}}
+		acc, err := ingest.Run(context.Background(), []string{"-"}, opts, func(arrow.RecordBatch) error { return nil })
+		if err != nil {
+			b.Fatal(err)
+		}
+		lines = int(acc.Lines)
+	}
+	b.ReportMetric(float64(lines)*float64(b.N)/time.Since(start).Seconds(), "lines/s")
+	if cpu := cpuSeconds() - cpu0; cpu > 0 {
+		b.ReportMetric(float64(lines)*float64(b.N)/cpu, "cpu-lines/s")
+	}
+}
