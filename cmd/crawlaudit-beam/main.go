@@ -96,6 +96,21 @@ func beamCause(err error) string {
 	return strings.TrimSpace(lines[len(lines)-1])
 }
 
+// distinctLogs returns logs without the arguments that name a file named
+// before (the same path, cleaned), which audit reads once. A file reached
+// both through a directory or glob and by name is still read twice.
+func distinctLogs(logs []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, l := range logs {
+		if k := filepath.Clean(l); !seen[k] {
+			seen[k] = true
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
 // verboseBeam reports whether CRAWLAUDIT_BEAM_VERBOSE asks for the
 // runner's own logs.
 func verboseBeam() bool { return os.Getenv("CRAWLAUDIT_BEAM_VERBOSE") != "" }
@@ -153,7 +168,7 @@ func runAudit(ctx context.Context, opt *cliOptions, logs []string, runner string
 	// name against its own working directory.
 	errPath := filepath.Join(out, errorFile)
 	os.Remove(errPath) // a previous run's
-	p := buildPipeline(opt.options, logs, out)
+	p := buildPipeline(opt.options, distinctLogs(logs), out)
 	if _, err := beam.Run(ctx, runner, p); err != nil {
 		return fmt.Errorf("the pipeline on %s failed: %s", runner, beamCause(err))
 	}

@@ -540,6 +540,7 @@ func TestPipelineSplitEqualsAudit(t *testing.T) {
 	}
 	dir := t.TempDir()
 	genRobots, genLogs := generateMonth(t, dir, 40000)
+	sample := plainSample(t, dir)
 	const hostileSplit = 250_000
 	for _, tc := range []struct {
 		name  string
@@ -550,9 +551,14 @@ func TestPipelineSplitEqualsAudit(t *testing.T) {
 		ranges int
 		check  func(t *testing.T, s *report.Summary)
 	}{
-		{"sample month", options{Robots: sampleRobots, Grace: 24 * time.Hour}, []string{plainSample(t, dir)}, 300_007, 40, func(t *testing.T, s *report.Summary) {
+		{"sample month", options{Robots: sampleRobots, Grace: 24 * time.Hour}, []string{sample}, 300_007, 40, func(t *testing.T, s *report.Summary) {
 			if len(s.Bots) < 10 || s.Input.Files != 1 {
 				t.Errorf("%d bot rows, %d files", len(s.Bots), s.Input.Files)
+			}
+		}},
+		{"sample month named twice", options{Robots: sampleRobots, Grace: 24 * time.Hour}, []string{sample, dir + "/./" + filepath.Base(sample)}, 1_000_003, 26, func(t *testing.T, s *report.Summary) {
+			if s.Input.Files != 1 {
+				t.Errorf("%d files: a file named twice is read once, as audit reads it", s.Input.Files)
 			}
 		}},
 		{"generated month", options{Robots: genRobots, Grace: 24 * time.Hour}, genLogs, 100_003, 30, func(t *testing.T, s *report.Summary) {
