@@ -388,6 +388,7 @@ func runOnce(ctx context.Context, cfg Config, logs []string, damaged []*ingest.I
 	if err := j.storeTables(ctx, store); err != nil {
 		return nil, err
 	}
+	j.dropIngestState()
 	phase("dict and the small tables")
 	if err := store.Exec(ctx, fmt.Sprintf("SET VARIABLE spec_google = %t", cfg.Profile == robots.Google)); err != nil {
 		return nil, err
@@ -729,23 +730,34 @@ func (res *Result) summarize(ctx context.Context, cfg Config, hist *history.Hist
 		s.Audit.TimeResolution = "1s"
 	}
 
+	if err := res.store.Exec(ctx, queries.SQL("summary_counts.sql")); err != nil {
+		return err
+	}
+	if err := res.store.Exec(ctx, fmt.Sprintf("SET VARIABLE summary_max_bots = %d", maxSummaryBots)); err != nil {
+		return err
+	}
 	rows, err := res.store.Query(ctx, queries.SQL("summary.sql"))
 	if err != nil {
 		return err
 	}
 	defer rows.Close()
 	s.Bots = []report.BotRow{}
-	// Past maxSummaryBots rows, the rest are folded, per host and
-	// identity, into one row each (foldBotRows): DuckDB keeps them all.
+	// Past maxSummaryBots rows, summary.sql folds the rest, per host and
+	// identity, into one row each: DuckDB keeps them all.
 	var folds botFolds
 	for rows.Next() {
 		var r report.BotRow
-		var op, purpose *string
-		if err := rows.Scan(&r.Bot, &r.Host, &r.Identity, &op, &purpose, &r.Requests, &r.RobotsFetches, &r.Disallowed,
+		var bot, op, purpose *string
+		var folded int64
+		var pos *int64
+		if err := rows.Scan(&bot, &r.Host, &r.Identity, &op, &purpose, &r.Requests, &r.RobotsFetches, &r.Disallowed,
 			&r.DisallowedInGrace, &r.CrawlDelayBreaches, &r.RequestRateBreaches, &r.VisitTimeBreaches,
 			&r.Unaudited, &r.IPs, &r.FirstSeen, &r.LastSeen,
-			&r.DisallowedUnreachable, &r.AllowedUnavailable, &r.UserTriggered); err != nil {
+			&r.DisallowedUnreachable, &r.AllowedUnavailable, &r.UserTriggered, &folded, &pos); err != nil {
 			return fmt.Errorf("reading the summary: %w", err)
+		}
+		if bot != nil {
+			r.Bot = *bot
 		}
 		if op != nil {
 			r.Operator = *op
@@ -754,8 +766,8 @@ func (res *Result) summarize(ctx context.Context, cfg Config, hist *history.Hist
 			r.Purpose = *purpose
 		}
 		r.FirstSeen, r.LastSeen = r.FirstSeen.UTC(), r.LastSeen.UTC()
-		if len(s.Bots) >= maxSummaryBots {
-			folds.add(&r)
+		if folded > 0 {
+			folds.addFolded(&r, folded)
 			continue
 		}
 		r.Verifiable = j.claims.ranges().Verifiable(r.Bot)

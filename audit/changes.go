@@ -50,7 +50,7 @@ func (r *Result) changes(ctx context.Context, j *judge) ([]report.Change, error)
 	var rows [][]any
 	for hi := 0; hi < r.hist.NumHosts(); hi++ {
 		host := r.hist.HostName(hi)
-		id, ok := j.dictID(host)
+		id, ok := j.hostID(host)
 		if !ok {
 			continue // no request for the host
 		}
@@ -82,17 +82,16 @@ func (r *Result) changes(ctx context.Context, j *judge) ([]report.Change, error)
 	}
 	var pairs []pair
 	err := r.store.Each(ctx, `
-SELECT c.change_id, r.bot_id, r.identity_code, any_value(r.identity), min(coalesce(ua.value, r.user_agent))
+SELECT c.change_id, r.bot_id, r.identity_code, any_value(r.identity), min(coalesce(ua.value, r.user_agent)), any_value(bot.value)
 FROM version_changes c
 JOIN requests r ON r.host_id = c.host_id AND r.ts BETWEEN c.starts - INTERVAL 720 HOUR AND c.starts + INTERVAL 720 HOUR
 LEFT JOIN dict ua ON ua.id = r.user_agent_id
-GROUP BY ALL`, nil, func(v []any) error {
+LEFT JOIN dict bot ON bot.id = r.bot_id
+GROUP BY c.change_id, r.bot_id, r.identity_code`, nil, func(v []any) error {
 		p := pair{change: int(numeric(v[0])), botID: numeric(v[1]), identity: numeric(v[2])}
 		p.idName, _ = v[3].(string)
 		p.ua, _ = v[4].(string)
-		if p.botID >= 0 && int(p.botID) < len(j.dict) {
-			p.bot = j.dict[p.botID]
-		}
+		p.bot, _ = v[5].(string)
 		pairs = append(pairs, p)
 		return nil
 	})

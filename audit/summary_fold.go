@@ -31,18 +31,22 @@ type botFold struct {
 }
 
 // add folds r into the row of its host and identity.
-func (f *botFolds) add(r *report.BotRow) {
+func (f *botFolds) add(r *report.BotRow) { f.addFolded(r, 1) }
+
+// addFolded folds r, the sum of n bot rows (summary.sql's folded rows),
+// into the row of its host and identity.
+func (f *botFolds) addFolded(r *report.BotRow, n int64) {
 	if f.byKey == nil {
 		f.byKey = make(map[[2]string]*botFold)
 	}
-	f.n++
+	f.n += n
 	k := [2]string{r.Host, r.Identity}
 	b, ok := f.byKey[k]
 	if !ok {
 		b = &botFold{row: report.BotRow{Host: r.Host, Identity: r.Identity, FirstSeen: r.FirstSeen, LastSeen: r.LastSeen}}
 		f.byKey[k] = b
 	}
-	b.bots++
+	b.bots += n
 	s := &b.row
 	s.Requests += r.Requests
 	s.RobotsFetches += r.RobotsFetches

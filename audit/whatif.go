@@ -104,11 +104,14 @@ func (r *Result) whatIf(ctx context.Context, j *judge, proposed *robots.File, pr
 		}
 	}()
 	err := r.store.Each(ctx, `
-SELECT DISTINCT r.user_agent_id, r.user_agent, r.target_id, r.target
-FROM (SELECT unnest(r) FROM requests_store) r
-WHERE NOT r.robots_fetch`, nil, func(v []any) error {
-		ua, uaIDv, uaOK := stringOf(v[0], v[1], j.dict)
-		target, tIDv, tOK := stringOf(v[2], v[3], j.dict)
+SELECT r.user_agent_id, coalesce(ua.value, r.user_agent), r.target_id, coalesce(t.value, r.target)
+FROM (SELECT DISTINCT r.user_agent_id, r.user_agent, r.target_id, r.target
+      FROM (SELECT unnest(r) FROM requests_store) r
+      WHERE NOT r.robots_fetch) r
+LEFT JOIN dict ua ON ua.id = r.user_agent_id
+LEFT JOIN dict t ON t.id = r.target_id`, nil, func(v []any) error {
+		ua, uaIDv, uaOK := stringOf(v[0], v[1])
+		target, tIDv, tOK := stringOf(v[2], v[3])
 		if !tOK {
 			return nil // no target: nothing to decide
 		}
@@ -204,20 +207,18 @@ WHERE NOT r.robots_fetch`, nil, func(v []any) error {
 	return out, nil
 }
 
-// stringOf returns the value of an (id, inline value) pair of the requests
-// table: dict[id], or the inline value; the id (-1 for an inline value);
-// and false when both are NULL.
-func stringOf(id, inline any, dict []string) (string, int32, bool) {
-	if id != nil {
-		n := int32(numeric(id))
-		if n >= 0 && int(n) < len(dict) {
-			return dict[n], n, true
-		}
+// stringOf returns the value of an (id, value) pair read from the requests
+// table with the dict joined (the dict's value, or the inline one); the id
+// (-1 for an inline value); and false when there is no value.
+func stringOf(id, value any) (string, int32, bool) {
+	s, ok := value.(string)
+	if !ok {
+		return "", -1, false
 	}
-	if s, ok := inline.(string); ok {
+	if id == nil {
 		return s, -1, true
 	}
-	return "", -1, false
+	return s, int32(numeric(id)), true
 }
 
 // whatIfSQL counts, per bot and host, the requests a second audit with the

@@ -11,7 +11,10 @@
 //	availability.sql robots.txt as crawlers met it (§12): robots_status, the unreachable and
 //	                unavailable periods from the logs' /robots.txt responses, and availability,
 //	                the verdicts they change (the view requests reads it)
-//	summary.sql     one row per bot and host (contract §6, §7), from requests and window_measures
+//	summary_counts.sql the counts per bot, host and identity (contract §6, §7, §10) in the
+//	                temporary table summary_counted, from requests and window_measures, step by step
+//	summary.sql     the summary's bot rows from summary_counted, named, worst first; past a
+//	                limit the rest folded per host and identity
 //	changes.sql     how each bot reacted to each robots.txt version change (§12)
 //	judged.sql      the table "measures" (window_measures, stored) and the view "judged": requests
 //	                with names and measures; made for the reports below and for --db

@@ -1,0 +1,67 @@
+-- The counts of summary.sql: one row per bot, host and identity (contract §6, §7, §10) in
+-- the temporary table summary_counted. The requests a spoofer made under a crawler's
+-- name are never counted as the crawler's. Counts on the ids of requests; the window
+-- breaches come from window_measures (measures.sql) for the bots and hosts with a limit
+-- only.
+--
+-- One table per step, not one query: each step's hash tables and sorts then have
+-- DuckDB's whole memory limit to themselves and spill alone. As one query over 5 M
+-- requests of 1.8 M invented bot names, the three aggregates and their joins did not
+-- fit in 256 MB (issue 12); one step at a time they do.
+CREATE OR REPLACE TEMP TABLE summary_per AS
+WITH verdicts AS (
+    SELECT
+        max(id) FILTER (WHERE value = 'disallowed')          AS disallowed,
+        max(id) FILTER (WHERE value = 'disallowed_in_grace') AS in_grace,
+        max(id) FILTER (WHERE value = 'unaudited')           AS unaudited,
+        max(id) FILTER (WHERE value = 'disallowed_unreachable') AS unreachable,
+        max(id) FILTER (WHERE value = 'allowed_unavailable')    AS unavailable,
+        max(id) FILTER (WHERE value = 'user_triggered')         AS user_triggered
+    FROM dict
+)
+SELECT
+    r.bot_id,
+    r.host_id,
+    r.identity_code,
+    count(*)                                                  AS requests,
+    count(*) FILTER (WHERE r.robots_fetch)                    AS robots_fetches,
+    count(*) FILTER (WHERE r.verdict_id = v.disallowed)       AS disallowed,
+    count(*) FILTER (WHERE r.verdict_id = v.in_grace)         AS disallowed_in_grace,
+    count(*) FILTER (WHERE r.visit_breach)                    AS visit_time_breaches,
+    count(*) FILTER (WHERE r.verdict_id = v.unaudited)        AS unaudited,
+    count(*) FILTER (WHERE r.verdict_id = v.unreachable)      AS disallowed_unreachable,
+    count(*) FILTER (WHERE r.verdict_id = v.unavailable)      AS allowed_unavailable,
+    count(*) FILTER (WHERE r.verdict_id = v.user_triggered)   AS user_triggered,
+    min(r.ts)                                                 AS first_seen,
+    max(r.ts)                                                 AS last_seen
+FROM requests r, verdicts v
+GROUP BY r.bot_id, r.host_id, r.identity_code;
+
+-- Distinct addresses, as a DISTINCT then a count: a hash aggregate that
+-- spills to disk under the memory limit, where count(DISTINCT) over
+-- millions of groups does not. A value is an id or a string, never both
+-- (RequestsSchema).
+CREATE OR REPLACE TEMP TABLE summary_ips AS
+SELECT bot_id, host_id, identity_code, count(*) AS ips
+FROM (SELECT DISTINCT bot_id, host_id, identity_code, client_ip_id, client_ip FROM requests
+      WHERE client_ip_id IS NOT NULL OR client_ip IS NOT NULL)
+GROUP BY bot_id, host_id, identity_code;
+
+CREATE OR REPLACE TEMP TABLE summary_breaches AS
+SELECT bot_id, host_id, identity_code,
+    count(*) FILTER (WHERE crawl_delay_breach)  AS crawl_delay_breaches,
+    count(*) FILTER (WHERE request_rate_breach) AS request_rate_breaches
+FROM window_measures(false)
+GROUP BY bot_id, host_id, identity_code;
+
+CREATE OR REPLACE TEMP TABLE summary_counted AS
+SELECT per.*,
+    coalesce(b.crawl_delay_breaches, 0)  AS crawl_delay_breaches,
+    coalesce(b.request_rate_breaches, 0) AS request_rate_breaches,
+    coalesce(i.ips, 0)                   AS ips
+FROM summary_per per LEFT JOIN summary_breaches b USING (bot_id, host_id, identity_code)
+         LEFT JOIN summary_ips i USING (bot_id, host_id, identity_code);
+
+DROP TABLE summary_per;
+DROP TABLE summary_ips;
+DROP TABLE summary_breaches;
