@@ -429,7 +429,8 @@ func sharedData(t *testing.T, rel string) string {
 
 // TestPipelineRealLogs compares the pipeline with audit on real logs of
 // three sites in two formats and three years, judged by a real site's
-// robots.txt (in effect for all time).
+// robots.txt (in effect for all time), reading the plain log whole and
+// in byte ranges.
 func TestPipelineRealLogs(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs a pipeline on Prism")
@@ -442,16 +443,20 @@ func TestPipelineRealLogs(t *testing.T) {
 	robotsFile := sharedData(t, "robots-history/wikipedia.org/2025-12-03T02:54:22Z.txt")
 	opt := options{Robots: robotsFile, Grace: 24 * time.Hour}
 	want := auditJSON(t, opt, logs)
-	got := beamJSON(t, opt, logs)
-	if !bytes.Equal(got, want) {
-		t.Errorf("summary.json differs from crawlaudit audit --json's:\n%s", diffLines(want, got))
-	}
-	var s report.Summary
-	if err := json.Unmarshal(got, &s); err != nil {
-		t.Fatal(err)
-	}
-	if s.Input.Files != 3 || len(s.Bots) < 20 {
-		t.Errorf("%d files, %d bot rows", s.Input.Files, len(s.Bots))
+	// Whole, and with the plain nginx log cut into 16 ranges.
+	for _, split := range []int64{0, 20_011} {
+		opt.SplitBytes = split
+		got := beamJSON(t, opt, logs)
+		if !bytes.Equal(got, want) {
+			t.Errorf("--split-bytes %d: summary.json differs from crawlaudit audit --json's:\n%s", split, diffLines(want, got))
+		}
+		var s report.Summary
+		if err := json.Unmarshal(got, &s); err != nil {
+			t.Fatal(err)
+		}
+		if s.Input.Files != 3 || len(s.Bots) < 20 {
+			t.Errorf("--split-bytes %d: %d files, %d bot rows", split, s.Input.Files, len(s.Bots))
+		}
 	}
 }
 
