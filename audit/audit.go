@@ -517,6 +517,8 @@ func (j *judge) judgeInto(ctx context.Context, pending *pendingStore, opts inges
 	}
 	filters := &humanFilters{ident: j.ident, fromUS: j.fromUS, toUS: j.toUS, collect: j.collectClients, trusted: j.trusted}
 	opts.RowFilter = filters.newFilter
+	j.handoff = &filters.handoff
+	defer func() { j.handoff = nil }()
 	// The judge reads neither the protocol nor the Referer, nor the
 	// forwarded chain without trusted proxies: they are not built.
 	opts.Skip = []int{ingest.ColProtocol, ingest.ColReferer}

@@ -2,6 +2,7 @@ package audit
 
 import (
 	"net/netip"
+	"strings"
 	"sync"
 
 	"github.com/crawlaudit/crawlaudit/audit/bots"
@@ -58,6 +59,70 @@ type humanFilters struct {
 
 	mu  sync.Mutex
 	all []*humanFilter
+
+	// handoff has the bots the filters identified, for the judge.
+	handoff botHandoff
+}
+
+// botHandoff passes the judge the bots that the filters identified, so that
+// a bot's User-Agent is identified once, not once by a filter and again by
+// the judge (which costs as much again per distinct User-Agent of a log of
+// invented bot names: 0.4 of 2.8 CPU seconds on 80,000 of them). A filter
+// puts what it identified; the judge takes it when it meets the header in a
+// batch, or identifies it itself when it is not there. Its memory is
+// bounded: past maxHandoffBytes, put drops the entry and trim forgets all.
+type botHandoff struct {
+	mu    sync.Mutex
+	m     map[string]bots.Bot
+	bytes int
+}
+
+// maxHandoffBytes bounds the User-Agents and bots a botHandoff holds.
+const maxHandoffBytes = 16 << 20
+
+func handoffCost(ua string, b bots.Bot) int { return len(ua) + len(b.Name) + 128 }
+
+// put records that the header ua is the bot b.
+func (h *botHandoff) put(ua string, b bots.Bot) {
+	cost := handoffCost(ua, b)
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.bytes+cost > maxHandoffBytes {
+		return
+	}
+	if _, ok := h.m[ua]; ok {
+		return
+	}
+	if h.m == nil {
+		h.m = make(map[string]bots.Bot)
+	}
+	h.m[strings.Clone(ua)] = b
+	h.bytes += cost
+}
+
+// take returns and forgets the bot a filter identified behind ua.
+func (h *botHandoff) take(ua string) (bots.Bot, bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	b, ok := h.m[ua]
+	if ok {
+		delete(h.m, ua)
+		h.bytes -= handoffCost(ua, b)
+	}
+	return b, ok
+}
+
+// trim forgets everything once the bound is reached: entries a filter put
+// again after the judge took them (two filters may identify one header)
+// would otherwise fill it for good. The judge then identifies what it
+// does not find.
+func (h *botHandoff) trim() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.bytes >= maxHandoffBytes*3/4 {
+		clear(h.m)
+		h.bytes = 0
+	}
 }
 
 // newFilter returns the predicate of a new filter (ingest.Options.RowFilter).
@@ -107,7 +172,11 @@ func (f *humanFilter) keep(r *logfmt.Row) bool {
 		bot, ok = f.isBot[string(r.UserAgent)]
 		if !ok {
 			// The judge sees the header as the batch holds it, repaired.
-			bot = f.ident.Identify(string(ingest.RepairUTF8(r.UserAgent))).IsBot
+			ua := string(ingest.RepairUTF8(r.UserAgent))
+			b := f.ident.Identify(ua)
+			if bot = b.IsBot; bot {
+				f.handoff.put(ua, b)
+			}
 			if len(f.isBot) < maxFilterCache && f.isBotBytes < maxFilterCacheBytes && len(r.UserAgent) <= maxFilterKey {
 				f.isBot[string(r.UserAgent)] = bot
 				f.isBotBytes += len(r.UserAgent)

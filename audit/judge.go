@@ -105,6 +105,9 @@ type judge struct {
 	toUS        int64 // inclusive
 
 	ident *bots.Identifier
+	// handoff has the bots the human filters identified while the logs
+	// are read (judgeInto); nil otherwise.
+	handoff *botHandoff
 	// claims verifies who made each bot request (contract §10).
 	claims *claims
 
@@ -520,7 +523,7 @@ func (j *judge) resetUAs() {
 // state; logged tells a header from an absent one.
 func (j *judge) newUAState(ua string, logged bool) int32 {
 	st := &uaState{ua: strings.Clone(ua), id: -1}
-	st.bot = j.ident.Identify(st.ua)
+	st.bot = j.identify(st.ua)
 	if st.bot.IsBot { // only bot rows are stored, with their header
 		st.botID = j.intern(st.bot.Name)
 		st.verifiable = j.claims.ranges().Verifiable(st.bot.Name)
@@ -547,6 +550,17 @@ func (j *judge) newUAState(ua string, logged bool) int32 {
 	}
 	j.uas = append(j.uas, st)
 	return int32(len(j.uas) - 1)
+}
+
+// identify returns the bot behind the header ua: the one a human filter
+// identified (see botHandoff), or the Identifier's answer.
+func (j *judge) identify(ua string) bots.Bot {
+	if j.handoff != nil {
+		if b, ok := j.handoff.take(ua); ok {
+			return b
+		}
+	}
+	return j.ident.Identify(ua)
 }
 
 // hostState returns the index of the state of a logged host value ("" when
@@ -947,6 +961,9 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 		c.visitBreach.UnsafeAppend(g.policy.visit >= 0 && !g.group.InVisitTime(floorDiv(us, 1_000_000)))
 	}
 	j.rows += int64(n)
+	if j.handoff != nil {
+		j.handoff.trim()
+	}
 	return nil
 }
 

@@ -14,6 +14,7 @@ import (
 
 	"github.com/crawlaudit/crawlaudit/audit/bots"
 	"github.com/crawlaudit/crawlaudit/ingest"
+	"github.com/crawlaudit/crawlaudit/internal/hostilegen"
 	"github.com/crawlaudit/crawlaudit/internal/loggen"
 	"github.com/crawlaudit/crawlaudit/robots"
 	"github.com/crawlaudit/crawlaudit/robots/history"
@@ -239,5 +240,90 @@ func BenchmarkIngestRealistic(b *testing.B) {
 	b.ReportMetric(float64(lines)*float64(b.N)/time.Since(start).Seconds(), "lines/s")
 	if cpu := cpuSeconds() - cpu0; cpu > 0 {
 		b.ReportMetric(float64(lines)*float64(b.N)/cpu, "cpu-lines/s")
+	}
+}
+
+// BenchmarkJudgeInto measures what judgeInto does but the DuckDB inserts:
+// the ingest layer with the audit's human filter and skipped columns, and
+// the judge of every batch, on two logs kept in memory: issue 15's
+// realistic month (1 M lines) and a log of invented bot names (200,000
+// lines of 80,000 distinct bot User-Agents from 40,000 addresses,
+// internal/hostilegen), where identifying the User-Agents dominates. It
+// reports lines per second and per CPU second (every goroutine together).
+//
+//	go test -tags duckdb_arrow -run '^$' -bench JudgeInto -benchtime 5x -count 5 ./audit/
+func BenchmarkJudgeInto(b *testing.B) {
+	for _, in := range []string{"realistic", "invented-bots"} {
+		b.Run(in, func(b *testing.B) {
+			var (
+				log  []byte
+				hist *history.History
+			)
+			if in == "realistic" {
+				_, hist, log = realisticBatches(b, monthLinesJudge)
+			} else {
+				var buf bytes.Buffer
+				if err := hostilegen.Write(&buf, hostilegen.Options{Lines: 200_000, Agents: 80_000, Addresses: 40_000}); err != nil {
+					b.Fatal(err)
+				}
+				log = buf.Bytes()
+				dir := b.TempDir()
+				path := filepath.Join(dir, "robots.txt")
+				if err := os.WriteFile(path, []byte(hostilegen.Robots), 0o644); err != nil {
+					b.Fatal(err)
+				}
+				var err error
+				if hist, err = history.Load(path, history.Options{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			ranges, err := verify.Snapshot()
+			if err != nil {
+				b.Fatal(err)
+			}
+			mem := ingest.NewPoolAllocator()
+			b.SetBytes(int64(len(log)))
+			b.ReportAllocs()
+			start, cpu0 := time.Now(), cpuSeconds()
+			lines := 0
+			for b.Loop() {
+				// A new Identifier each time: an audit identifies every
+				// User-Agent of its logs.
+				j := newJudge(mem, hist, robots.RFC9309, bots.NewIdentifier(), readyRanges(ranges))
+				j.graceUS = (24 * time.Hour).Microseconds()
+				j.spillWhileJudging()
+				filters := &humanFilters{ident: j.ident, fromUS: j.fromUS, toUS: j.toUS}
+				j.handoff = &filters.handoff
+				opts := ingest.Options{Stdin: bytes.NewReader(log), RowFilter: filters.newFilter,
+					Skip: []int{ingest.ColProtocol, ingest.ColReferer, ingest.ColForwardedFor}}
+				release := func(recs ...arrow.RecordBatch) {
+					for _, rec := range recs {
+						rec.Release()
+					}
+				}
+				acc, err := ingest.Run(context.Background(), []string{"-"}, opts, func(rec arrow.RecordBatch) error {
+					if err := j.add(rec); err != nil {
+						return err
+					}
+					if j.pending() >= flushRows {
+						release(j.flush())
+						release(j.spilled()...)
+					}
+					return nil
+				})
+				if err != nil {
+					b.Fatal(err)
+				}
+				release(j.flush())
+				release(j.spilled()...)
+				filters.addTo(j)
+				j.release()
+				lines = int(acc.Lines)
+			}
+			b.ReportMetric(float64(lines)*float64(b.N)/time.Since(start).Seconds(), "lines/s")
+			if cpu := cpuSeconds() - cpu0; cpu > 0 {
+				b.ReportMetric(float64(lines)*float64(b.N)/cpu, "cpu-lines/s")
+			}
+		})
 	}
 }
