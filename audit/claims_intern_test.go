@@ -29,31 +29,27 @@ func TestStringIndexUntagged(t *testing.T) {
 	}
 }
 
-// TestDecisionCache: every pair put is found with its value, through the
-// cache's growth and after a clear, and pairs not put are not.
-func TestDecisionCache(t *testing.T) {
-	var c decisionCache
-	if _, ok := c.find(1, 0); ok {
-		t.Fatal("found a pair in an empty cache")
+// TestTidTable: every id put is found with its value, through the
+// table's growth and after a clear, and ids not put are not.
+func TestTidTable(t *testing.T) {
+	var x tidTable
+	if _, ok := x.find(0); ok {
+		t.Fatal("found an id in an empty table")
 	}
 	for round := 0; round < 2; round++ {
-		for g := uint32(1); g <= 7; g++ {
-			for tid := int32(0); tid < 3000; tid += int32(g) {
-				c.put(g, tid, uint32(tid)*10+g)
+		for tid := int32(0); tid < 30000; tid += 3 {
+			x.put(tid, uint32(tid)*10+1)
+		}
+		for tid := int32(0); tid < 31000; tid++ {
+			v, ok := x.find(tid)
+			want := tid < 30000 && tid%3 == 0
+			if ok != want || ok && v != uint32(tid)*10+1 {
+				t.Fatalf("round %d: find(%d) = %d, %t; want %t", round, tid, v, ok, want)
 			}
 		}
-		for g := uint32(1); g <= 8; g++ {
-			for tid := int32(0); tid < 3100; tid++ {
-				v, ok := c.find(g, tid)
-				want := g <= 7 && tid < 3000 && tid%int32(g) == 0
-				if ok != want || ok && v != uint32(tid)*10+g {
-					t.Fatalf("round %d: find(%d, %d) = %d, %t; want %t", round, g, tid, v, ok, want)
-				}
-			}
-		}
-		c.clear()
-		if _, ok := c.find(1, 0); ok {
-			t.Fatal("found a pair after clear")
+		x.clear()
+		if _, ok := x.find(0); ok {
+			t.Fatal("found an id after clear")
 		}
 	}
 }

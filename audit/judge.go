@@ -154,9 +154,10 @@ type judge struct {
 	// a bot name's dict id set once its row is made.
 	botsOut *botsRows
 	botSeen []uint64
-	// decided caches the decision of every (group, target) pair met, as
-	// an index into decided.list; decisionsCached is its number of pairs.
-	decided         decisionCache
+	// decisions are the distinct decisions of all groups: the groups'
+	// tables of path decisions hold indices into it. decisionsCached is
+	// the number of path decisions the groups hold.
+	decisionList    []decision
 	decisionsCached int
 	// inlineBytes are the bytes of the strings written into the rows not
 	// yet flushed.
@@ -219,12 +220,13 @@ type uaState struct {
 	groups  map[int]*groupState // by version ID, made and filled lazily
 }
 
-// groupState is one (version, group) pair. Its path decisions are in
-// judge.decided, under its number.
+// groupState is one (version, group) pair with its path decisions.
 type groupState struct {
 	group *robots.Resolved
-	num   uint32 // its number, from 1
-	// byRule has the index in judge.decided.list of the decision of each
+	// decided has the decision of each target met, by its dict id, as
+	// an index into judge.decisionList.
+	decided tidTable
+	// byRule has the index in judge.decisionList of the decision of each
 	// deciding rule of the group, by ruleKey: a path's decision is known
 	// once the matcher has said which rule decides it.
 	byRule map[int64]uint32
@@ -605,7 +607,7 @@ func (j *judge) shared(id int, grp *robots.Resolved) *groupState {
 	if g, ok := j.groupStates[key]; ok {
 		return g
 	}
-	g := &groupState{group: grp, num: uint32(len(j.groupStates) + 1), byRule: make(map[int64]uint32), policyID: -1}
+	g := &groupState{group: grp, byRule: make(map[int64]uint32), policyID: -1}
 	g.policy = policy{version: j.versions[id].name, group: -1, visit: -1}
 	if grp.Matched() {
 		g.policy.group = j.intern(grp.Name())
@@ -665,8 +667,8 @@ type groupKey struct {
 // target not interned (tid -1) is matched every time.
 func (j *judge) decide(g *groupState, target string, tid int32) decision {
 	if tid >= 0 {
-		if k, ok := j.decided.find(g.num, tid); ok {
-			return j.decided.list[k]
+		if k, ok := g.decided.find(tid); ok {
+			return j.decisionList[k]
 		}
 	}
 	var dec robots.Decision
@@ -674,19 +676,21 @@ func (j *judge) decide(g *groupState, target string, tid int32) decision {
 	rk := ruleKey(dec)
 	k, ok := g.byRule[rk]
 	if !ok {
-		k = uint32(len(j.decided.list))
-		j.decided.list = append(j.decided.list, j.newDecision(dec))
+		k = uint32(len(j.decisionList))
+		j.decisionList = append(j.decisionList, j.newDecision(dec))
 		g.byRule[rk] = k
 	}
 	if tid >= 0 {
 		if j.decisionsCached >= maxDecisions {
-			j.decided.clear()
+			for _, gs := range j.groupStates {
+				gs.decided.clear()
+			}
 			j.decisionsCached = 0
 		}
-		j.decided.put(g.num, tid, k)
+		g.decided.put(tid, k)
 		j.decisionsCached++
 	}
-	return j.decided.list[k]
+	return j.decisionList[k]
 }
 
 // ruleKey identifies the rule that decided dec within its group: its line,
