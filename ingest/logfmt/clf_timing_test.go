@@ -1,11 +1,13 @@
 package logfmt
 
 import (
+	"bytes"
 	"fmt"
 	"math/rand"
 	"strings"
 	"testing"
 
+	"github.com/crawlaudit/crawlaudit/internal/loggen"
 	"github.com/crawlaudit/crawlaudit/internal/shareddata"
 )
 
@@ -111,6 +113,20 @@ func BenchmarkCombined(b *testing.B) {
 			lines = append(lines, []byte(l))
 		}
 		benchLines(b, mustNew(b, "combined"), contiguous(lines))
+	})
+	// The first 100,000 lines of issue 15's realistic month
+	// (loggen.RealisticConfig).
+	b.Run("realistic", func(b *testing.B) {
+		var buf bytes.Buffer
+		w, err := loggen.NewWriter(&buf, "combined")
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := loggen.Generate(loggen.RealisticConfig(100_000), w.Write); err != nil {
+			b.Fatal(err)
+		}
+		w.Close()
+		benchLines(b, mustNew(b, "combined"), contiguous(bytes.Split(bytes.TrimSuffix(buf.Bytes(), []byte("\n")), []byte("\n"))))
 	})
 }
 
