@@ -134,25 +134,46 @@ func (r *Result) BlockList(ctx context.Context, p BlockPolicy) (*firewall.List, 
 	}
 	var entries []firewall.Entry
 	var seen []netip.Addr
-	err := r.store.Each(ctx, queries.SQL("blocklist.sql"), nil, func(v []any) error {
+	if err := r.store.Exec(ctx, queries.SQL("blocklist.sql"), p.args()...); err != nil {
+		return nil, firewall.Stats{}, fmt.Errorf("block list: %w", err)
+	}
+	// One row per address, or per claim of a qualifying address: its
+	// claims are its consecutive rows.
+	var cur *firewall.Entry
+	var curIP string
+	flush := func() {
+		if cur != nil {
+			entries = append(entries, *cur)
+			cur = nil
+		}
+	}
+	err := r.store.EachLarge(ctx, queries.SQL("blocklist_rows.sql"), nil, func(v []any) error {
 		ip, _ := v[0].(string)
-		addr, _ := netip.ParseAddr(ip) // not an address (a logged host name): the zero Addr, counted invalid
-		if qualifies, _ := v[11].(bool); !qualifies {
-			if addr.IsValid() {
-				seen = append(seen, addr)
+		if cur == nil || ip != curIP {
+			flush()
+			addr, _ := netip.ParseAddr(ip) // not an address (a logged host name): the zero Addr, counted invalid
+			if qualifies, _ := v[12].(bool); !qualifies {
+				if addr.IsValid() {
+					seen = append(seen, addr)
+				}
+				return nil
 			}
-			return nil
+			cur, curIP = &firewall.Entry{Addr: addr}, ip
+			for k := 0; k < 6; k++ {
+				cur.Counts[k] = numeric(v[1+k])
+			}
+			cur.Counts[firewall.Unreachable] = numeric(v[13])
+			cur.FirstSeen, _ = v[10].(time.Time)
+			cur.LastSeen, _ = v[11].(time.Time)
 		}
-		e := firewall.Entry{Addr: addr, Claims: claimsOf(v[8])}
-		for k := 0; k < 6; k++ {
-			e.Counts[k] = numeric(v[1+k])
+		if v[8] != nil || v[9] != nil {
+			bot, _ := v[8].(string)
+			id, _ := v[9].(string)
+			cur.Claims = append(cur.Claims, firewall.Claim{Bot: bot, Identity: id})
 		}
-		e.Counts[firewall.Unreachable] = numeric(v[12])
-		e.FirstSeen, _ = v[9].(time.Time)
-		e.LastSeen, _ = v[10].(time.Time)
-		entries = append(entries, e)
 		return nil
-	}, p.args()...)
+	})
+	flush()
 	if err != nil {
 		return nil, firewall.Stats{}, fmt.Errorf("block list: %w", err)
 	}
@@ -161,19 +182,6 @@ func (r *Result) BlockList(ctx context.Context, p BlockPolicy) (*firewall.List, 
 	opt := firewall.Options{Widest: p.Widest, Allow: p.Allow, Seen: append(seen, r.clients...)}
 	l, st := firewall.Build(entries, opt, r.blockMeta(p))
 	return l, st, nil
-}
-
-// claimsOf reads the claims column: a list of {bot, identity} structs.
-func claimsOf(v any) []firewall.Claim {
-	list, _ := v.([]any)
-	var cs []firewall.Claim
-	for _, x := range list {
-		m, _ := x.(map[string]any)
-		bot, _ := m["bot"].(string)
-		id, _ := m["identity"].(string)
-		cs = append(cs, firewall.Claim{Bot: bot, Identity: id})
-	}
-	return cs
 }
 
 // WriteBlocklist writes blocklist.txt for l to w: the header lines, then

@@ -100,12 +100,13 @@ func (r *Result) WriteReport(ctx context.Context, path string, block BlockPolicy
 	return atomicfile.WriteFile(path, buf.Bytes())
 }
 
-// WriteCSV writes the result of query as CSV: strings as neutralised text
+// WriteCSV writes the result of query (one statement, read with
+// EachLarge: a row per request) as CSV: strings as neutralised text
 // cells (report.CSVWriter), numbers, booleans and times as themselves, NULL
 // as an empty cell.
 func (s *Store) WriteCSV(ctx context.Context, w io.Writer, query string, args ...any) error {
 	cw := report.NewCSVWriter(w)
-	err := s.Each(ctx, query, func(cols []string) error { return cw.Header(cols...) }, func(vals []any) error {
+	err := s.EachLarge(ctx, query, func(cols []string) error { return cw.Header(cols...) }, func(vals []any) error {
 		for _, v := range vals {
 			writeCell(cw, v)
 		}

@@ -216,6 +216,41 @@ func (s *Store) Each(ctx context.Context, query string, head func(cols []string)
 	return rows.Err()
 }
 
+// largeChunkRows is the number of rows EachLarge reads back at a time (a
+// variable for the tests).
+var largeChunkRows = 65536
+
+// EachLarge is Each for a query whose result may be large (a row per
+// request, per address, per bot name). DuckDB's driver materializes a
+// query's whole result before the first row is read, and that copy is
+// outside DuckDB's memory limit (5 M rows of four columns: 400 MB): here
+// the result goes into a temporary table first, which spills like any
+// other, and is read back largeChunkRows rows at a time in the query's
+// order. query is one statement (a trailing semicolon is allowed).
+func (s *Store) EachLarge(ctx context.Context, query string, head func(cols []string) error, row func(vals []any) error, args ...any) error {
+	name := fmt.Sprintf("each_large_%d", s.views.Add(1))
+	query = strings.TrimRight(strings.TrimSpace(query), ";")
+	// The table keeps the rows in the query's order: DuckDB preserves
+	// insertion order (preserve_insertion_order, on by default), and
+	// rowid counts the rows as they were inserted.
+	if err := s.Exec(ctx, "CREATE TEMP TABLE "+name+" AS\n"+query, args...); err != nil {
+		return err
+	}
+	defer s.conn.ExecContext(context.WithoutCancel(ctx), "DROP TABLE IF EXISTS "+name)
+	var n int64
+	if err := s.conn.QueryRowContext(ctx, "SELECT count(*) FROM "+name).Scan(&n); err != nil {
+		return fmt.Errorf("DuckDB: %w", err)
+	}
+	for from := int64(0); from == 0 || from < n; from += int64(largeChunkRows) {
+		chunk := fmt.Sprintf("SELECT * FROM %s WHERE rowid >= %d AND rowid < %d ORDER BY rowid", name, from, from+int64(largeChunkRows))
+		if err := s.Each(ctx, chunk, head, row); err != nil {
+			return err
+		}
+		head = nil
+	}
+	return nil
+}
+
 // Insert appends the rows of rec to table, whose columns must have the
 // names, order and compatible types of rec's schema. rec is not released.
 func (s *Store) Insert(ctx context.Context, table string, rec arrow.RecordBatch) error {

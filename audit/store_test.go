@@ -170,3 +170,60 @@ func TestStoreInsertValues(t *testing.T) {
 		t.Errorf("%d rows, %d wrong; want 1234 rows, none wrong", n, bad)
 	}
 }
+
+// TestStoreEachLarge: EachLarge gives the rows of Each, in the query's
+// order (here one DuckDB's hash aggregate does not keep), through chunk
+// boundaries, with parameters, the columns once, and nothing for an empty
+// result; its temporary table is gone afterwards.
+func TestStoreEachLarge(t *testing.T) {
+	ctx := context.Background()
+	s, err := OpenStore(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	old := largeChunkRows
+	largeChunkRows = 1000
+	defer func() { largeChunkRows = old }()
+	const query = `SELECT i % 997 AS k, count(*) AS n, string_agg(i::VARCHAR, ',' ORDER BY i) AS s
+FROM range(0, 200000) t(i) WHERE i % $1 <> 0 GROUP BY k ORDER BY n DESC, k DESC;`
+	collect := func(each func(context.Context, string, func([]string) error, func([]any) error, ...any) error, q string) (heads [][]string, rows []string) {
+		t.Helper()
+		err := each(ctx, q, func(cols []string) error {
+			heads = append(heads, cols)
+			return nil
+		}, func(v []any) error {
+			rows = append(rows, fmt.Sprint(v...))
+			return nil
+		}, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return heads, rows
+	}
+	wantHeads, want := collect(s.Each, query)
+	gotHeads, got := collect(s.EachLarge, query)
+	if len(want) != 997 {
+		t.Fatalf("Each: %d rows, want 997", len(want))
+	}
+	if fmt.Sprint(gotHeads) != fmt.Sprint(wantHeads) || len(gotHeads) != 1 {
+		t.Errorf("columns %v, want %v once", gotHeads, wantHeads)
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("EachLarge's %d rows differ from Each's %d", len(got), len(want))
+	}
+	gotHeads, got = collect(s.EachLarge, "SELECT 1 AS a WHERE $1 = 0")
+	if len(got) != 0 || fmt.Sprint(gotHeads) != "[[a]]" {
+		t.Errorf("empty result: rows %q, columns %v", got, gotHeads)
+	}
+	var tables int64
+	if err := s.Each(ctx, "SELECT count(*) FROM duckdb_tables() WHERE table_name LIKE 'each_large_%'", nil, func(v []any) error {
+		tables = v[0].(int64)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if tables != 0 {
+		t.Errorf("%d temporary tables left", tables)
+	}
+}

@@ -103,7 +103,7 @@ func (r *Result) whatIf(ctx context.Context, j *judge, proposed *robots.File, pr
 			rec.Release()
 		}
 	}()
-	err := r.store.Each(ctx, `
+	err := r.store.EachLarge(ctx, `
 SELECT r.user_agent_id, coalesce(ua.value, r.user_agent), r.target_id, coalesce(t.value, r.target)
 FROM (SELECT DISTINCT r.user_agent_id, r.user_agent, r.target_id, r.target
       FROM (SELECT unnest(r) FROM requests_store) r

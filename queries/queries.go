@@ -20,7 +20,9 @@
 //	                with names and measures; made for the reports below and for --db
 //	violations.sql  one row per disallowed request (violations.csv)
 //	breaches.sql    one row per crawl-delay, request-rate or visit-time breach
-//	blocklist.sql   client addresses of bots with disallowed requests (§8)
+//	blocklist.sql   per client address of a bot request, its counts and whether it qualifies
+//	                for the block list (§8), in the temporary table block_addresses
+//	blocklist_rows.sql the addresses named, a qualifying one's claims on rows of their own
 //	report_*.sql    the findings of report.html and report.md (§11): report_base (one pass
 //	                over the requests on ids: per day, version and rule), report_daily,
 //	                report_versions, report_rules, report_breaches, report_paths, report_agents
