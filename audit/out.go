@@ -22,6 +22,28 @@ import (
 // OutFiles are the files WriteOut writes (contract §2.2, §11).
 var OutFiles = []string{"summary.json", "violations.csv", "breaches.csv", "blocklist.txt", "report.html", "report.md"}
 
+// csvFiles are the CSV files of WriteOut: the rows query (on ids), the
+// table namedRows makes of it with the names, and the query of the file
+// over that table.
+var csvFiles = []struct {
+	file, rows, table, query string
+	names                    []idName
+}{
+	{"violations.csv", "violations_rows.sql", "violation_rows", "violations.sql", []idName{
+		{id: "host_id", as: "host"}, {id: "method_id", as: "method"}, {id: "rule_id", as: "rule"},
+		{id: "robots_version_id", as: "robots_version"}, {id: "robots_group_id", as: "robots_group"},
+		{id: "verdict_id", as: "verdict"}, {id: "file_id", as: "file"},
+		{id: "client_ip_id", as: "client_ip_name", many: true}, {id: "bot_id", as: "bot", many: true},
+		{id: "target_id", as: "target_name", many: true},
+	}},
+	{"breaches.csv", "breaches_rows.sql", "breach_rows", "breaches.sql", []idName{
+		{id: "host_id", as: "host"}, {id: "robots_version_id", as: "robots_version"},
+		{id: "visit_window_id", as: "visit_window"}, {id: "file_id", as: "file"},
+		{id: "client_ip_id", as: "client_ip_name", many: true}, {id: "bot_id", as: "bot", many: true},
+		{id: "target_id", as: "target_name", many: true},
+	}},
+}
+
 // WriteOut writes the audit's files into dir (created if needed):
 // summary.json, violations.csv, breaches.csv, blocklist.txt, the file of
 // every format in block.Formats, and the reports a person reads,
@@ -48,11 +70,15 @@ func (r *Result) WriteOut(ctx context.Context, dir string, block BlockPolicy) er
 	if err := st.Write("summary.json", func(w io.Writer) error { return report.WriteJSON(w, &r.Summary) }); err != nil {
 		return err
 	}
-	for _, f := range []struct{ file, query string }{
-		{"violations.csv", "violations.sql"},
-		{"breaches.csv", "breaches.sql"},
-	} {
-		if err := st.Write(f.file, func(w io.Writer) error { return r.store.WriteCSV(ctx, w, queries.SQL(f.query)) }); err != nil {
+	for _, f := range csvFiles {
+		err := st.Write(f.file, func(w io.Writer) error {
+			defer r.store.Exec(context.WithoutCancel(ctx), "DROP TABLE IF EXISTS "+f.table)
+			if err := r.store.namedRows(ctx, f.table, queries.SQL(f.rows), f.names); err != nil {
+				return err
+			}
+			return r.store.WriteCSV(ctx, w, queries.SQL(f.query))
+		})
+		if err != nil {
 			return err
 		}
 	}

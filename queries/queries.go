@@ -18,8 +18,11 @@
 //	changes.sql     how each bot reacted to each robots.txt version change (§12)
 //	judged.sql      the table "measures" (window_measures, stored) and the view "judged": requests
 //	                with names and measures; made for the reports below and for --db
-//	violations.sql  one row per disallowed request (violations.csv)
-//	breaches.sql    one row per crawl-delay, request-rate or visit-time breach
+//	violations_rows.sql, violations.sql the disallowed requests on ids, then (over the table
+//	                audit's namedRows makes of them with their names) one row per disallowed
+//	                request (violations.csv)
+//	breaches_rows.sql, breaches.sql the same for the crawl-delay, request-rate and visit-time
+//	                breaches (breaches.csv)
 //	blocklist.sql   per client address of a bot request, its counts and whether it qualifies
 //	                for the block list (§8), in the temporary table block_addresses
 //	blocklist_names.sql the addresses named, and the claims of the qualifying ones

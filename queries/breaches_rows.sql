@@ -1,0 +1,10 @@
+-- The breaches of Crawl-delay, Request-rate or Visit-time (breaches.csv, contract §2.2) on
+-- ids, for namedRows (Go), which names the id columns one join at a time into the table
+-- read by breaches.sql.
+SELECT r.ts, r.host_id, r.client_ip_id, r.client_ip, r.bot_id, r.identity,
+    r.target_id, r.target, r.robots_version_id, r.visit_window_id, r.file_id, r.line,
+    r.crawl_delay, r.rate_requests, r.rate_seconds, r.visit_breach,
+    m.gap_us, m.rate_count, m.crawl_delay_breach, m.request_rate_breach
+FROM requests r
+JOIN measures m ON m.rid = r.rid
+WHERE m.crawl_delay_breach OR m.request_rate_breach OR r.visit_breach;
