@@ -37,6 +37,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"sort"
 	"strings"
@@ -87,6 +88,12 @@ type Config struct {
 	// Timings, when not nil, receives the duration of each phase (for
 	// benchmarks: the hidden --timings flag).
 	Timings io.Writer
+	// GoMemoryLimitAfterRead, when positive and below Go's soft memory
+	// limit, becomes that limit once the logs are read, until the run
+	// returns: the queries afterwards leave Go a smaller heap (the judge's
+	// state is gone) and DuckDB its share (issue 12). cmd/crawlaudit sets
+	// it with its own limit, unless GOMEMLIMIT is given.
+	GoMemoryLimitAfterRead int64
 	// Ranges are the operators' published range lists that verification
 	// uses (contract §10); nil: the built-in snapshot.
 	Ranges *verify.Ranges
@@ -389,6 +396,12 @@ func runOnce(ctx context.Context, cfg Config, logs []string, damaged []*ingest.I
 		return nil, err
 	}
 	j.dropIngestState()
+	if lim := cfg.GoMemoryLimitAfterRead; lim > 0 {
+		if prev := debug.SetMemoryLimit(-1); lim < prev {
+			debug.SetMemoryLimit(lim)
+			defer debug.SetMemoryLimit(prev)
+		}
+	}
 	phase("dict and the small tables")
 	if err := store.Exec(ctx, fmt.Sprintf("SET VARIABLE spec_google = %t", cfg.Profile == robots.Google)); err != nil {
 		return nil, err

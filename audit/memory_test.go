@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime/debug"
 	"testing"
 	"time"
 
@@ -436,6 +437,49 @@ func TestStringIndex(t *testing.T) {
 			if id, ok := x.find(dict, s); ok {
 				t.Errorf("n=%d: find(%q) = %d, not added", n, s, id)
 			}
+		}
+	}
+}
+
+// limitProbe is a Config.Timings writer that records Go's soft memory
+// limit when each phase is reported.
+type limitProbe struct{ byPhase map[string]int64 }
+
+func (p *limitProbe) Write(b []byte) (int, error) {
+	if f := bytes.Fields(b); len(f) > 0 {
+		p.byPhase[string(f[0])] = debug.SetMemoryLimit(-1)
+	}
+	return len(b), nil
+}
+
+// TestAuditGoMemoryLimitAfterRead: the lower limit holds from the end of
+// the reading to the end of the run, and the limit before is back after it;
+// a limit above the current one changes nothing.
+func TestAuditGoMemoryLimitAfterRead(t *testing.T) {
+	prev := debug.SetMemoryLimit(1 << 30)
+	defer debug.SetMemoryLimit(prev)
+	for _, tc := range []struct {
+		after, wantRead, wantSQL int64
+	}{
+		{after: 200 << 20, wantRead: 1 << 30, wantSQL: 200 << 20},
+		{after: 2 << 30, wantRead: 1 << 30, wantSQL: 1 << 30},
+		{after: 0, wantRead: 1 << 30, wantSQL: 1 << 30},
+	} {
+		p := &limitProbe{byPhase: map[string]int64{}}
+		res, err := Run(context.Background(), Config{Robots: "../testdata/sample/robots", Timings: p, GoMemoryLimitAfterRead: tc.after},
+			[]string{"../testdata/sample/access-2026-10.log.gz"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Close()
+		if got := p.byPhase["ingest+judge+insert"]; got != tc.wantRead {
+			t.Errorf("after %d: limit %d while reading, want %d", tc.after, got, tc.wantRead)
+		}
+		if got := p.byPhase["summary.sql"]; got != tc.wantSQL {
+			t.Errorf("after %d: limit %d for the summary, want %d", tc.after, got, tc.wantSQL)
+		}
+		if got := debug.SetMemoryLimit(-1); got != 1<<30 {
+			t.Errorf("after %d: limit %d after the run, want it back at %d", tc.after, got, 1<<30)
 		}
 	}
 }

@@ -218,14 +218,15 @@ func runAudit(ctx context.Context, e *env, opt *auditOptions, logs []string) err
 		}
 	}
 	cfg := audit.Config{
-		Robots:      opt.robots,
-		Host:        opt.host,
-		Profile:     profile,
-		Grace:       opt.grace,
-		GraceForAll: opt.graceSet,
-		Operators:   rules,
-		WhatIf:      whatIf,
-		DB:          opt.db,
+		GoMemoryLimitAfterRead: afterReadLimit(),
+		Robots:                 opt.robots,
+		Host:                   opt.host,
+		Profile:                profile,
+		Grace:                  opt.grace,
+		GraceForAll:            opt.graceSet,
+		Operators:              rules,
+		WhatIf:                 whatIf,
+		DB:                     opt.db,
 		Ingest: ingest.Options{
 			Format:       opt.format,
 			LogFormat:    opt.logFormat,
@@ -504,4 +505,13 @@ func loadRanges(dir string) (*verify.Ranges, error) {
 		return nil, err
 	}
 	return snap.Override(over), nil
+}
+
+// afterReadLimit is audit.Config.GoMemoryLimitAfterRead: none when
+// GOMEMLIMIT sets Go's limit.
+func afterReadLimit() int64 {
+	if os.Getenv("GOMEMLIMIT") != "" {
+		return 0
+	}
+	return goMemoryLimitAfterRead
 }
