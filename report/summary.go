@@ -6,7 +6,10 @@
 package report
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"time"
 )
@@ -312,9 +315,45 @@ func (r *BotRow) Judge() {
 	}
 }
 
-// WriteJSON writes s as indented JSON.
+// WriteJSON writes s as indented JSON (json.Encoder's bytes with an indent
+// of two spaces), one bot row at a time: the summary can hold 100,000 rows
+// and more (50 MB and more of JSON), which an Encoder builds whole in
+// memory, and keeps in its pool, before it writes a byte.
 func WriteJSON(w io.Writer, s *Summary) error {
-	enc := json.NewEncoder(w)
+	if len(s.Bots) == 0 {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(s)
+	}
+	// The summary without its rows: "bots": [] stands where they go.
+	head := *s
+	head.Bots = []BotRow{}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
 	enc.SetIndent("", "  ")
-	return enc.Encode(s)
+	if err := enc.Encode(&head); err != nil {
+		return err
+	}
+	const empty = "\n  \"bots\": []"
+	doc := buf.Bytes()
+	at := bytes.Index(doc, []byte(empty))
+	if at < 0 {
+		return fmt.Errorf("summary JSON without a top-level bots array")
+	}
+	bw := bufio.NewWriterSize(w, 64<<10)
+	bw.Write(doc[:at+len(empty)-1]) // up to the [
+	for i := range s.Bots {
+		row, err := json.MarshalIndent(&s.Bots[i], "    ", "  ")
+		if err != nil {
+			return err
+		}
+		bw.WriteString("\n    ")
+		bw.Write(row)
+		if i < len(s.Bots)-1 {
+			bw.WriteByte(',')
+		}
+	}
+	bw.WriteString("\n  ]")
+	bw.Write(doc[at+len(empty):])
+	return bw.Flush()
 }
