@@ -4,12 +4,12 @@
 # hostile ones of internal/hostilegen (2 M distinct bot User-Agents and 5 M
 # distinct paths; 60 KB URLs). Needs /usr/bin/time (GNU time).
 #
-#   scripts/memory.sh [INPUT...]     INPUT: ordinary, cardinality, long, long-default (default: all)
+#   scripts/memory.sh [INPUT...]     INPUT: ordinary, cardinality, cardinality-1m, long, long-default (default: all)
 #
 # Environment: DIR keeps the generated inputs (default: a temporary directory,
 # removed at the end; give DIR to generate them once and rerun), CA the
 # binary to measure (default: built from this tree), ARGS more audit flags
-# (e.g. ARGS="--db /tmp/a.duckdb").
+# (e.g. ARGS="--db /tmp/a.duckdb" or ARGS="--out /tmp/out").
 set -eu
 cd "$(dirname "$0")/.."
 
@@ -28,7 +28,7 @@ if [ -z "${CA:-}" ]; then
 fi
 [ -x "$DIR/hostilegen" ] || go build -o "$DIR/hostilegen" ./internal/hostilegen/cmd/hostilegen
 
-inputs=${*:-ordinary cardinality long long-default}
+inputs=${*:-ordinary cardinality cardinality-1m long long-default}
 
 # measure NAME LOG ROBOTS [FLAGS...]: audits LOG through stdin and prints the
 # peak RSS and the wall time.
@@ -59,6 +59,11 @@ for in in $inputs; do
 		[ -s "$DIR/cardinality.log" ] || "$DIR/hostilegen" -lines 5000000 -agents 2000000 -addresses 1000000 -o "$DIR/cardinality.log" -robots "$DIR/robots.txt"
 		measure cardinality "$DIR/cardinality.log" "$DIR/robots.txt"
 		;;
+	cardinality-1m)
+		# 1 M bot lines, 400 K distinct bot User-Agents, 200 K addresses.
+		[ -s "$DIR/cardinality-1m.log" ] || "$DIR/hostilegen" -lines 1000000 -agents 400000 -addresses 200000 -o "$DIR/cardinality-1m.log" -robots "$DIR/robots.txt"
+		measure cardinality-1m "$DIR/cardinality-1m.log" "$DIR/robots.txt"
+		;;
 	long | long-default)
 		# 5,000 bot lines with 60 KB URLs: with --max-line-bytes 200000
 		# ("long") they are requests, at the default limit of 64 KiB
@@ -71,7 +76,7 @@ for in in $inputs; do
 		fi
 		;;
 	*)
-		echo "unknown input $in: use ordinary, cardinality, long, long-default" >&2
+		echo "unknown input $in: use ordinary, cardinality, cardinality-1m, long, long-default" >&2
 		exit 2
 		;;
 	esac
