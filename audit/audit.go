@@ -396,6 +396,11 @@ func runOnce(ctx context.Context, cfg Config, logs []string, damaged []*ingest.I
 		return nil, err
 	}
 	j.dropIngestState()
+	if MemoryLimitAfterRead != "" {
+		if err := store.Exec(ctx, "SET memory_limit = "+sqlString(MemoryLimitAfterRead)); err != nil {
+			return nil, err
+		}
+	}
 	if lim := cfg.GoMemoryLimitAfterRead; lim > 0 {
 		if prev := debug.SetMemoryLimit(-1); lim < prev {
 			debug.SetMemoryLimit(lim)

@@ -483,3 +483,42 @@ func TestAuditGoMemoryLimitAfterRead(t *testing.T) {
 		}
 	}
 }
+
+// TestAuditDuckDBMemoryLimitAfterRead: once the logs are read, DuckDB's
+// memory_limit is MemoryLimitAfterRead (as DuckDB shows it: compared with
+// a store given that limit).
+func TestAuditDuckDBMemoryLimitAfterRead(t *testing.T) {
+	if MemoryLimitAfterRead == "" {
+		t.Skip("CRAWLAUDIT_DUCKDB_MEMORY is set: no limit after the reading")
+	}
+	res, err := Run(context.Background(), Config{Robots: "../testdata/sample/robots"}, []string{"../testdata/sample/access-2026-10.log.gz"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Close()
+	var got, want string
+	err = res.Store().Each(context.Background(), "SELECT current_setting('memory_limit')", nil, func(v []any) error {
+		got, _ = v[0].(string)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := OpenStore(context.Background(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := s.Exec(context.Background(), "SET memory_limit = "+sqlString(MemoryLimitAfterRead)); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Each(context.Background(), "SELECT current_setting('memory_limit')", nil, func(v []any) error {
+		want, _ = v[0].(string)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if got != want || got == "" {
+		t.Errorf("memory_limit after the run %q, want %q (%s)", got, want, MemoryLimitAfterRead)
+	}
+}
