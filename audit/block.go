@@ -140,7 +140,7 @@ func (r *Result) BlockList(ctx context.Context, p BlockPolicy) (*firewall.List, 
 	if err := r.store.Exec(ctx, queries.SQL("blocklist_names.sql")); err != nil {
 		return nil, firewall.Stats{}, fmt.Errorf("block list: %w", err)
 	}
-	defer r.store.Exec(context.WithoutCancel(ctx), "DROP TABLE IF EXISTS block_named; DROP TABLE IF EXISTS block_claims")
+	defer r.store.Exec(context.WithoutCancel(ctx), "DROP TABLE IF EXISTS block_named; DROP TABLE IF EXISTS block_claims; DROP TABLE IF EXISTS block_rows")
 	// One row per address, or per claim of a qualifying address: its
 	// claims are its consecutive rows.
 	var cur *firewall.Entry

@@ -2,7 +2,7 @@
 -- has DuckDB's memory to itself (as one query, 5 M requests of 1.8 M bot names from 1 M
 -- addresses did not fit in 384 MB): block_named, every address with its name;
 -- block_claims, the crawlers each qualifying address claimed to be (bot, identity: what
--- verification found). Addresses are matched on the pair (id, inline string) with NULLs
+-- verification found); then block_rows, the two joined. Addresses are matched on the pair (id, inline string) with NULLs
 -- as -1 and '': equality, which DuckDB hashes, where IS NOT DISTINCT FROM made a nested
 -- loop.
 CREATE OR REPLACE TEMP TABLE block_named AS
@@ -23,3 +23,20 @@ FROM block_claim_ids c
 LEFT JOIN dict bot ON bot.id = c.bot_id;
 
 DROP TABLE block_claim_ids;
+
+-- The rows of the block list, unsorted (blocklist_rows.sql sorts them: the join and the
+-- sort each with the whole memory limit): one per address that does not qualify, and
+-- one per crawler a qualifying address claimed to be, the address's counts repeated.
+CREATE OR REPLACE TEMP TABLE block_rows AS
+SELECT
+    a.address AS client_ip,
+    a.disallowed, a.spoofed, a.in_grace, a.crawl_delay, a.request_rate, a.visit_time,
+    a.verified, c.bot, c.identity, a.first_seen, a.last_seen, a.qualifies, a.unreachable
+FROM block_named a
+LEFT JOIN block_claims c
+    ON c.ip_id = coalesce(a.client_ip_id, -1)
+   AND c.ip = coalesce(a.client_ip, '')
+WHERE a.address <> '';
+
+DROP TABLE block_named;
+DROP TABLE block_claims;
