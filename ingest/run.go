@@ -190,23 +190,7 @@ func Run(ctx context.Context, inputs []string, opts Options, sink func(arrow.Rec
 
 	var wg sync.WaitGroup
 	for range opts.Workers {
-		wg.Go(func() {
-			w := r.newWorker()
-			defer w.close()
-			for b := range r.blocks {
-				if r.ctx.Err() == nil {
-					if err := w.parse(b); err != nil {
-						r.fail(err)
-					}
-				}
-				r.pool.put(b.buf)
-			}
-			if r.ctx.Err() == nil {
-				if err := w.flush(); err != nil {
-					r.fail(err)
-				}
-			}
-		})
+		wg.Go(r.work)
 	}
 	next := make(chan *fileState)
 	fileErrs := make([]error, len(files))
@@ -554,4 +538,25 @@ func (w *worker) parse(b *block) error {
 	f.merge(st, maxSamples)
 	w.r.linesRead.Add(st.lines + st.directives)
 	return nil
+}
+
+// work is a parsing goroutine: it parses the blocks read until the channel
+// closes (after an error, it only returns their buffers), then flushes its
+// last batch.
+func (r *runner) work() {
+	w := r.newWorker()
+	defer w.close()
+	for b := range r.blocks {
+		if r.ctx.Err() == nil {
+			if err := w.parse(b); err != nil {
+				r.fail(err)
+			}
+		}
+		r.pool.put(b.buf)
+	}
+	if r.ctx.Err() == nil {
+		if err := w.flush(); err != nil {
+			r.fail(err)
+		}
+	}
 }

@@ -223,23 +223,7 @@ func RunRange(ctx context.Context, rg Range, opts Options, sink func(arrow.Recor
 
 	var wg sync.WaitGroup
 	for range opts.Workers {
-		wg.Go(func() {
-			w := r.newWorker()
-			defer w.close()
-			for b := range r.blocks {
-				if r.ctx.Err() == nil {
-					if err := w.parse(b); err != nil {
-						r.fail(err)
-					}
-				}
-				r.pool.put(b.buf)
-			}
-			if r.ctx.Err() == nil {
-				if err := w.flush(); err != nil {
-					r.fail(err)
-				}
-			}
-		})
+		wg.Go(r.work)
 	}
 	fileErr := r.readRange(f, rg)
 	close(r.blocks)
