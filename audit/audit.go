@@ -325,21 +325,8 @@ func runOnce(ctx context.Context, cfg Config, logs []string, damaged []*ingest.I
 	if err != nil {
 		return nil, err
 	}
-	if bad := ingest.IntegrityErrors(inputErr); len(bad) > 0 {
-		e := &damagedFiles{errs: bad, lines: map[string]int64{}}
-		if acc != nil {
-			for _, f := range acc.PerFile {
-				e.lines[f.Name] = f.Lines
-			}
-		}
-		return nil, e
-	}
-	if len(damaged) > 0 {
-		errs := make([]error, 0, len(damaged)+1)
-		for _, d := range damaged {
-			errs = append(errs, d)
-		}
-		inputErr = errors.Join(append(errs, inputErr)...)
+	if inputErr, err = withDamaged(acc, inputErr, damaged); err != nil {
+		return nil, err
 	}
 	store, err := pending.wait()
 	if err != nil {
@@ -816,4 +803,28 @@ func verification(ranges *verify.Ranges, c *claims, dns DNSOptions, st DNSStats)
 		v.DNS = st
 	}
 	return v
+}
+
+// withDamaged is what a run makes of the input error of its reading: a
+// *damagedFiles error (err) when a compressed file failed its integrity
+// check in it, else the input error with the damaged files found before
+// the run (skipped under --keep-going) joined to it.
+func withDamaged(acc *ingest.Accounting, inputErr error, damaged []*ingest.IntegrityError) (error, error) {
+	if bad := ingest.IntegrityErrors(inputErr); len(bad) > 0 {
+		e := &damagedFiles{errs: bad, lines: map[string]int64{}}
+		if acc != nil {
+			for _, f := range acc.PerFile {
+				e.lines[f.Name] = f.Lines
+			}
+		}
+		return inputErr, e
+	}
+	if len(damaged) > 0 {
+		errs := make([]error, 0, len(damaged)+1)
+		for _, d := range damaged {
+			errs = append(errs, d)
+		}
+		inputErr = errors.Join(append(errs, inputErr)...)
+	}
+	return inputErr, nil
 }

@@ -347,19 +347,9 @@ func (a *PartialAuditor) judgeOnce(ctx context.Context, cfg Config, read func(co
 		}
 		return nil, inputErr
 	}
-	if bad := ingest.IntegrityErrors(inputErr); len(bad) > 0 {
-		e := &damagedFiles{errs: bad, lines: map[string]int64{}}
-		for _, f := range acc.PerFile {
-			e.lines[f.Name] = f.Lines
-		}
-		return nil, e
-	}
-	if len(damaged) > 0 {
-		errs := make([]error, 0, len(damaged)+1)
-		for _, d := range damaged {
-			errs = append(errs, d)
-		}
-		inputErr = errors.Join(append(errs, inputErr)...)
+	inputErr, stop := withDamaged(acc, inputErr, damaged)
+	if stop != nil {
+		return nil, stop
 	}
 	if err := j.claims.rangesErr(); err != nil {
 		return nil, err
