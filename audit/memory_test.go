@@ -117,22 +117,9 @@ func TestJudgeMemoryBounded(t *testing.T) {
 		batchRows  = 1000
 	)
 	shrinkBudgets(t, dictBudget, uaBudget, 5000, 3000, 1<<20)
-	dir := t.TempDir()
-	log := filepath.Join(dir, "hostile.log")
-	var buf bytes.Buffer
-	if err := hostilegen.Write(&buf, hostilegen.Options{Lines: 30000, Agents: 20000, BotNames: 5, Addresses: 20000}); err != nil {
-		t.Fatal(err)
-	}
-	if err := hostilegen.Write(&buf, hostilegen.Options{Lines: 200, PathBytes: 20000, Seed: 2}); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(log, buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	robotsFile := filepath.Join(dir, "robots.txt")
-	if err := os.WriteFile(robotsFile, []byte(hostilegen.Robots), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	log, robotsFile := writeHostile(t,
+		hostilegen.Options{Lines: 30000, Agents: 20000, BotNames: 5, Addresses: 20000},
+		hostilegen.Options{Lines: 200, PathBytes: 20000, Seed: 2})
 	hist, err := history.Load(robotsFile, history.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -193,23 +180,10 @@ func TestJudgeSpillsPerBotName(t *testing.T) {
 	)
 	shrinkBudgets(t, 256<<10, 128<<10, 5000, 3000, 1<<20)
 	shrinkSpill(t, claims, botRows)
-	dir := t.TempDir()
-	log := filepath.Join(dir, "hostile.log")
-	var buf bytes.Buffer
-	if err := hostilegen.Write(&buf, hostilegen.Options{Lines: 30000, Agents: names, Addresses: 20000}); err != nil {
-		t.Fatal(err)
-	}
-	// Googlebot from many addresses: claims that depend on the address.
-	if err := hostilegen.Write(&buf, hostilegen.Options{Lines: 5000, Addresses: 5000, Seed: 3}); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(log, buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	robotsFile := filepath.Join(dir, "robots.txt")
-	if err := os.WriteFile(robotsFile, []byte(hostilegen.Robots), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	log, robotsFile := writeHostile(t,
+		hostilegen.Options{Lines: 30000, Agents: names, Addresses: 20000},
+		// Googlebot from many addresses: claims that depend on the address.
+		hostilegen.Options{Lines: 5000, Addresses: 5000, Seed: 3})
 	hist, err := history.Load(robotsFile, history.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -315,19 +289,7 @@ func TestJudgeSpillsPerBotName(t *testing.T) {
 // first rows in its order and folds the rest into one row per host and
 // identity whose counts are their sums; the database keeps every row.
 func TestAuditFoldsBotRows(t *testing.T) {
-	dir := t.TempDir()
-	log := filepath.Join(dir, "bots.log")
-	var buf bytes.Buffer
-	if err := hostilegen.Write(&buf, hostilegen.Options{Lines: 3000, Agents: 400, Addresses: 50}); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(log, buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	robotsFile := filepath.Join(dir, "robots.txt")
-	if err := os.WriteFile(robotsFile, []byte(hostilegen.Robots), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	log, robotsFile := writeHostile(t, hostilegen.Options{Lines: 3000, Agents: 400, Addresses: 50})
 	run := func(limit int) *Result {
 		t.Helper()
 		old := maxSummaryBots
@@ -521,4 +483,26 @@ func TestAuditDuckDBMemoryLimitAfterRead(t *testing.T) {
 	if got != want || got == "" {
 		t.Errorf("memory_limit after the run %q, want %q (%s)", got, want, MemoryLimitAfterRead)
 	}
+}
+
+// writeHostile writes the logs of internal/hostilegen for opts, one after
+// the other, into a file, and hostilegen's robots.txt beside it; it returns
+// both paths.
+func writeHostile(t *testing.T, opts ...hostilegen.Options) (log, robotsFile string) {
+	t.Helper()
+	dir := t.TempDir()
+	var buf bytes.Buffer
+	for _, o := range opts {
+		if err := hostilegen.Write(&buf, o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	log, robotsFile = filepath.Join(dir, "hostile.log"), filepath.Join(dir, "robots.txt")
+	if err := os.WriteFile(log, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(robotsFile, []byte(hostilegen.Robots), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return log, robotsFile
 }
