@@ -81,13 +81,21 @@ func (r *Result) changes(ctx context.Context, j *judge) ([]report.Change, error)
 		bot, idName, ua string
 	}
 	var pairs []pair
+	// The User-Agents are grouped on their ids first and named after, so
+	// that only the few ids met are looked up in dict, not every request's.
 	err := r.store.Each(ctx, `
-SELECT c.change_id, r.bot_id, r.identity_code, any_value(r.identity), min(coalesce(ua.value, r.user_agent)), any_value(bot.value)
-FROM version_changes c
-JOIN requests r ON r.host_id = c.host_id AND r.ts BETWEEN c.starts - INTERVAL 720 HOUR AND c.starts + INTERVAL 720 HOUR
-LEFT JOIN dict ua ON ua.id = r.user_agent_id
-LEFT JOIN dict bot ON bot.id = r.bot_id
-GROUP BY c.change_id, r.bot_id, r.identity_code`, nil, func(v []any) error {
+WITH agents AS (
+    SELECT c.change_id, r.bot_id, r.identity_code, r.user_agent_id, min(r.user_agent) AS user_agent
+    FROM version_changes c
+    JOIN requests r ON r.host_id = c.host_id AND r.ts BETWEEN c.starts - INTERVAL 720 HOUR AND c.starts + INTERVAL 720 HOUR
+    GROUP BY ALL
+)
+SELECT a.change_id, a.bot_id, a.identity_code, ['unverified', 'verified', 'spoofed'][a.identity_code + 1],
+    min(coalesce(ua.value, a.user_agent)), any_value(bot.value)
+FROM agents a
+LEFT JOIN dict ua ON ua.id = a.user_agent_id
+LEFT JOIN dict bot ON bot.id = a.bot_id
+GROUP BY a.change_id, a.bot_id, a.identity_code`, nil, func(v []any) error {
 		p := pair{change: int(numeric(v[0])), botID: numeric(v[1]), identity: numeric(v[2])}
 		p.idName, _ = v[3].(string)
 		p.ua, _ = v[4].(string)
