@@ -298,7 +298,9 @@ func runOnce(ctx context.Context, cfg Config, logs []string, damaged []*ingest.I
 	configureJudge(j, cfg)
 	j.collectClients = cfg.SeenClients
 	if !cfg.DNS.Live && cfg.DNS.CachePath == "" {
-		j.spillWhileJudging() // reverse DNS settles claims at the end
+		// Reverse DNS settles claims, and so identities, at the end.
+		j.spillWhileJudging()
+		j.windows = newStreamWindows()
 	}
 
 	start := begin
@@ -637,6 +639,9 @@ func (j *judge) storeTables(ctx context.Context, s *Store) error {
 	err := s.Insert(ctx, "bots", bots)
 	bots.Release()
 	if err != nil {
+		return err
+	}
+	if err := j.windows.store(ctx, s, j.policies); err != nil {
 		return err
 	}
 	var traffic [][]any

@@ -122,8 +122,10 @@ func (c *claims) rangesErr() error {
 
 // of returns the claim id of a request of the bot of ua at us from the
 // client address whose dict id is ipID (-1: none, or not interned), whose
-// canonical form is ip ("": none). ip may alias a batch's memory.
-func (c *claims) of(ua *uaState, ipID int32, ip string, us int64) int32 {
+// canonical form is ip ("": none), and the claim's identity as the ranges
+// say it (reverse DNS may change it at the end). ip may alias a batch's
+// memory.
+func (c *claims) of(ua *uaState, ipID int32, ip string, us int64) (int32, verify.Identity) {
 	if !ua.verifiable {
 		for int(ua.botID) >= len(c.byBot) {
 			c.byBot = append(c.byBot, botClaim{})
@@ -139,7 +141,7 @@ func (c *claims) of(ua *uaState, ipID int32, ip string, us int64) int32 {
 		} else {
 			c.handed[bc.identity]++
 		}
-		return bc.idPlus1 - 1
+		return bc.idPlus1 - 1, bc.identity
 	}
 	key := uint64(uint32(ua.botID))<<32 | uint64(uint32(ipID))
 	var (
@@ -186,7 +188,7 @@ func (c *claims) of(ua *uaState, ipID int32, ip string, us int64) int32 {
 	if us > cl.last {
 		cl.last = us
 	}
-	return ac.id
+	return ac.id, cl.check.Identity
 }
 
 func (c *claims) add(cl claim) int32 {

@@ -175,6 +175,10 @@ type judge struct {
 	outCols outColumns
 	scratch []byte
 
+	// windows counts Crawl-delay breaches while the logs stream (nil: the
+	// SQL measures them all).
+	windows *streamWindows
+
 	// Counts for the summary.
 	unaudited    int64
 	outside      int64
@@ -218,6 +222,12 @@ type uaState struct {
 	rule    bots.CrawlerRule
 	graceUS int64
 	groups  map[int]*groupState // by version ID, made and filled lazily
+	// limits says, per history host index, whether some version of the
+	// host gives it a Crawl-delay or a Request-rate (see mayLimit);
+	// lastLimitHost (the index plus one) and lastLimit are the last answer.
+	limits        map[int]bool
+	lastLimitHost int
+	lastLimit     bool
 }
 
 // groupState is one (version, group) pair with its path decisions.
@@ -628,6 +638,42 @@ func (j *judge) shared(id int, grp *robots.Resolved) *groupState {
 	return g
 }
 
+// mayLimit reports whether some robots.txt version of the history host hi
+// gives ua's group a Crawl-delay or a Request-rate: only then can its
+// requests to that host have a window to measure (streamWindows). It
+// resolves the groups without making their states, which would add
+// policies no request has.
+func (j *judge) mayLimit(ua *uaState, hi int) bool {
+	if hi < 0 {
+		return false
+	}
+	if ua.lastLimitHost == hi+1 {
+		return ua.lastLimit
+	}
+	if may, ok := ua.limits[hi]; ok {
+		ua.lastLimitHost, ua.lastLimit = hi+1, may
+		return may
+	}
+	may := false
+	first, end := j.hist.VersionIDs(hi)
+	for id := first; id < end && !may; id++ {
+		var grp *robots.Resolved
+		if g, ok := ua.groups[id]; ok {
+			grp = g.group
+		} else {
+			grp = groupOf(j.versions[id].robots, ua.ua, ua.bot, ua.rule, j.noGroup)
+		}
+		_, delay := grp.CrawlDelay()
+		may = delay || len(grp.RequestRates()) > 0
+	}
+	if ua.limits == nil {
+		ua.limits = make(map[int]bool, 1)
+	}
+	ua.limits[hi] = may
+	ua.lastLimitHost, ua.lastLimit = hi+1, may
+	return may
+}
+
 // policyAt returns the policy id of g at the Unix second sec (which matters
 // only for a Request-rate with a time window).
 func (j *judge) policyAt(g *groupState, sec int64) int32 {
@@ -876,7 +922,8 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 				ipID, ip = j.ipID(ipCol.Value(i))
 			}
 		}
-		c.claim.UnsafeAppend(j.claims.of(uas, ipID, ip, us))
+		claimID, identity := j.claims.of(uas, ipID, ip, us)
+		c.claim.UnsafeAppend(claimID)
 
 		c.ts.UnsafeAppend(arrow.Timestamp(us))
 		c.host.UnsafeAppend(hs.id)
@@ -941,12 +988,16 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 			fileOf[k] = j.intern(fileDict.Value(k))
 		}
 		c.file.UnsafeAppend(fileOf[k])
-		c.line.UnsafeAppend(lineCol.Value(i))
+		line := lineCol.Value(i)
+		c.line.UnsafeAppend(line)
 		c.robotsFetch.UnsafeAppend(isRobotsFetch(target))
 		if g == nil {
 			c.decision.UnsafeAppend(j.unauditedDecision)
 			c.policy.UnsafeAppendBoolToBitmap(false)
 			c.visitBreach.UnsafeAppend(false)
+			if j.windows != nil {
+				j.windows.add(uas.botID, hs.id, uint8(identity), us, fileOf[k], line, -1, j.mayLimit(uas, hs.hi))
+			}
 			continue
 		}
 		switch verdict {
@@ -957,10 +1008,13 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 		default:
 			c.decision.UnsafeAppend(dec.id)
 		}
+		pid := g.policyID
 		if g.rateWindowed {
-			c.policy.UnsafeAppend(j.policyAt(g, floorDiv(us, 1_000_000)))
-		} else {
-			c.policy.UnsafeAppend(g.policyID)
+			pid = j.policyAt(g, floorDiv(us, 1_000_000))
+		}
+		c.policy.UnsafeAppend(pid)
+		if j.windows != nil {
+			j.windows.add(uas.botID, hs.id, uint8(identity), us, fileOf[k], line, pid, j.mayLimit(uas, hs.hi))
 		}
 		c.visitBreach.UnsafeAppend(g.policy.visit >= 0 && !g.group.InVisitTime(floorDiv(us, 1_000_000)))
 	}

@@ -1,8 +1,8 @@
 -- The counts of summary.sql: one row per bot, host and identity (contract §6, §7, §10) in
 -- the temporary table summary_counted. The requests a spoofer made under a crawler's
 -- name are never counted as the crawler's. Counts on the ids of requests; the window
--- breaches come from window_measures (measures.sql) for the bots and hosts with a limit
--- only.
+-- breaches come from the judge (streamed_windows), or from window_measures
+-- (measures.sql) for the bots and hosts with a limit only.
 --
 -- One table per step, not one query: each step's hash tables and sorts then have
 -- DuckDB's whole memory limit to themselves and spill alone. As one query over 5 M
@@ -47,12 +47,19 @@ FROM (SELECT DISTINCT bot_id, host_id, identity_code, client_ip_id, client_ip FR
       WHERE client_ip_id IS NOT NULL OR client_ip IS NOT NULL)
 GROUP BY bot_id, host_id, identity_code;
 
+-- The windows: the judge measured them while the logs streamed (audit/windows.go: the
+-- temporary table streamed_windows, and the variable windows_streamed) unless the logs
+-- had too many bots or requests for it, and then the window functions do.
 CREATE OR REPLACE TEMP TABLE summary_breaches AS
 SELECT bot_id, host_id, identity_code,
     count(*) FILTER (WHERE crawl_delay_breach)  AS crawl_delay_breaches,
     count(*) FILTER (WHERE request_rate_breach) AS request_rate_breaches
 FROM window_measures(false)
-GROUP BY bot_id, host_id, identity_code;
+WHERE NOT coalesce(getvariable('windows_streamed'), false)
+GROUP BY bot_id, host_id, identity_code
+UNION ALL
+SELECT bot_id, host_id, identity_code, crawl_delay_breaches, request_rate_breaches
+FROM streamed_windows;
 
 CREATE OR REPLACE TEMP TABLE summary_counted AS
 SELECT per.*,

@@ -358,6 +358,13 @@ type Cursor struct {
 	valid  bool
 }
 
+// VersionIDs returns the IDs of the versions of the host with index hi
+// (from Lookup): first up to, not including, end.
+func (h *History) VersionIDs(hi int) (first, end int) {
+	hh := &h.hosts[hi]
+	return hh.first, hh.first + len(hh.starts)
+}
+
 // Cursor returns a Cursor for the host with index hi (from Lookup).
 func (h *History) Cursor(hi int) Cursor { return Cursor{h: &h.hosts[hi]} }
 

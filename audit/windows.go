@@ -1,0 +1,220 @@
+package audit
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"sort"
+)
+
+// streamWindows measures the Crawl-delay and Request-rate windows from what
+// the judge keeps of each bot request, so that the summary need not have
+// DuckDB sort the requests of every bot with a limit (issue 15: those
+// window functions were 70–100 ms of a 0.6 s audit).
+//
+// It measures what window_measures (queries/measures.sql) measures, per
+// bot, host and identity (a key) with a limit:
+//   - a request breaches the Crawl-delay in force at it when the time since
+//     the key's previous request, in the order of time, file and line, is
+//     shorter;
+//   - a request breaches the Request-rate n/t in force at it when more than
+//     n of the key's requests lie in (its time − t, its time], itself and
+//     the requests at the same instant included.
+//
+// The judge meets requests in no such order (parsing goroutines hand over
+// their batches as they fill, and several files interleave), so it keeps,
+// per key that some robots.txt version may limit (judge.mayLimit), the
+// time, file, line and policy of each request (24 bytes), and sorts a
+// key's requests at the end unless they came in order. The SQL's window
+// functions then run only when streamWindows gave up (see streamed);
+// TestStreamWindowsEqualSQL holds both to the same answers.
+//
+// Memory is bounded: a log with more than maxStreamKeys keys (millions of
+// invented bot names) or more than maxStreamRequests requests of keys that
+// may be limited turns it off, and the SQL measures everything, as before.
+// So does a key whose requests were not kept from its first on (its bot
+// came first with a User-Agent that no version limits, then with one that
+// one does).
+type streamWindows struct {
+	index    map[uint64]int32 // by windowKeyOf
+	keys     []windowKey
+	requests int
+	off      bool
+}
+
+// maxStreamKeys and maxStreamRequests are the numbers of keys and of
+// requests from which streamWindows gives up (48 MiB of requests). Tests
+// lower them.
+var (
+	maxStreamKeys     = 1 << 16
+	maxStreamRequests = 1 << 21
+)
+
+// windowKey is what streamWindows keeps of one bot, host and identity.
+type windowKey struct {
+	bot, host int32
+	identity  uint8
+	kept      bool // its requests are kept: some version may limit it
+	unsorted  bool // a request came before the one before it
+	reqs      []windowReq
+}
+
+// windowReq is one request of a key.
+type windowReq struct {
+	us     int64 // Unix µs
+	line   int64
+	file   int32 // dict id of the file's name
+	policy int32 // what robots.txt put in force (judge.policies); -1: nothing
+}
+
+func newStreamWindows() *streamWindows {
+	return &streamWindows{index: make(map[uint64]int32)}
+}
+
+// windowKeyOf packs a key; ok is false when the ids do not fit (a host's
+// dict id of 2^30 or more).
+func windowKeyOf(bot, host int32, identity uint8) (uint64, bool) {
+	if host < 0 || host >= 1<<30 || bot < 0 || identity > 3 {
+		return 0, false
+	}
+	return uint64(uint32(bot))<<32 | uint64(host)<<2 | uint64(identity), true
+}
+
+// add takes one request of a bot: its key, its time (Unix µs), file (dict
+// id) and line, its policy id (-1: none), and whether some robots.txt
+// version may limit its bot on its host (judge.mayLimit).
+func (w *streamWindows) add(bot, host int32, identity uint8, us int64, file int32, line int64, policy int32, may bool) {
+	if w.off {
+		return
+	}
+	packed, ok := windowKeyOf(bot, host, identity)
+	if !ok || w.requests >= maxStreamRequests {
+		w.turnOff()
+		return
+	}
+	i, ok := w.index[packed]
+	if !ok {
+		if len(w.keys) >= maxStreamKeys {
+			w.turnOff()
+			return
+		}
+		i = int32(len(w.keys))
+		w.keys = append(w.keys, windowKey{bot: bot, host: host, identity: identity, kept: may})
+		w.index[packed] = i
+	}
+	k := &w.keys[i]
+	if !k.kept {
+		if may {
+			w.turnOff() // its earlier requests are not kept
+		}
+		return
+	}
+	r := windowReq{us: us, line: line, file: file, policy: policy}
+	if n := len(k.reqs); n > 0 && !k.unsorted && reqLess(r, k.reqs[n-1]) {
+		k.unsorted = true
+	}
+	k.reqs = append(k.reqs, r)
+	w.requests++
+}
+
+// reqLess orders requests as window_measures does: by time, file, line.
+func reqLess(a, b windowReq) bool {
+	return a.us < b.us || a.us == b.us && (a.file < b.file || a.file == b.file && a.line < b.line)
+}
+
+// compareReqs orders requests as reqLess does, for slices.SortFunc.
+func compareReqs(a, b windowReq) int {
+	switch {
+	case a.us != b.us:
+		return cmp.Compare(a.us, b.us)
+	case a.file != b.file:
+		return cmp.Compare(a.file, b.file)
+	}
+	return cmp.Compare(a.line, b.line)
+}
+
+// turnOff gives up: the SQL measures every key.
+func (w *streamWindows) turnOff() {
+	w.off = true
+	w.index, w.keys = nil, nil
+}
+
+// streamed reports whether w measured every key (else the SQL must).
+func (w *streamWindows) streamed() bool { return w != nil && !w.off }
+
+// rows returns the keys with a limit, with what they breached, as rows of
+// the table streamed_windows (bot_id, host_id, identity_code,
+// crawl_delay_breaches, request_rate_breaches); policies are the judge's.
+// It sorts their requests.
+func (w *streamWindows) rows(policies []policy) [][]any {
+	if !w.streamed() {
+		return nil
+	}
+	var out [][]any
+	times := []int64(nil)
+	for i := range w.keys {
+		k := &w.keys[i]
+		if !k.kept {
+			continue
+		}
+		limited, rated := false, false
+		for _, r := range k.reqs {
+			if r.policy >= 0 {
+				p := &policies[r.policy]
+				limited = limited || p.hasDelay || p.hasRate
+				rated = rated || p.hasRate
+			}
+		}
+		if !limited {
+			continue
+		}
+		if k.unsorted {
+			slices.SortFunc(k.reqs, compareReqs)
+		}
+		if rated {
+			times = times[:0]
+			for _, r := range k.reqs {
+				times = append(times, r.us)
+			}
+		}
+		var delays, rates int64
+		for j, r := range k.reqs {
+			if r.policy < 0 {
+				continue
+			}
+			p := &policies[r.policy]
+			// gap_us < crawl_delay * 1000000, compared as DuckDB compares
+			// a BIGINT with a DOUBLE.
+			if p.hasDelay && j > 0 && float64(r.us-k.reqs[j-1].us) < p.crawlDelay*1e6 {
+				delays++
+			}
+			if p.hasRate {
+				// The RANGE frame on epoch_us(ts): from rate_seconds × 10^6 − 1
+				// µs before to the last request at the same instant.
+				lo := r.us - (int64(p.rateS)*1_000_000 - 1)
+				first := sort.Search(len(times), func(x int) bool { return times[x] >= lo })
+				end := j + sort.Search(len(times)-j, func(x int) bool { return times[j+x] > r.us })
+				if int64(end-first) > int64(p.rateN) {
+					rates++
+				}
+			}
+		}
+		out = append(out, []any{k.bot, k.host, k.identity, delays, rates})
+	}
+	return out
+}
+
+// store writes rows into the temporary table streamed_windows, and sets the
+// variable windows_streamed that tells summary_counts.sql whether its
+// window functions must run.
+func (w *streamWindows) store(ctx context.Context, s *Store, policies []policy) error {
+	if err := s.Exec(ctx, `CREATE OR REPLACE TEMP TABLE streamed_windows (bot_id INTEGER, host_id INTEGER,
+    identity_code UTINYINT, crawl_delay_breaches BIGINT, request_rate_breaches BIGINT)`); err != nil {
+		return err
+	}
+	if err := s.insertValues(ctx, "streamed_windows", w.rows(policies)); err != nil {
+		return err
+	}
+	return s.Exec(ctx, fmt.Sprintf("SET VARIABLE windows_streamed = %t", w.streamed()))
+}
