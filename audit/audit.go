@@ -400,6 +400,9 @@ func runOnce(ctx context.Context, cfg Config, logs []string, damaged []*ingest.I
 	if err := store.Exec(ctx, fmt.Sprintf("SET VARIABLE spec_google = %t", cfg.Profile == robots.Google)); err != nil {
 		return nil, err
 	}
+	if err := store.Exec(ctx, fmt.Sprintf("SET VARIABLE robots_failed = %t", j.robotsFailed)); err != nil {
+		return nil, err
+	}
 	if err := store.Exec(ctx, queries.SQL("availability.sql")); err != nil {
 		return nil, fmt.Errorf("robots.txt availability: %w", err)
 	}

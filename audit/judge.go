@@ -179,6 +179,11 @@ type judge struct {
 	// SQL measures them all).
 	windows *streamWindows
 
+	// robotsFailed: a bot's request for /robots.txt was answered 4xx or
+	// 5xx, which may open a period of unreachable or unavailable
+	// robots.txt (availability.sql looks for them only then).
+	robotsFailed bool
+
 	// Counts for the summary.
 	unaudited    int64
 	outside      int64
@@ -990,7 +995,13 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 		c.file.UnsafeAppend(fileOf[k])
 		line := lineCol.Value(i)
 		c.line.UnsafeAppend(line)
-		c.robotsFetch.UnsafeAppend(isRobotsFetch(target))
+		fetch := isRobotsFetch(target)
+		c.robotsFetch.UnsafeAppend(fetch)
+		if fetch && !statusCol.IsNull(i) {
+			if st := statusCol.Value(i); st >= 400 && st <= 599 {
+				j.robotsFailed = true
+			}
+		}
 		if g == nil {
 			c.decision.UnsafeAppend(j.unauditedDecision)
 			c.policy.UnsafeAppendBoolToBitmap(false)

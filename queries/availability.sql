@@ -17,6 +17,10 @@
 --
 -- Fills robots_status (the periods, for summary.json) and availability (the requests whose
 -- verdict a period changes; the view requests reads it).
+--
+-- The variable robots_failed (SET VARIABLE, by the audit) is false when no bot's request
+-- for /robots.txt was answered 4xx or 5xx: then no period opens, and the requests are not
+-- scanned for one.
 -- op_key is the operator as a number, so that the joins and windows below key on integers
 -- (a log with millions of invented bot names has as many "operators"): -1, -2, ... for a
 -- named operator, the bot's id for a bot without one.
@@ -37,6 +41,7 @@ WITH fetches AS (
         END AS state
     FROM requests r JOIN bot_ops o ON o.bot_id = r.bot_id
     WHERE r.robots_fetch AND r.identity_code <> 2 AND NOT o.user_triggered
+        AND coalesce(getvariable('robots_failed'), true)
 ),
 changes AS (
     SELECT *, lag(state) OVER (PARTITION BY host_id, op_key ORDER BY ts, file_id, line) AS prev
@@ -76,6 +81,7 @@ req AS (
     JOIN bot_ops o ON o.bot_id = r.bot_id
     SEMI JOIN keys k ON k.host_id = r.host_id AND k.op_key = o.op_key
     WHERE NOT r.robots_fetch AND r.identity_code <> 2 AND NOT o.user_triggered
+        AND coalesce(getvariable('robots_failed'), true)
 )
 SELECT req.rid, p.period_id,
     CASE
