@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/crawlaudit/crawlaudit/internal/shareddata"
 	"github.com/crawlaudit/crawlaudit/queries"
 	"github.com/crawlaudit/crawlaudit/report"
 )
@@ -283,5 +284,71 @@ func TestAuditWindowsStreamedOrNot(t *testing.T) {
 		if delay == 0 || rate == 0 {
 			t.Errorf("%v: %d Crawl-delay and %d Request-rate breaches: the month measured nothing", logs, delay, rate)
 		}
+	}
+}
+
+// windowRobots gives the real logs' crawlers Crawl-delays (whole and
+// fractional), Request-rates (one with a Visit-time-like window of the
+// day) and both.
+const windowRobots = `User-agent: *
+Crawl-delay: 5
+Request-rate: 1/10s
+Disallow: /private/
+
+User-agent: Googlebot
+Crawl-delay: 1
+
+User-agent: bingbot
+User-agent: msnbot
+Crawl-delay: 2.5
+
+User-agent: MJ12bot
+Request-rate: 3/1m 0600-1800
+Crawl-delay: 0.5
+
+User-agent: AhrefsBot
+Request-rate: 2/30s
+`
+
+// TestAuditWindowsStreamedOrNotRealLogs: on the real logs of
+// ../shared/data (whose lines are not in time order), each alone and all
+// three at once, the streamed windows and the SQL's give the same summary.
+func TestAuditWindowsStreamedOrNotRealLogs(t *testing.T) {
+	root := shareddata.Path(t, "real-logs")
+	robotsFile := filepath.Join(t.TempDir(), "robots.txt")
+	if err := os.WriteFile(robotsFile, []byte(windowRobots), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	logs := []string{
+		filepath.Join(root, "elastic-apache-semicomplete-2015/apache_logs.gz"),
+		filepath.Join(root, "almhuette-raith-apache-2019/access.log.gz"),
+		filepath.Join(root, "zanbil-shop-nginx-2019-sample/access.log"),
+	}
+	audit := func(logs []string) []report.BotRow {
+		t.Helper()
+		res, err := Run(context.Background(), Config{Robots: robotsFile}, logs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Close()
+		return res.Summary.Bots
+	}
+	var delay, rate int64
+	for _, in := range [][]string{logs[:1], logs[1:2], logs[2:], logs} {
+		streamed := audit(in)
+		func() {
+			defer func(n int) { maxStreamKeys = n }(maxStreamKeys)
+			maxStreamKeys = 0
+			if sql := audit(in); !reflect.DeepEqual(streamed, sql) {
+				t.Errorf("%v: streamed windows:\n%+v\nSQL windows:\n%+v", in, streamed, sql)
+			}
+		}()
+		for _, r := range streamed {
+			delay += r.CrawlDelayBreaches
+			rate += r.RequestRateBreaches
+		}
+	}
+	if delay == 0 || rate == 0 {
+		t.Errorf("%d Crawl-delay and %d Request-rate breaches: the logs measured nothing", delay, rate)
 	}
 }
