@@ -546,6 +546,9 @@ func (j *judge) judgeInto(ctx context.Context, pending *pendingStore, opts inges
 	})
 	flush()
 	filters.addTo(j)
+	// The windows are sorted and counted while DuckDB stores the last
+	// batches.
+	j.windows.measure(j.policies)
 	close(toStore)
 	err = <-stored
 	return acc, insertTime, inputErr, err
@@ -644,7 +647,7 @@ func (j *judge) storeTables(ctx context.Context, s *Store) error {
 	if err != nil {
 		return err
 	}
-	if err := j.windows.store(ctx, s, j.policies); err != nil {
+	if err := j.windows.store(ctx, s); err != nil {
 		return err
 	}
 	var traffic [][]any

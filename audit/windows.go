@@ -41,6 +41,9 @@ type streamWindows struct {
 	keys     []windowKey
 	requests int
 	off      bool
+	// measured is closed when measure's rows are in result.
+	measured chan struct{}
+	result   [][]any
 }
 
 // maxStreamKeys and maxStreamRequests are the numbers of keys and of
@@ -205,16 +208,34 @@ func (w *streamWindows) rows(policies []policy) [][]any {
 	return out
 }
 
-// store writes rows into the temporary table streamed_windows, and sets the
-// variable windows_streamed that tells summary_counts.sql whether its
-// window functions must run.
-func (w *streamWindows) store(ctx context.Context, s *Store, policies []policy) error {
+// measure computes rows(policies) in the background, while DuckDB stores
+// the last batches and the small tables: the sorts take a few milliseconds
+// of the other core. The judge must be done; store waits for the rows.
+func (w *streamWindows) measure(policies []policy) {
+	if !w.streamed() {
+		return
+	}
+	w.measured = make(chan struct{})
+	go func() {
+		w.result = w.rows(policies)
+		close(w.measured)
+	}()
+}
+
+// store writes the rows of measure into the temporary table
+// streamed_windows, and sets the variable windows_streamed that tells
+// summary_counts.sql whether its window functions must run.
+func (w *streamWindows) store(ctx context.Context, s *Store) error {
 	if err := s.Exec(ctx, `CREATE OR REPLACE TEMP TABLE streamed_windows (bot_id INTEGER, host_id INTEGER,
     identity_code UTINYINT, crawl_delay_breaches BIGINT, request_rate_breaches BIGINT)`); err != nil {
 		return err
 	}
-	if err := s.insertValues(ctx, "streamed_windows", w.rows(policies)); err != nil {
-		return err
+	streamed := w.streamed() && w.measured != nil
+	if streamed {
+		<-w.measured
+		if err := s.insertValues(ctx, "streamed_windows", w.result); err != nil {
+			return err
+		}
 	}
-	return s.Exec(ctx, fmt.Sprintf("SET VARIABLE windows_streamed = %t", w.streamed()))
+	return s.Exec(ctx, fmt.Sprintf("SET VARIABLE windows_streamed = %t", streamed))
 }
