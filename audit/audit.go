@@ -300,7 +300,7 @@ func runOnce(ctx context.Context, cfg Config, logs []string, damaged []*ingest.I
 	if !cfg.DNS.Live && cfg.DNS.CachePath == "" {
 		// Reverse DNS settles claims, and so identities, at the end.
 		j.spillWhileJudging()
-		j.windows = newStreamWindows()
+		j.stream = newStreamKeys(hist)
 	}
 
 	start := begin
@@ -384,6 +384,7 @@ func runOnce(ctx context.Context, cfg Config, logs []string, damaged []*ingest.I
 	if err := j.storeTables(ctx, store); err != nil {
 		return nil, err
 	}
+	j.streamedChanges = j.stream.finishChanges(j.dict)
 	j.dropIngestState()
 	if MemoryLimitAfterRead != "" {
 		if err := store.Exec(ctx, "SET memory_limit = "+sqlString(MemoryLimitAfterRead)); err != nil {
@@ -548,7 +549,7 @@ func (j *judge) judgeInto(ctx context.Context, pending *pendingStore, opts inges
 	filters.addTo(j)
 	// The windows are sorted and counted while DuckDB stores the last
 	// batches.
-	j.windows.measure(j.policies)
+	j.stream.measure(j.policies)
 	close(toStore)
 	err = <-stored
 	return acc, insertTime, inputErr, err
@@ -647,7 +648,7 @@ func (j *judge) storeTables(ctx context.Context, s *Store) error {
 	if err != nil {
 		return err
 	}
-	if err := j.windows.store(ctx, s); err != nil {
+	if err := j.stream.store(ctx, s); err != nil {
 		return err
 	}
 	var traffic [][]any

@@ -48,6 +48,7 @@ func (r *Result) changes(ctx context.Context, j *judge) ([]report.Change, error)
 	}
 	var list []change
 	var rows [][]any
+	index := map[[2]int]int{} // by history host index and version
 	for hi := 0; hi < r.hist.NumHosts(); hi++ {
 		host := r.hist.HostName(hi)
 		id, ok := j.hostID(host)
@@ -61,6 +62,7 @@ func (r *Result) changes(ctx context.Context, j *judge) ([]report.Change, error)
 			if k+1 < len(versions) && versions[k+1].Start.Before(until) {
 				until = versions[k+1].Start
 			}
+			index[[2]int{hi, k}] = len(list)
 			rows = append(rows, []any{len(list), id, at, until})
 			list = append(list, change{host, versions[k].Name, versions[k-1].Name, versions[k-1].ID, versions[k].ID, at})
 		}
@@ -68,47 +70,54 @@ func (r *Result) changes(ctx context.Context, j *judge) ([]report.Change, error)
 	if len(list) == 0 {
 		return out, nil
 	}
-	if err := r.store.Exec(ctx, `CREATE OR REPLACE TEMP TABLE version_changes (change_id INTEGER, host_id INTEGER, starts TIMESTAMPTZ, ends TIMESTAMPTZ)`); err != nil {
-		return nil, err
-	}
-	if err := r.store.insertValues(ctx, "version_changes", rows); err != nil {
-		return nil, err
-	}
-	// The bots active around each change, with one of their headers.
+	// The bots active around each change, with one of their headers: from
+	// what the judge gathered while the logs streamed (streamChanges),
+	// unless a period of unavailable robots.txt may have changed its
+	// verdicts, or it gave up; else from DuckDB.
 	type pair struct {
 		change          int
 		botID, identity int64
 		bot, idName, ua string
 	}
-	var pairs []pair
-	// The User-Agents are grouped on their ids first and named after, so
-	// that only the few ids met are looked up in dict, not every request's.
-	err := r.store.Each(ctx, `
-WITH agents AS (
-    SELECT c.change_id, r.bot_id, r.identity_code, r.user_agent_id, min(r.user_agent) AS user_agent
-    FROM version_changes c
-    JOIN requests r ON r.host_id = c.host_id AND r.ts BETWEEN c.starts - INTERVAL 720 HOUR AND c.starts + INTERVAL 720 HOUR
-    GROUP BY ALL
-)
-SELECT a.change_id, a.bot_id, a.identity_code, ['unverified', 'verified', 'spoofed'][a.identity_code + 1],
-    min(coalesce(ua.value, a.user_agent)), any_value(bot.value)
-FROM agents a
-LEFT JOIN dict ua ON ua.id = a.user_agent_id
-LEFT JOIN dict bot ON bot.id = a.bot_id
-GROUP BY a.change_id, a.bot_id, a.identity_code`, nil, func(v []any) error {
-		p := pair{change: int(numeric(v[0])), botID: numeric(v[1]), identity: numeric(v[2])}
-		p.idName, _ = v[3].(string)
-		p.ua, _ = v[4].(string)
-		p.bot, _ = v[5].(string)
-		pairs = append(pairs, p)
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("changes: %w", err)
-	}
 	type key struct {
 		change          int
 		botID, identity int64
+	}
+	var pairs []pair
+	streamed := j.streamedChanges != nil && !j.robotsFailed
+	byKey := map[key]*streamedChange{}
+	if streamed {
+		for i := range j.streamedChanges {
+			sc := &j.streamedChanges[i]
+			c, ok := index[[2]int{sc.hi, sc.k}]
+			if !ok {
+				continue
+			}
+			idName, err := identityName(sc.identity)
+			if err != nil {
+				return nil, err
+			}
+			pairs = append(pairs, pair{change: c, botID: sc.botID, identity: sc.identity, bot: sc.bot, idName: idName, ua: sc.ua})
+			byKey[key{c, sc.botID, sc.identity}] = sc
+		}
+	} else {
+		if err := r.store.Exec(ctx, `CREATE OR REPLACE TEMP TABLE version_changes (change_id INTEGER, host_id INTEGER, starts TIMESTAMPTZ, ends TIMESTAMPTZ)`); err != nil {
+			return nil, err
+		}
+		if err := r.store.insertValues(ctx, "version_changes", rows); err != nil {
+			return nil, err
+		}
+		err := r.store.Each(ctx, queries.SQL("changes_agents.sql"), nil, func(v []any) error {
+			p := pair{change: int(numeric(v[0])), botID: numeric(v[1]), identity: numeric(v[2])}
+			p.idName, _ = v[3].(string)
+			p.ua, _ = v[4].(string)
+			p.bot, _ = v[5].(string)
+			pairs = append(pairs, p)
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("changes: %w", err)
+		}
 	}
 	results := make(map[key]*report.Change, len(pairs))
 	var added [][]any
@@ -123,33 +132,48 @@ GROUP BY a.change_id, a.bot_id, a.identity_code`, nil, func(v []any) error {
 			}
 		}
 	}
-	if err := r.store.Exec(ctx, `CREATE OR REPLACE TEMP TABLE change_rules (change_id INTEGER, bot_id INTEGER, identity_code UTINYINT, rule VARCHAR)`); err != nil {
-		return nil, err
-	}
-	if err := r.store.insertValues(ctx, "change_rules", added); err != nil {
-		return nil, err
-	}
-	err = r.store.Each(ctx, queries.SQL("changes.sql"), nil, func(v []any) error {
-		ch := results[key{int(numeric(v[0])), numeric(v[1]), numeric(v[2])}]
-		if ch == nil {
-			return nil
+	set := func(ch *report.Change, x any, at **time.Time, hours **float64) {
+		if t, ok := x.(time.Time); ok {
+			u := t.UTC()
+			*at, *hours = &u, hoursBetween(ch.At, u)
 		}
-		set := func(x any, at **time.Time, hours **float64) {
-			if t, ok := x.(time.Time); ok {
-				u := t.UTC()
-				*at, *hours = &u, hoursBetween(ch.At, u)
-			}
-		}
-		set(v[3], &ch.FirstRobotsFetch, &ch.HoursToRobotsFetch)
-		set(v[4], &ch.LastBreaking, &ch.HoursToLastBreaking)
-		ch.Breaking = numeric(v[5])
+	}
+	// What each did in the window after the change (queries/changes.sql).
+	mark := func(ch *report.Change, firstFetch, lastBreak any, breaking int64, firstObeying any) {
+		set(ch, firstFetch, &ch.FirstRobotsFetch, &ch.HoursToRobotsFetch)
+		set(ch, lastBreak, &ch.LastBreaking, &ch.HoursToLastBreaking)
+		ch.Breaking = breaking
 		if len(ch.AddedRules) > 0 {
-			set(v[6], &ch.FirstObeying, &ch.HoursToObeying)
+			set(ch, firstObeying, &ch.FirstObeying, &ch.HoursToObeying)
 		}
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("changes: %w", err)
+	}
+	if streamed {
+		for k, ch := range results {
+			sc := byKey[k]
+			if !sc.inWindow {
+				continue
+			}
+			m := streamedMarks(sc, ch.AddedRules)
+			mark(ch, m.firstFetch, m.lastBreak, m.breaking, m.firstObeying)
+		}
+	} else {
+		if err := r.store.Exec(ctx, `CREATE OR REPLACE TEMP TABLE change_rules (change_id INTEGER, bot_id INTEGER, identity_code UTINYINT, rule VARCHAR)`); err != nil {
+			return nil, err
+		}
+		if err := r.store.insertValues(ctx, "change_rules", added); err != nil {
+			return nil, err
+		}
+		err := r.store.Each(ctx, queries.SQL("changes.sql"), nil, func(v []any) error {
+			ch := results[key{int(numeric(v[0])), numeric(v[1]), numeric(v[2])}]
+			if ch == nil {
+				return nil
+			}
+			mark(ch, v[3], v[4], numeric(v[5]), v[6])
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("changes: %w", err)
+		}
 	}
 	for _, p := range pairs {
 		out = append(out, *results[key{p.change, p.botID, p.identity}])
@@ -158,6 +182,57 @@ GROUP BY a.change_id, a.bot_id, a.identity_code`, nil, func(v []any) error {
 		return cmp.Or(a.At.Compare(b.At), strings.Compare(a.Host, b.Host), strings.Compare(a.Bot, b.Bot), strings.Compare(a.Identity, b.Identity))
 	})
 	return out, nil
+}
+
+// changeMarks are what queries/changes.sql says of a bot's requests in the
+// window after a change.
+type changeMarks struct {
+	firstFetch, lastBreak, firstObeying any // time.Time, or nil
+	breaking                            int64
+}
+
+// streamedMarks returns the changeMarks of what the judge gathered of a
+// key and change (streamChanges), as changes.sql computes them from the
+// requests: breaking counts the requests disallowed by one of the added
+// Disallow rules, last_break is the last of them, and first_obeying the
+// first request other than for /robots.txt after both the last breach and
+// the first /robots.txt request.
+func streamedMarks(sc *streamedChange, addedRules []string) changeMarks {
+	var m changeMarks
+	var after int64
+	hasAfter := false
+	if sc.fetch != nil {
+		m.firstFetch = *sc.fetch
+		after, hasAfter = sc.fetch.UnixMicro(), true
+	}
+	var last int64
+	for _, t := range addedRules {
+		if !strings.HasPrefix(t, "Disallow:") {
+			continue
+		}
+		if b, ok := sc.breaks[t]; ok {
+			if m.breaking == 0 || b.last > last {
+				last = b.last
+			}
+			m.breaking += b.n
+		}
+	}
+	if m.breaking > 0 {
+		m.lastBreak = time.UnixMicro(last).UTC()
+		if !hasAfter || last > after {
+			after, hasAfter = last, true
+		}
+	}
+	first, found := int64(0), false
+	for _, t := range sc.times {
+		if (!hasAfter || t > after) && (!found || t < first) {
+			first, found = t, true
+		}
+	}
+	if found {
+		m.firstObeying = time.UnixMicro(first).UTC()
+	}
+	return m
 }
 
 // addedRules returns the rule texts of bot's group in version cur that its

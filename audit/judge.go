@@ -13,6 +13,7 @@ import (
 	"github.com/crawlaudit/crawlaudit/ingest"
 	"github.com/crawlaudit/crawlaudit/robots"
 	"github.com/crawlaudit/crawlaudit/robots/history"
+	"github.com/crawlaudit/crawlaudit/verify"
 )
 
 // Verdicts of the requests table's verdict column.
@@ -175,9 +176,13 @@ type judge struct {
 	outCols outColumns
 	scratch []byte
 
-	// windows counts Crawl-delay breaches while the logs stream (nil: the
-	// SQL measures them all).
-	windows *streamWindows
+	// stream keeps what the windows and the changes need of each bot
+	// request (nil: the SQL measures them all); streamed is what it
+	// gathered of the changes (see streamKeys.finishChanges), and row the
+	// request it is told of.
+	stream          *streamKeys
+	streamedChanges []streamedChange
+	streamRow       streamRow
 
 	// robotsFailed: a bot's request for /robots.txt was answered 4xx or
 	// 5xx, which may open a period of unreachable or unavailable
@@ -288,6 +293,10 @@ type hostState struct {
 	cursor history.Cursor
 	// Requests counted for the host value, by humans and by bots.
 	humans, bots int64
+	// changes are the indices of the robots.txt changes of name in
+	// streamChanges.list, once changesKnown.
+	changes      []int32
+	changesKnown bool
 }
 
 // hostTraffic is the request count of one judged host name.
@@ -643,9 +652,20 @@ func (j *judge) shared(id int, grp *robots.Resolved) *groupState {
 	return g
 }
 
+// toStream tells j.stream of one request of a bot (see streamRow).
+func (j *judge) toStream(uas *uaState, hs *hostState, identity verify.Identity, us int64, file int32, line int64, policy int32, fetch bool, breakRule int32) {
+	if !hs.changesKnown {
+		hs.changes, hs.changesKnown = j.stream.changes.of(hs.name), true
+	}
+	r := &j.streamRow
+	*r = streamRow{bot: uas.botID, host: hs.id, identity: uint8(identity), us: us, file: file, line: line,
+		policy: policy, may: j.mayLimit(uas, hs.hi), ua: uas, fetch: fetch, breakRule: breakRule, changes: hs.changes}
+	j.stream.add(r)
+}
+
 // mayLimit reports whether some robots.txt version of the history host hi
 // gives ua's group a Crawl-delay or a Request-rate: only then can its
-// requests to that host have a window to measure (streamWindows). It
+// requests to that host have a window to measure (streamKeys). It
 // resolves the groups without making their states, which would add
 // policies no request has.
 func (j *judge) mayLimit(ua *uaState, hi int) bool {
@@ -1006,26 +1026,30 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 			c.decision.UnsafeAppend(j.unauditedDecision)
 			c.policy.UnsafeAppendBoolToBitmap(false)
 			c.visitBreach.UnsafeAppend(false)
-			if j.windows != nil {
-				j.windows.add(uas.botID, hs.id, uint8(identity), us, fileOf[k], line, -1, j.mayLimit(uas, hs.hi))
+			if j.stream != nil {
+				j.toStream(uas, hs, identity, us, fileOf[k], line, -1, fetch, -1)
 			}
 			continue
 		}
+		did := dec.id
 		switch verdict {
 		case vInGrace:
-			c.decision.UnsafeAppend(dec.graceID)
+			did = dec.graceID
 		case vUserTriggered:
-			c.decision.UnsafeAppend(dec.userID)
-		default:
-			c.decision.UnsafeAppend(dec.id)
+			did = dec.userID
 		}
+		c.decision.UnsafeAppend(did)
 		pid := g.policyID
 		if g.rateWindowed {
 			pid = j.policyAt(g, floorDiv(us, 1_000_000))
 		}
 		c.policy.UnsafeAppend(pid)
-		if j.windows != nil {
-			j.windows.add(uas.botID, hs.id, uint8(identity), us, fileOf[k], line, pid, j.mayLimit(uas, hs.hi))
+		if j.stream != nil {
+			breakRule := int32(-1)
+			if verdict == vDisallowed || verdict == vInGrace {
+				breakRule = j.decisions[did].rule
+			}
+			j.toStream(uas, hs, identity, us, fileOf[k], line, pid, fetch, breakRule)
 		}
 		c.visitBreach.UnsafeAppend(g.policy.visit >= 0 && !g.group.InVisitTime(floorDiv(us, 1_000_000)))
 	}

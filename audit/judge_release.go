@@ -36,7 +36,7 @@ func (j *judge) dropIngestState() {
 	j.uaIDs, j.uas = nil, nil
 	j.ipIDs, j.fwdIDs = nil, nil
 	j.dict, j.dictIDs = nil, nil
-	j.windows = nil
+	j.stream = nil
 	j.arena = stringArena{}
 	// The batch buffers wait in sync.Pools, which keep what one collection
 	// frees until the next. An ordinary audit's heap is small: it is not

@@ -15,7 +15,9 @@
 //	                temporary table summary_counted, from requests and window_measures, step by step
 //	summary.sql     the summary's bot rows from summary_counted, named, worst first; past a
 //	                limit the rest folded per host and identity
-//	changes.sql     how each bot reacted to each robots.txt version change (§12)
+//	changes_agents.sql, changes.sql the bots active around each robots.txt version change,
+//	                and how each reacted to it (§12); the audit gathers the same while the
+//	                logs stream, and runs these only when it could not
 //	judged.sql      the table "measures" (window_measures, stored) and the view "judged": requests
 //	                with names and measures; made for the reports below and for --db
 //	violations_rows.sql, violations.sql the disallowed requests on ids, then (over the table

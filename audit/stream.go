@@ -6,15 +6,18 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+
+	"github.com/crawlaudit/crawlaudit/robots/history"
 )
 
-// streamWindows measures the Crawl-delay and Request-rate windows from what
-// the judge keeps of each bot request, so that the summary need not have
-// DuckDB sort the requests of every bot with a limit (issue 15: those
-// window functions were 70–100 ms of a 0.6 s audit).
+// streamKeys is what the judge keeps, while the logs stream, of the
+// requests of each bot, host and identity (a key), so that the summary
+// need not have DuckDB sort or scan them again afterwards (issue 15): the
+// Crawl-delay and Request-rate windows (this file) and the reactions to
+// robots.txt changes (changes_stream.go).
 //
-// It measures what window_measures (queries/measures.sql) measures, per
-// bot, host and identity (a key) with a limit:
+// The windows are what window_measures (queries/measures.sql) measures,
+// per key with a limit:
 //   - a request breaches the Crawl-delay in force at it when the time since
 //     the key's previous request, in the order of time, file and line, is
 //     shorter;
@@ -27,40 +30,50 @@ import (
 // per key that some robots.txt version may limit (judge.mayLimit), the
 // time, file, line and policy of each request (24 bytes), and sorts a
 // key's requests at the end unless they came in order. The SQL's window
-// functions then run only when streamWindows gave up (see streamed);
-// TestStreamWindowsEqualSQL holds both to the same answers.
+// functions then run only when the windows were not streamed (see
+// windowsStreamed); TestStreamWindowsEqualSQL holds both to the same
+// answers.
 //
 // Memory is bounded: a log with more than maxStreamKeys keys (millions of
-// invented bot names) or more than maxStreamRequests requests of keys that
-// may be limited turns it off, and the SQL measures everything, as before.
-// So does a key whose requests were not kept from its first on (its bot
-// came first with a User-Agent that no version limits, then with one that
-// one does).
-type streamWindows struct {
-	index    map[uint64]int32 // by windowKeyOf
-	keys     []windowKey
-	requests int
+// invented bot names) turns it all off, and more than maxStreamRequests
+// kept requests the windows (or the changes' request times, the changes):
+// the SQL then measures them, as before. So does a key whose requests were
+// not kept from its first on (its bot came first with a User-Agent that no
+// version limits, then with one that one does) for the windows.
+type streamKeys struct {
+	index    map[uint64]int32 // by streamKeyOf
+	keys     []streamKey
+	requests int // kept for the windows
 	off      bool
+	// windowsOff: the windows are left to the SQL.
+	windowsOff bool
 	// measured is closed when measure's rows are in result.
 	measured chan struct{}
 	result   [][]any
+	// changes are the robots.txt changes (changes_stream.go).
+	changes streamChanges
 }
 
 // maxStreamKeys and maxStreamRequests are the numbers of keys and of
-// requests from which streamWindows gives up (48 MiB of requests). Tests
-// lower them.
+// requests from which streamKeys gives up (48 MiB of window requests, 16
+// MiB of change times). Tests lower them.
 var (
 	maxStreamKeys     = 1 << 16
 	maxStreamRequests = 1 << 21
 )
 
-// windowKey is what streamWindows keeps of one bot, host and identity.
-type windowKey struct {
+// streamKey is what streamKeys keeps of one bot, host and identity.
+type streamKey struct {
 	bot, host int32
 	identity  uint8
 	kept      bool // its requests are kept: some version may limit it
 	unsorted  bool // a request came before the one before it
 	reqs      []windowReq
+	// changes has what the key did around each change of its host,
+	// whose indices in streamChanges.list are changeIDs; made at its first
+	// request to a host with changes.
+	changes   []keyChange
+	changeIDs []int32
 }
 
 // windowReq is one request of a key.
@@ -71,28 +84,49 @@ type windowReq struct {
 	policy int32 // what robots.txt put in force (judge.policies); -1: nothing
 }
 
-func newStreamWindows() *streamWindows {
-	return &streamWindows{index: make(map[uint64]int32)}
+// streamRow is what the judge tells streamKeys of one request of a bot.
+type streamRow struct {
+	bot, host int32 // dict ids of its bot's name and its host
+	identity  uint8
+	us        int64 // Unix µs
+	file      int32 // dict id of its file's name
+	line      int64
+	policy    int32 // what robots.txt put in force; -1: nothing
+	// may: some robots.txt version may limit its bot on its host
+	// (judge.mayLimit).
+	may bool
+	// For the changes: its User-Agent's state, whether it asked for
+	// /robots.txt, the dict id of the rule that disallowed it (verdict
+	// disallowed or disallowed_in_grace; -1: none), and the indices of
+	// its host's changes in streamChanges.list.
+	ua        *uaState
+	fetch     bool
+	breakRule int32
+	changes   []int32
 }
 
-// windowKeyOf packs a key; ok is false when the ids do not fit (a host's
+func newStreamKeys(hist *history.History) *streamKeys {
+	s := &streamKeys{index: make(map[uint64]int32)}
+	s.changes.init(hist)
+	return s
+}
+
+// streamKeyOf packs a key; ok is false when the ids do not fit (a host's
 // dict id of 2^30 or more).
-func windowKeyOf(bot, host int32, identity uint8) (uint64, bool) {
+func streamKeyOf(bot, host int32, identity uint8) (uint64, bool) {
 	if host < 0 || host >= 1<<30 || bot < 0 || identity > 3 {
 		return 0, false
 	}
 	return uint64(uint32(bot))<<32 | uint64(host)<<2 | uint64(identity), true
 }
 
-// add takes one request of a bot: its key, its time (Unix µs), file (dict
-// id) and line, its policy id (-1: none), and whether some robots.txt
-// version may limit its bot on its host (judge.mayLimit).
-func (w *streamWindows) add(bot, host int32, identity uint8, us int64, file int32, line int64, policy int32, may bool) {
+// add takes one request of a bot.
+func (w *streamKeys) add(r *streamRow) {
 	if w.off {
 		return
 	}
-	packed, ok := windowKeyOf(bot, host, identity)
-	if !ok || w.requests >= maxStreamRequests {
+	packed, ok := streamKeyOf(r.bot, r.host, r.identity)
+	if !ok {
 		w.turnOff()
 		return
 	}
@@ -103,22 +137,48 @@ func (w *streamWindows) add(bot, host int32, identity uint8, us int64, file int3
 			return
 		}
 		i = int32(len(w.keys))
-		w.keys = append(w.keys, windowKey{bot: bot, host: host, identity: identity, kept: may})
+		w.keys = append(w.keys, streamKey{bot: r.bot, host: r.host, identity: r.identity, kept: r.may})
 		w.index[packed] = i
 	}
 	k := &w.keys[i]
+	if len(r.changes) > 0 && !w.changes.off && !w.changes.add(k, r) {
+		w.dropChanges()
+	}
+	if w.windowsOff {
+		return
+	}
 	if !k.kept {
-		if may {
-			w.turnOff() // its earlier requests are not kept
+		if r.may {
+			w.dropWindows() // its earlier requests are not kept
 		}
 		return
 	}
-	r := windowReq{us: us, line: line, file: file, policy: policy}
-	if n := len(k.reqs); n > 0 && !k.unsorted && reqLess(r, k.reqs[n-1]) {
+	if w.requests >= maxStreamRequests {
+		w.dropWindows()
+		return
+	}
+	q := windowReq{us: r.us, line: r.line, file: r.file, policy: r.policy}
+	if n := len(k.reqs); n > 0 && !k.unsorted && reqLess(q, k.reqs[n-1]) {
 		k.unsorted = true
 	}
-	k.reqs = append(k.reqs, r)
+	k.reqs = append(k.reqs, q)
 	w.requests++
+}
+
+// dropChanges leaves the changes to the SQL.
+func (w *streamKeys) dropChanges() {
+	w.changes.drop()
+	for i := range w.keys {
+		w.keys[i].changes, w.keys[i].changeIDs = nil, nil
+	}
+}
+
+// dropWindows leaves the windows to the SQL.
+func (w *streamKeys) dropWindows() {
+	w.windowsOff = true
+	for i := range w.keys {
+		w.keys[i].reqs = nil
+	}
 }
 
 // reqLess orders requests as window_measures does: by time, file, line.
@@ -137,21 +197,23 @@ func compareReqs(a, b windowReq) int {
 	return cmp.Compare(a.line, b.line)
 }
 
-// turnOff gives up: the SQL measures every key.
-func (w *streamWindows) turnOff() {
-	w.off = true
+// turnOff gives up: the SQL measures the windows and the changes.
+func (w *streamKeys) turnOff() {
+	w.off, w.windowsOff = true, true
 	w.index, w.keys = nil, nil
+	w.changes.drop()
 }
 
-// streamed reports whether w measured every key (else the SQL must).
-func (w *streamWindows) streamed() bool { return w != nil && !w.off }
+// windowsStreamed reports whether w measured the windows of every key
+// (else the SQL must).
+func (w *streamKeys) windowsStreamed() bool { return w != nil && !w.windowsOff }
 
 // rows returns the keys with a limit, with what they breached, as rows of
 // the table streamed_windows (bot_id, host_id, identity_code,
 // crawl_delay_breaches, request_rate_breaches); policies are the judge's.
 // It sorts their requests.
-func (w *streamWindows) rows(policies []policy) [][]any {
-	if !w.streamed() {
+func (w *streamKeys) rows(policies []policy) [][]any {
+	if !w.windowsStreamed() {
 		return nil
 	}
 	var out [][]any
@@ -211,8 +273,8 @@ func (w *streamWindows) rows(policies []policy) [][]any {
 // measure computes rows(policies) in the background, while DuckDB stores
 // the last batches and the small tables: the sorts take a few milliseconds
 // of the other core. The judge must be done; store waits for the rows.
-func (w *streamWindows) measure(policies []policy) {
-	if !w.streamed() {
+func (w *streamKeys) measure(policies []policy) {
+	if !w.windowsStreamed() {
 		return
 	}
 	w.measured = make(chan struct{})
@@ -225,12 +287,12 @@ func (w *streamWindows) measure(policies []policy) {
 // store writes the rows of measure into the temporary table
 // streamed_windows, and sets the variable windows_streamed that tells
 // summary_counts.sql whether its window functions must run.
-func (w *streamWindows) store(ctx context.Context, s *Store) error {
+func (w *streamKeys) store(ctx context.Context, s *Store) error {
 	if err := s.Exec(ctx, `CREATE OR REPLACE TEMP TABLE streamed_windows (bot_id INTEGER, host_id INTEGER,
     identity_code UTINYINT, crawl_delay_breaches BIGINT, request_rate_breaches BIGINT)`); err != nil {
 		return err
 	}
-	streamed := w.streamed() && w.measured != nil
+	streamed := w.windowsStreamed() && w.measured != nil
 	if streamed {
 		<-w.measured
 		if err := s.insertValues(ctx, "streamed_windows", w.result); err != nil {
