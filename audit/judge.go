@@ -238,6 +238,11 @@ type uaState struct {
 	limits        map[int]bool
 	lastLimitHost int
 	lastLimit     bool
+	// streamKey is the index plus one of the last streamKeys key of its
+	// requests (0: none): streamBot, streamHost and streamIdentity.
+	streamKey             int32
+	streamBot, streamHost int32
+	streamIdentity        uint8
 }
 
 // groupState is one (version, group) pair with its path decisions.

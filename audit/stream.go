@@ -125,20 +125,27 @@ func (w *streamKeys) add(r *streamRow) {
 	if w.off {
 		return
 	}
-	packed, ok := streamKeyOf(r.bot, r.host, r.identity)
-	if !ok {
-		w.turnOff()
-		return
-	}
-	i, ok := w.index[packed]
-	if !ok {
-		if len(w.keys) >= maxStreamKeys {
+	var i int32
+	if ua := r.ua; ua != nil && ua.streamKey > 0 && ua.streamHost == r.host && ua.streamIdentity == r.identity && ua.streamBot == r.bot {
+		i = ua.streamKey - 1 // its User-Agent's last key: no lookup
+	} else {
+		packed, ok := streamKeyOf(r.bot, r.host, r.identity)
+		if !ok {
 			w.turnOff()
 			return
 		}
-		i = int32(len(w.keys))
-		w.keys = append(w.keys, streamKey{bot: r.bot, host: r.host, identity: r.identity, kept: r.may})
-		w.index[packed] = i
+		if i, ok = w.index[packed]; !ok {
+			if len(w.keys) >= maxStreamKeys {
+				w.turnOff()
+				return
+			}
+			i = int32(len(w.keys))
+			w.keys = append(w.keys, streamKey{bot: r.bot, host: r.host, identity: r.identity, kept: r.may})
+			w.index[packed] = i
+		}
+		if ua != nil {
+			ua.streamKey, ua.streamBot, ua.streamHost, ua.streamIdentity = i+1, r.bot, r.host, r.identity
+		}
 	}
 	k := &w.keys[i]
 	if len(r.changes) > 0 && !w.changes.off && !w.changes.add(k, r) {

@@ -532,6 +532,9 @@ func TestStreamChangesEqualSQL(t *testing.T) {
 	for round := range 20 {
 		s := newStreamKeys(nil)
 		s.changes.list = list
+		for _, u := range uas {
+			u.streamKey = 0 // the key a User-Agent's state remembers is its judge's
+		}
 		type row struct {
 			host, bot int32
 			identity  uint8
