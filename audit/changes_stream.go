@@ -22,7 +22,7 @@ import (
 // It measures the verdicts of the judge, which a period of unreachable or
 // unavailable robots.txt may change (availability.sql): after a 4xx or 5xx
 // answer to a /robots.txt request (judge.robotsFailed), changes() asks the
-// SQL. So it does when streamKeys gave up, or past maxStreamRequests times.
+// SQL. So it does when streamKeys gave up, or past maxStreamTimes times.
 type streamChanges struct {
 	list   []streamChange
 	byName map[string][]int32 // the indices in list of a history host name's changes
@@ -84,7 +84,7 @@ func (c *streamChanges) init(hist *history.History) {
 func (c *streamChanges) of(name string) []int32 { return c.byName[name] }
 
 // add takes one request of key k; it returns false when the times kept
-// reach maxStreamRequests (the caller drops the changes).
+// reach maxStreamTimes (the caller drops the changes).
 func (c *streamChanges) add(k *streamKey, r *streamRow) bool {
 	if k.changes == nil {
 		k.changes, k.changeIDs = make([]keyChange, len(r.changes)), r.changes
@@ -110,7 +110,7 @@ func (c *streamChanges) add(k *streamKey, r *streamRow) bool {
 				kc.hasFetch, kc.firstFetch = true, r.us
 			}
 		} else {
-			if c.times >= maxStreamRequests {
+			if c.times >= maxStreamTimes {
 				return false
 			}
 			kc.times = append(kc.times, r.us)

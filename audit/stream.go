@@ -35,8 +35,9 @@ import (
 // answers.
 //
 // Memory is bounded: a log with more than maxStreamKeys keys (millions of
-// invented bot names) turns it all off, and more than maxStreamRequests
-// kept requests the windows (or the changes' request times, the changes):
+// invented bot names) turns it all off, more than maxStreamRequests kept
+// requests the windows, and more than maxStreamTimes request times the
+// changes:
 // the SQL then measures them, as before. So does a key whose requests were
 // not kept from its first on (its bot came first with a User-Agent that no
 // version limits, then with one that one does) for the windows.
@@ -54,12 +55,14 @@ type streamKeys struct {
 	changes streamChanges
 }
 
-// maxStreamKeys and maxStreamRequests are the numbers of keys and of
-// requests from which streamKeys gives up (48 MiB of window requests, 16
-// MiB of change times). Tests lower them.
+// maxStreamKeys, maxStreamRequests and maxStreamTimes are the numbers of
+// keys, of requests kept for the windows (48 MiB) and of request times kept
+// for the changes (64 MiB) from which streamKeys gives up. Tests lower
+// them.
 var (
 	maxStreamKeys     = 1 << 16
 	maxStreamRequests = 1 << 21
+	maxStreamTimes    = 1 << 23
 )
 
 // streamKey is what streamKeys keeps of one bot, host and identity.

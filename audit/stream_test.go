@@ -468,8 +468,8 @@ func TestAuditChangesStreamedOrNot(t *testing.T) {
 					keys, requests int
 				}{{0, maxStreamRequests}, {maxStreamKeys, 100}} {
 					func() {
-						defer func(k, r int) { maxStreamKeys, maxStreamRequests = k, r }(maxStreamKeys, maxStreamRequests)
-						maxStreamKeys, maxStreamRequests = limit.keys, limit.requests
+						defer func(k, r, n int) { maxStreamKeys, maxStreamRequests, maxStreamTimes = k, r, n }(maxStreamKeys, maxStreamRequests, maxStreamTimes)
+						maxStreamKeys, maxStreamRequests, maxStreamTimes = limit.keys, limit.requests, limit.requests
 						if sql := audit(logs); !reflect.DeepEqual(streamed.Changes, sql.Changes) || !reflect.DeepEqual(streamed.Bots, sql.Bots) {
 							t.Errorf("%v, at most %d keys and %d requests: streamed changes:\n%+v\nSQL:\n%+v", logs, limit.keys, limit.requests, streamed.Changes, sql.Changes)
 						}
