@@ -32,15 +32,27 @@ func genConfig() loggen.Config {
 // the robots.txt history of its host, and returns their paths.
 func writeGenerated(t *testing.T, dir, format string, gz bool) (robotsDir, log string) {
 	t.Helper()
-	cfg := genConfig()
+	return writeMonth(t, dir, genConfig(), format, gz)
+}
+
+// writeMonth writes the month of cfg in format (gzip when gz) in dir, with
+// the robots.txt history of each of its hosts, and returns the history's
+// directory and the log.
+func writeMonth(t *testing.T, dir string, cfg loggen.Config, format string, gz bool) (robotsDir, log string) {
+	t.Helper()
 	robotsDir = filepath.Join(dir, "robots")
-	host := loggen.DefaultHost
-	if err := os.MkdirAll(filepath.Join(robotsDir, host), 0o755); err != nil {
-		t.Fatal(err)
+	hosts := cfg.Hosts
+	if len(hosts) == 0 {
+		hosts = []string{loggen.DefaultHost}
 	}
-	for _, v := range loggen.Robots(host) {
-		if err := os.WriteFile(filepath.Join(robotsDir, host, v.FileName()), []byte(v.Text), 0o644); err != nil {
+	for _, host := range hosts {
+		if err := os.MkdirAll(filepath.Join(robotsDir, host), 0o755); err != nil {
 			t.Fatal(err)
+		}
+		for _, v := range loggen.Robots(host) {
+			if err := os.WriteFile(filepath.Join(robotsDir, host, v.FileName()), []byte(v.Text), 0o644); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
 	log = filepath.Join(dir, "access."+format)

@@ -238,27 +238,7 @@ func TestStreamWindowsGivesUp(t *testing.T) {
 // Crawl-delay and Request-rate breaches, read as one file and as two whose
 // lines interleave (every key's requests then arrive out of order).
 func TestAuditWindowsStreamedOrNot(t *testing.T) {
-	dir := t.TempDir()
-	robotsDir, log := writeGenerated(t, dir, "combined", false)
-	data, err := os.ReadFile(log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var odd, even []byte
-	for i, l := range bytes.SplitAfter(data, []byte("\n")) {
-		if i%2 == 0 {
-			odd = append(odd, l...)
-		} else {
-			even = append(even, l...)
-		}
-	}
-	a, b := filepath.Join(dir, "a.log"), filepath.Join(dir, "b.log")
-	if err := os.WriteFile(a, even, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(b, odd, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	robotsDir, log := writeGenerated(t, t.TempDir(), "combined", false)
 	audit := func(logs ...string) []report.BotRow {
 		t.Helper()
 		res, err := Run(context.Background(), Config{Robots: robotsDir, Grace: 24 * time.Hour}, logs)
@@ -268,7 +248,7 @@ func TestAuditWindowsStreamedOrNot(t *testing.T) {
 		defer res.Close()
 		return res.Summary.Bots
 	}
-	for _, logs := range [][]string{{log}, {a, b}} {
+	for _, logs := range [][]string{{log}, interleave(t, log)} {
 		streamed := audit(logs...)
 		func() {
 			defer func(n int) { maxStreamKeys = n }(maxStreamKeys)
@@ -354,45 +334,6 @@ func TestAuditWindowsStreamedOrNotRealLogs(t *testing.T) {
 	}
 }
 
-// writeMonth writes the generated month of cfg as a JSON-lines log (it has
-// the host of each request) in dir, with the robots.txt history of each of
-// its hosts, and returns the history's directory and the log.
-func writeMonth(t *testing.T, dir string, cfg loggen.Config) (robotsDir, log string) {
-	t.Helper()
-	robotsDir = filepath.Join(dir, "robots")
-	hosts := cfg.Hosts
-	if len(hosts) == 0 {
-		hosts = []string{loggen.DefaultHost}
-	}
-	for _, host := range hosts {
-		if err := os.MkdirAll(filepath.Join(robotsDir, host), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		for _, v := range loggen.Robots(host) {
-			if err := os.WriteFile(filepath.Join(robotsDir, host, v.FileName()), []byte(v.Text), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	log = filepath.Join(dir, "access.jsonl")
-	f, err := os.Create(log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	w, err := loggen.NewWriter(f, "jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := loggen.Generate(cfg, w.Write); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return robotsDir, log
-}
-
 // interleave splits log into two files of alternate lines, so that every
 // bot's requests reach the judge out of order.
 func interleave(t *testing.T, log string) []string {
@@ -435,7 +376,7 @@ func TestAuditChangesStreamedOrNot(t *testing.T) {
 	three.Lines = 30000
 	for name, cfg := range map[string]loggen.Config{"one host": one, "three hosts": three} {
 		t.Run(name, func(t *testing.T) {
-			robotsDir, log := writeMonth(t, t.TempDir(), cfg)
+			robotsDir, log := writeMonth(t, t.TempDir(), cfg, "jsonl", false)
 			audit := func(logs []string) report.Summary {
 				t.Helper()
 				res, err := Run(context.Background(), Config{Robots: robotsDir, Grace: 24 * time.Hour}, logs)
