@@ -12,7 +12,7 @@ import (
 // otherwise ask DuckDB of the requests around each robots.txt version
 // change (contract §12): per key (bot, host, identity) and change, its
 // least User-Agent within changeWindow of the change (the bots active
-// around it, the query in changes()), and, in the window after it
+// around it: queries/changes_agents.sql), and, in the window after it
 // (queries/changes.sql), its first /robots.txt request, the last request
 // and count disallowed by each rule, and the times of its other requests,
 // from which changes() finds the first it made after the last breach once
