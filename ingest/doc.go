@@ -41,7 +41,8 @@
 // once.
 //
 // Compression is recognised by magic bytes, never by name: gzip (several
-// concatenated members too), zstd (window up to 128 MiB), bzip2 (concatenated
+// concatenated members too), zstd (window up to 128 MiB; several frames, and
+// skippable frames, as pzstd writes them, first or between), bzip2 (concatenated
 // streams too), else plain text. xz, lz4, zip and 7z are recognised and
 // reported as input errors. A UTF-8 byte order mark at the start of a file is
 // skipped.

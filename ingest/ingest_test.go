@@ -3,6 +3,7 @@ package ingest
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
 	"flag"
 	"fmt"
@@ -67,6 +68,15 @@ func TestCompressionByMagic(t *testing.T) {
 	kw.Close()
 	enc, _ := zstd.NewWriter(nil)
 	zst := enc.EncodeAll([]byte(text), nil)
+	// As pzstd writes it: a skippable frame (holding the next frame's
+	// size) before each frame, and a seek-table-like one at the end.
+	var pz []byte
+	for _, part := range []string{text[:half], text[half:]} {
+		f := enc.EncodeAll([]byte(part), nil)
+		pz = binary.LittleEndian.AppendUint32(append(pz, 0x50, 0x2a, 0x4d, 0x18, 4, 0, 0, 0), uint32(len(f)))
+		pz = append(pz, f...)
+	}
+	pz = append(pz, 0x5e, 0x2a, 0x4d, 0x18, 3, 0, 0, 0, 'e', 'n', 'd')
 	enc.Close()
 	bz, err := os.ReadFile(bzip2Fixture)
 	if err != nil {
@@ -82,6 +92,7 @@ func TestCompressionByMagic(t *testing.T) {
 		{"gzip multi-member", "multi.log.gz", multi, CompressionGzip},
 		{"gzip by klauspost", "k.gz", kz.Bytes(), CompressionGzip},
 		{"zstd named .bz2", "zstd.log.bz2", zst, CompressionZstd},
+		{"zstd with skippable frames", "pzstd.log.zst", pz, CompressionZstd},
 		{"bzip2 two streams", "bz.log", bz, CompressionBzip2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -118,6 +129,9 @@ func TestSniffCompression(t *testing.T) {
 	}{
 		{"\x1f\x8b\x08\x00", CompressionGzip, false},
 		{"\x28\xb5\x2f\xfd\x00", CompressionZstd, false},
+		{"\x50\x2a\x4d\x18\x04\x00", CompressionZstd, false}, // a skippable frame first: pzstd
+		{"\x5f\x2a\x4d\x18\x04\x00", CompressionZstd, false}, // the last skippable magic
+		{"\x60\x2a\x4d\x18\x04\x00", CompressionNone, false}, // not one
 		{"BZh91AY&SY\x00", CompressionBzip2, false},
 		{"BZh9\x17\x72\x45\x38\x50\x90", CompressionBzip2, false},
 		{"BZh9 a log line", CompressionNone, false}, // "BZh9" without the block magic is text

@@ -150,7 +150,9 @@ func sniffCompression(magic []byte) (string, error) {
 	switch {
 	case len(magic) >= 2 && magic[0] == 0x1f && magic[1] == 0x8b:
 		return CompressionGzip, nil
-	case bytes.HasPrefix(magic, []byte{0x28, 0xb5, 0x2f, 0xfd}):
+	case bytes.HasPrefix(magic, []byte{0x28, 0xb5, 0x2f, 0xfd}),
+		// a skippable frame first (pzstd, the seekable format)
+		len(magic) >= 4 && magic[0]&0xf0 == 0x50 && magic[1] == 0x2a && magic[2] == 0x4d && magic[3] == 0x18:
 		return CompressionZstd, nil
 	case len(magic) >= 10 && magic[0] == 'B' && magic[1] == 'Z' && magic[2] == 'h' && magic[3] >= '1' && magic[3] <= '9' &&
 		(bytes.Equal(magic[4:10], []byte{0x31, 0x41, 0x59, 0x26, 0x53, 0x59}) || // block magic (pi)

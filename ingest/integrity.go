@@ -234,11 +234,23 @@ func newZstdReader(name string, raw *countingReader, br *bufio.Reader) (io.Reade
 // starts. Framing it does not understand (a bad magic number, a reserved
 // block type) stops the following, not the reading: the decoder fails on
 // it in the frame already counted.
+//
+// Skippable frames (pzstd writes one before each frame, the seekable
+// format a seek table after them) are not passed: the decoder would print
+// "Skipping frame with N bytes." on stderr for each (klauspost/compress
+// v1.20 does so unconditionally). A frame's magic number is held back until
+// its four bytes say which kind it is; at the end of the stream what is
+// held goes to the decoder, which reports a truncated frame as before.
 type zstdFrames struct {
 	r     io.Reader
-	off   int64 // bytes passed
-	frame int   // 1-based frame of the last byte passed; 0 before any
+	off   int64 // bytes read
+	frame int   // 1-based frame of the last byte read; 0 before any
 	start int64 // offset of its first byte
+
+	buf   []byte // what was read
+	pass  []byte // what the decoder gets, from passN on
+	passN int
+	err   error // of the last read
 
 	state    uint8
 	phase    uint8 // of zsBulk: what the bytes are
@@ -274,9 +286,34 @@ const (
 )
 
 func (z *zstdFrames) Read(p []byte) (int, error) {
-	n, err := z.r.Read(p)
-	z.follow(p[:n])
-	return n, err
+	for z.passN == len(z.pass) {
+		if z.err != nil {
+			return 0, z.err
+		}
+		if z.buf == nil {
+			z.buf = make([]byte, 64<<10)
+		}
+		z.pass, z.passN = z.pass[:0], 0
+		// No more than the decoder asks for, so that the frame of the
+		// last byte read is the decoder's.
+		n, err := z.r.Read(z.buf[:min(len(p), len(z.buf))])
+		z.follow(z.buf[:n])
+		if err != nil {
+			switch {
+			case z.state == zsMagic && z.fieldN > 0:
+				z.pass = append(z.pass, z.field[:z.fieldN]...) // a magic number cut short
+			case err == io.EOF && (z.state == zsSkipSize || z.state == zsBulk && z.phase == zpSkip):
+				// Truncated, as the decoder would say; wrapped, as the
+				// decoder takes a bare io.ErrUnexpectedEOF before a frame
+				// for the end of the stream.
+				err = fmt.Errorf("cut inside a skippable frame: %w", io.ErrUnexpectedEOF)
+			}
+			z.err = err
+		}
+	}
+	n := copy(p, z.pass[z.passN:])
+	z.passN += n
+	return n, nil
 }
 
 func (z *zstdFrames) follow(p []byte) {
@@ -284,11 +321,15 @@ func (z *zstdFrames) follow(p []byte) {
 		switch z.state {
 		case zsLost:
 			z.off += int64(len(p))
+			z.pass = append(z.pass, p...)
 			return
 		case zsBulk:
 			k := min(z.need, int64(len(p)))
 			z.off += k
 			z.need -= k
+			if z.phase != zpSkip {
+				z.pass = append(z.pass, p[:k]...)
+			}
 			p = p[k:]
 			if z.need == 0 {
 				z.endBulk()
@@ -298,13 +339,21 @@ func (z *zstdFrames) follow(p []byte) {
 				z.frame++
 				z.start = z.off
 			}
+			state := z.state
 			z.field[z.fieldN] = p[0]
 			z.fieldN++
 			z.off++
+			if state != zsMagic && state != zsSkipSize {
+				z.pass = append(z.pass, p[0])
+			}
 			p = p[1:]
 			if z.fieldN == z.fieldLen() {
+				n := z.fieldN
 				z.fieldN = 0
 				z.endField()
+				if state == zsMagic && z.state != zsSkipSize {
+					z.pass = append(z.pass, z.field[:n]...) // a frame's, or one not understood
+				}
 			}
 		}
 	}

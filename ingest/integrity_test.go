@@ -7,6 +7,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -312,7 +315,9 @@ func TestIntegrityErrorsJoined(t *testing.T) {
 }
 
 // TestZstdFrames: zstdFrames follows the framing of real zstd streams:
-// after each frame, it has counted it and knows where it started.
+// after each frame, it has counted it and knows where it started; and it
+// passes the decoder every frame but the skippable ones, whatever the sizes
+// of the reads.
 func TestZstdFrames(t *testing.T) {
 	enc, _ := zstd.NewWriter(nil, zstd.WithEncoderCRC(true))
 	defer enc.Close()
@@ -323,28 +328,26 @@ func TestZstdFrames(t *testing.T) {
 		{0x50, 0x2a, 0x4d, 0x18, 0, 0, 0, 0}, // an empty skippable frame
 		noCRC.EncodeAll([]byte("x"), nil),
 		enc.EncodeAll(nil, nil),
-		noCRC.EncodeAll(bytes.Repeat([]byte("a"), 100000), nil), // RLE blocks
+		{0x5f, 0x2a, 0x4d, 0x18, 5, 0, 0, 0, 0x28, 0xb5, 0x2f, 0xfd, 0}, // a skippable frame holding a magic number
+		noCRC.EncodeAll(bytes.Repeat([]byte("a"), 100000), nil),         // RLE blocks
 		enc.EncodeAll([]byte(memberText(1, 3000)), nil),
 	}
-	var file []byte
-	for _, f := range frames {
+	skippable := map[int]bool{1: true, 4: true}
+	var file, want []byte
+	for i, f := range frames {
 		file = append(file, f...)
+		if !skippable[i] {
+			want = append(want, f...)
+		}
 	}
 	for _, chunk := range []int{1, 7, 4096, len(file)} {
-		z := &zstdFrames{r: bytes.NewReader(file)}
-		buf := make([]byte, chunk)
+		// The framing, fed chunk by chunk.
+		z := &zstdFrames{}
 		off := int64(0)
 		for i, f := range frames {
-			if _, err := io.ReadFull(z, buf[:0]); err != nil {
-				t.Fatal(err)
-			}
-			// Read the frame in chunks, checking the frame seen after each.
-			rest := f
-			for len(rest) > 0 {
+			for rest := f; len(rest) > 0; {
 				n := min(chunk, len(rest))
-				if _, err := io.ReadFull(z, buf[:n]); err != nil {
-					t.Fatal(err)
-				}
+				z.follow(rest[:n])
 				rest = rest[n:]
 				if z.frame != i+1 || z.start != off || z.state == zsLost {
 					t.Fatalf("chunk %d, frame %d: zstdFrames at frame %d start %d state %d, want frame %d start %d", chunk, i+1, z.frame, z.start, z.state, i+1, off)
@@ -355,5 +358,130 @@ func TestZstdFrames(t *testing.T) {
 				t.Fatalf("chunk %d: after frame %d, state %d offset %d, want the next magic at %d", chunk, i+1, z.state, z.off, off)
 			}
 		}
+		// What the decoder reads, chunk bytes at a time.
+		z = &zstdFrames{r: bytes.NewReader(file)}
+		var got []byte
+		buf := make([]byte, chunk)
+		for {
+			n, err := z.Read(buf)
+			got = append(got, buf[:n]...)
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		if !bytes.Equal(got, want) {
+			t.Fatalf("chunk %d: passed %d bytes, want the %d of the frames that are not skippable", chunk, len(got), len(want))
+		}
 	}
+	// A stream that ends two bytes into a magic number: the two bytes reach
+	// the decoder, which reports a truncated stream.
+	cut := append(slices.Clone(frames[0]), 0x28, 0xb5)
+	z := &zstdFrames{r: bytes.NewReader(cut)}
+	got, err := io.ReadAll(z)
+	if err != nil || !bytes.Equal(got, cut) {
+		t.Fatalf("cut magic: passed %d of %d bytes, %v", len(got), len(cut), err)
+	}
+	dec, _ := zstd.NewReader(&zstdFrames{r: bytes.NewReader(cut)})
+	defer dec.Close()
+	if _, err := io.ReadAll(dec); err == nil {
+		t.Error("a stream cut inside a magic number decoded without an error")
+	}
+}
+
+// TestPzstd: a log compressed by pzstd (a skippable frame before each
+// frame; frames of 4 MiB of input with -p 2 here) reads as the plain log.
+// Skipped without pzstd, unless CRAWLAUDIT_REQUIRE_TOOLS is set (.ci/run
+// installs it).
+func TestPzstd(t *testing.T) {
+	pzstd, err := exec.LookPath("pzstd")
+	if err != nil {
+		if os.Getenv("CRAWLAUDIT_REQUIRE_TOOLS") != "" {
+			t.Fatal("pzstd is not installed (CRAWLAUDIT_REQUIRE_TOOLS is set)")
+		}
+		t.Skip("pzstd is not installed")
+	}
+	dir := t.TempDir()
+	text := tsvLog(150000) // about 10 MB: three frames
+	plain := writeFile(t, dir, "access.log", []byte(text))
+	out, err := exec.Command(pzstd, "-q", "-p", "2", plain, "-o", plain+".zst").CombinedOutput()
+	if err != nil {
+		t.Fatalf("pzstd: %v\n%s", err, out)
+	}
+	data, err := os.ReadFile(plain + ".zst")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(data) < 4 || data[0] != 0x50 || data[1] != 0x2a {
+		t.Fatalf("pzstd wrote % x...: no skippable frame first", data[:min(8, len(data))])
+	}
+	wantRows, _, wantAcc, err := collect(t, []string{plain}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, _, acc, err := collect(t, []string{plain + ".zst"}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkInvariant(t, acc)
+	f := acc.PerFile[0]
+	if f.Compression != CompressionZstd || f.Integrity != "" || f.Lines != wantAcc.PerFile[0].Lines || f.Parsed != 150000 {
+		t.Fatalf("compression %q integrity %q lines %d parsed %d; want zstd, intact, %d lines, 150000 parsed",
+			f.Compression, f.Integrity, f.Lines, f.Parsed, wantAcc.PerFile[0].Lines)
+	}
+	if len(rows) != len(wantRows) {
+		t.Fatalf("%d rows from the pzstd file, %d from the plain one", len(rows), len(wantRows))
+	}
+	for i := range rows {
+		rows[i].File = wantRows[i].File // the only difference: the name
+	}
+	if !reflect.DeepEqual(rows, wantRows) {
+		t.Error("the rows of the pzstd file differ from the plain file's")
+	}
+}
+
+// FuzzZstdFrames: whatever the bytes, zstdFrames follows them to the end
+// without a panic, and the decoder reading through it says what it says
+// reading the bytes directly (but for the "Skipping frame" it would
+// print): the same content when it succeeds, an error when it fails
+// (a stream cut inside a skippable frame included).
+func FuzzZstdFrames(f *testing.F) {
+	enc, _ := zstd.NewWriter(nil, zstd.WithEncoderCRC(true))
+	one := enc.EncodeAll([]byte(memberText(0, 50)), nil)
+	two := enc.EncodeAll([]byte("x\n"), nil)
+	enc.Close()
+	skip := []byte{0x50, 0x2a, 0x4d, 0x18, 3, 0, 0, 0, 1, 2, 3}
+	f.Add(one)
+	f.Add(append(slices.Clone(skip), one...))
+	f.Add(append(append(slices.Clone(one), skip...), two...))
+	f.Add(append(slices.Clone(one), skip[:6]...)) // cut in a skippable frame's size
+	f.Add(append(slices.Clone(one), skip[:9]...)) // cut in its content
+	f.Add(append(slices.Clone(one), 0x28, 0xb5))  // cut in a magic number
+	f.Add(append(slices.Clone(skip), 0xff, 0xfe)) // not zstd after it
+	f.Fuzz(func(t *testing.T, data []byte) {
+		decode := func(r io.Reader) ([]byte, error) {
+			dec, err := zstd.NewReader(r, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(1<<20), zstd.WithDecoderMaxMemory(16<<20))
+			if err != nil {
+				return nil, err
+			}
+			defer dec.Close()
+			return io.ReadAll(dec)
+		}
+		z := &zstdFrames{r: bytes.NewReader(data)}
+		got, gotErr := decode(z)
+		if _, err := io.Copy(io.Discard, z); z.off != int64(len(data)) && err == nil {
+			t.Fatalf("followed %d of %d bytes", z.off, len(data))
+		}
+		// Skippable frames are the only thing dropped: the direct decoder
+		// says the same (it prints a line for each skippable frame).
+		want, wantErr := decode(bytes.NewReader(data))
+		if (gotErr == nil) != (wantErr == nil) {
+			t.Fatalf("through zstdFrames: %v; directly: %v", gotErr, wantErr)
+		}
+		if gotErr == nil && !bytes.Equal(got, want) {
+			t.Fatalf("through zstdFrames %d bytes, directly %d", len(got), len(want))
+		}
+	})
 }
