@@ -526,6 +526,15 @@ func (j *judge) judgeInto(ctx context.Context, pending *pendingStore, opts inges
 			j.dictStored = len(j.dict)
 		}
 	}
+	// The files' dict ids follow the order of the inputs, not that of the
+	// batches: the windows order the requests of one instant by file id,
+	// then line (queries/measures.sql), which must not depend on which
+	// goroutine finished first.
+	opts.Files = func(names []string) {
+		for _, n := range names {
+			j.intern(n)
+		}
+	}
 	filters := &humanFilters{ident: j.ident, fromUS: j.fromUS, toUS: j.toUS, collect: j.collectClients, trusted: j.trusted}
 	opts.RowFilter = filters.newFilter
 	j.handoff = &filters.handoff

@@ -84,7 +84,14 @@ func (r *Result) changes(ctx context.Context, j *judge) ([]report.Change, error)
 		botID, identity int64
 	}
 	var pairs []pair
-	streamed := j.streamedChanges != nil && !j.robotsFailed
+	streamed := j.streamedChanges != nil
+	var periods *availabilityFilter
+	if streamed && j.robotsFailed {
+		var err error
+		if periods, streamed, err = loadAvailability(ctx, r.store); err != nil {
+			return nil, fmt.Errorf("changes: %w", err)
+		}
+	}
 	byKey := map[key]*streamedChange{}
 	if streamed {
 		for i := range j.streamedChanges {
@@ -153,7 +160,7 @@ func (r *Result) changes(ctx context.Context, j *judge) ([]report.Change, error)
 			if !sc.inWindow {
 				continue
 			}
-			m := streamedMarks(sc, ch.AddedRules)
+			m := streamedMarks(sc, ch.AddedRules, periods.breaches(sc.host, sc.botID, sc.identity))
 			mark(ch, m.firstFetch, m.lastBreak, m.breaking, m.firstObeying)
 		}
 	} else {
@@ -194,10 +201,12 @@ type changeMarks struct {
 // streamedMarks returns the changeMarks of what the judge gathered of a
 // key and change (streamChanges), as changes.sql computes them from the
 // requests: breaking counts the requests disallowed by one of the added
-// Disallow rules, last_break is the last of them, and first_obeying the
-// first request other than for /robots.txt after both the last breach and
-// the first /robots.txt request.
-func streamedMarks(sc *streamedChange, addedRules []string) changeMarks {
+// Disallow rules (those other than for /robots.txt only when still reports
+// them still disallowed, when it is not nil: see availabilityFilter),
+// last_break is the last of them, and first_obeying the first request other
+// than for /robots.txt after both the last breach and the first /robots.txt
+// request.
+func streamedMarks(sc *streamedChange, addedRules []string, still func(us int64) bool) changeMarks {
 	var m changeMarks
 	var after int64
 	hasAfter := false
@@ -210,11 +219,24 @@ func streamedMarks(sc *streamedChange, addedRules []string) changeMarks {
 		if !strings.HasPrefix(t, "Disallow:") {
 			continue
 		}
-		if b, ok := sc.breaks[t]; ok {
-			if m.breaking == 0 || b.last > last {
-				last = b.last
+		b, ok := sc.breaks[t]
+		if !ok {
+			continue
+		}
+		if b.fetchN > 0 {
+			if m.breaking == 0 || b.fetchLast > last {
+				last = b.fetchLast
 			}
-			m.breaking += b.n
+			m.breaking += b.fetchN
+		}
+		for _, us := range b.times {
+			if still != nil && !still(us) {
+				continue
+			}
+			if m.breaking == 0 || us > last {
+				last = us
+			}
+			m.breaking++
 		}
 	}
 	if m.breaking > 0 {

@@ -362,19 +362,24 @@ func interleave(t *testing.T, log string) []string {
 
 // TestAuditChangesStreamedOrNot: the reactions to robots.txt changes
 // (summary.json's "changes") are the same whether the judge gathered them
-// while the logs streamed (streamChanges) or the SQL found them
-// (changes.sql: the judge gave up, at once or part-way), on generated
-// months without robots.txt outages (with one, changes() asks the SQL: its
-// verdicts may change) of one host and of three, read as one file and as
-// two whose lines interleave. The months must have bots that break an
-// added rule, fetch robots.txt after a change and obey.
+// while the logs streamed (streamChanges, with the periods of unreachable
+// and unavailable robots.txt applied afterwards: availabilityFilter) or the
+// SQL found them (changes.sql: the judge gave up, at once or part-way), on
+// generated months of one host and of three, with the sample's robots.txt
+// outages and without, read as one file and as two whose lines interleave.
+// The months must have bots that break an added rule, fetch robots.txt
+// after a change and obey.
 func TestAuditChangesStreamedOrNot(t *testing.T) {
-	one := genConfig()
-	one.RobotsOutages = nil
-	three := one
-	three.Hosts = []string{"a.example", "b.example", "www.example.com"}
-	three.Lines = 30000
-	for name, cfg := range map[string]loggen.Config{"one host": one, "three hosts": three} {
+	outages := genConfig()
+	calm := outages
+	calm.RobotsOutages = nil
+	threeCalm := calm
+	threeCalm.Hosts = []string{"a.example", "b.example", "www.example.com"}
+	threeCalm.Lines = 30000
+	threeOutages := threeCalm
+	threeOutages.RobotsOutages = outages.RobotsOutages
+	for name, cfg := range map[string]loggen.Config{"one host": calm, "three hosts": threeCalm,
+		"one host, outages": outages, "three hosts, outages": threeOutages} {
 		t.Run(name, func(t *testing.T) {
 			robotsDir, log := writeMonth(t, t.TempDir(), cfg, "jsonl", false)
 			audit := func(logs []string) report.Summary {
@@ -388,8 +393,8 @@ func TestAuditChangesStreamedOrNot(t *testing.T) {
 			}
 			for _, logs := range [][]string{{log}, interleave(t, log)} {
 				streamed := audit(logs)
-				if len(streamed.RobotsStatus) != 0 {
-					t.Fatalf("%v: robots.txt was unavailable (%d periods): changes() would ask the SQL", logs, len(streamed.RobotsStatus))
+				if (len(streamed.RobotsStatus) > 0) != (len(cfg.RobotsOutages) > 0) {
+					t.Fatalf("%v: %d periods of unavailable robots.txt with %d outages", logs, len(streamed.RobotsStatus), len(cfg.RobotsOutages))
 				}
 				var breaking int64
 				var fetched, obeyed int
@@ -418,6 +423,60 @@ func TestAuditChangesStreamedOrNot(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestAvailabilityFilter: which disallowed requests a period of robots.txt
+// takes out of the breaches, as availability.sql's table "during" does.
+// Periods of host 1 and operator -1: unreachable from 100 to 200 µs,
+// unavailable from 300 to 400, unreachable from 500 on (open); 12 h is
+// 43,200,000,000 µs.
+func TestAvailabilityFilter(t *testing.T) {
+	const h12 = 12 * int64(time.Hour/time.Microsecond)
+	f := &availabilityFilter{
+		ops: map[int64]botOp{7: {opKey: -1}, 8: {opKey: -1, userTriggered: true}, 9: {opKey: 9}},
+		periods: map[[2]int64][]period{{1, -1}: {
+			{from: 100, to: 200, unreachable: true},
+			{from: 300, to: 400},
+			{from: 500, open: true, unreachable: true},
+		}},
+	}
+	for _, tc := range []struct {
+		name                string
+		host, bot, identity int64
+		us                  int64
+		google              bool
+		want                bool
+	}{
+		{"before any period", 1, 7, 0, 99, false, true},
+		{"an unreachable period's start", 1, 7, 0, 100, false, false},
+		{"inside it", 1, 7, 1, 150, false, false},
+		{"its end (exclusive)", 1, 7, 0, 200, false, true},
+		{"between periods", 1, 7, 0, 250, false, true},
+		{"unavailable: allowed", 1, 7, 0, 300, false, false},
+		{"after it", 1, 7, 0, 400, false, true},
+		{"an open period", 1, 7, 0, 500 + 2*h12, false, false},
+		{"google: its first 12 hours", 1, 7, 0, 500 + h12 - 1, true, false},
+		{"google: after them, the last copy", 1, 7, 0, 500 + h12, true, true},
+		{"google: unavailable all along", 1, 7, 0, 350, true, false},
+		{"spoofed: not the operator's", 1, 7, 2, 150, false, true},
+		{"user-triggered bot", 1, 8, 0, 150, false, true},
+		{"another operator", 1, 9, 0, 150, false, true},
+		{"another host", 2, 7, 0, 150, false, true},
+		{"a bot not in bots", 1, 99, 0, 150, false, true},
+	} {
+		f.google = tc.google
+		got := true
+		if still := f.breaches(tc.host, tc.bot, tc.identity); still != nil {
+			got = still(tc.us)
+		}
+		if got != tc.want {
+			t.Errorf("%s: still a breach %v, want %v", tc.name, got, tc.want)
+		}
+	}
+	var none *availabilityFilter
+	if none.breaches(1, 7, 0) != nil {
+		t.Error("no filter filters")
 	}
 }
 
@@ -529,7 +588,7 @@ func TestStreamChangesEqualSQL(t *testing.T) {
 			k := key{c, sc.botID, sc.identity}
 			got[k] = sc.bot + "|" + sc.ua
 			if sc.inWindow {
-				gotMarks[k] = streamedMarks(sc, added(c, sc.botID, sc.identity))
+				gotMarks[k] = streamedMarks(sc, added(c, sc.botID, sc.identity), nil)
 			}
 		}
 
@@ -637,5 +696,61 @@ func TestStreamChangesEqualSQL(t *testing.T) {
 	}
 	if checked == 0 || breaking == 0 || obeying == 0 {
 		t.Fatalf("%d reactions, %d with breaches, %d obeying: the test measured nothing", checked, breaking, obeying)
+	}
+}
+
+// TestAuditFileOrderDecidesTies: two requests of one bot at the same
+// instant in two files are ordered by the files' places among the inputs
+// (their dict ids follow ingest's Options.Files), not by which parsing
+// goroutine handed its batch over first: the first-named file's request
+// has the gap since the bot's previous request, the other 0, in every run,
+// in the SQL's measures (breaches.csv, `query`) and, as counts, in the
+// streamed windows.
+func TestAuditFileOrderDecidesTies(t *testing.T) {
+	dir := t.TempDir()
+	robotsFile := filepath.Join(dir, "robots.txt")
+	if err := os.WriteFile(robotsFile, []byte("User-agent: *\nCrawl-delay: 5\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const ip = "157.55.39.1"
+	first := filepath.Join(dir, "z-first.log") // named first, sorted last
+	second := filepath.Join(dir, "a-second.log")
+	var a, b []string
+	for i := range 200 {
+		ts := fmt.Sprintf("04/Oct/2026:%02d:%02d:00 +0000", 4+i/60, i%60)
+		a = append(a, line(ip, ts, fmt.Sprintf("/a/%d", i), uaBing))
+		b = append(b, line(ip, ts, fmt.Sprintf("/b/%d", i), uaBing))
+	}
+	if err := os.WriteFile(first, []byte(strings.Join(a, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(second, []byte(strings.Join(b, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for run := range 4 {
+		res, err := Run(context.Background(), Config{Robots: robotsFile, DB: filepath.Join(dir, fmt.Sprintf("audit%d.duckdb", run))}, []string{first, second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var firstGaps, secondGaps, secondNonZero int64
+		err = res.store.Each(context.Background(), `SELECT file, count(*) FILTER (WHERE gap_us > 0), count(*) FROM judged GROUP BY file`, nil, func(v []any) error {
+			switch v[0] {
+			case first:
+				firstGaps = numeric(v[1])
+			case second:
+				secondNonZero, secondGaps = numeric(v[1]), numeric(v[2])
+			}
+			return nil
+		})
+		res.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Every request of the first file but the bot's first follows a
+		// minute after the previous instant; every one of the second file
+		// shares its instant with the first file's.
+		if firstGaps != 199 || secondNonZero != 0 || secondGaps != 200 {
+			t.Fatalf("run %d: %d gaps in %s, %d of %d non-zero in %s; want 199, 0 of 200", run, firstGaps, first, secondNonZero, secondGaps, second)
+		}
 	}
 }

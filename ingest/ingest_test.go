@@ -926,3 +926,34 @@ func TestSkip(t *testing.T) {
 		}
 	}
 }
+
+// TestOptionsFiles: Files gets the names of the files in the order of the
+// inputs (directories expanded in their place), once, before any batch.
+func TestOptionsFiles(t *testing.T) {
+	dir := t.TempDir()
+	sub := filepath.Join(dir, "sub")
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	c := writeFile(t, dir, "c.log", []byte(tsvLog(10)))
+	a := writeFile(t, sub, "a.log", []byte(tsvLog(10)))
+	b := writeFile(t, sub, "b.log", []byte(tsvLog(10)))
+	var got []string
+	calls, batches := 0, 0
+	_, err := Run(context.Background(), []string{c, sub}, Options{Formats: testFormats, Files: func(names []string) {
+		calls++
+		if batches > 0 {
+			t.Error("Files called after a batch")
+		}
+		got = names
+	}}, func(rec arrow.RecordBatch) error {
+		batches++
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{c, a, b}; calls != 1 || !slices.Equal(got, want) {
+		t.Errorf("Files called %d times with %v, want once with %v", calls, got, want)
+	}
+}

@@ -91,6 +91,11 @@ type Options struct {
 	// ColReferer and ColForwardedFor can be skipped; the others are built
 	// whatever Skip says. Default: none, every column is built.
 	Skip []int
+	// Files, when not nil, is called once, before any batch, with the
+	// names of the files to read (the values of ColFile) in the order of
+	// the inputs: batches arrive in no order, and this is the one a
+	// consumer can rely on.
+	Files func(names []string)
 }
 
 // sharedPool is the default allocator of Run.
@@ -158,6 +163,13 @@ func Run(ctx context.Context, inputs []string, opts Options, sink func(arrow.Rec
 	list, skipped := expandInputs(inputs)
 	if len(opts.Exclude) > 0 {
 		list = slices.DeleteFunc(list, func(f inputFile) bool { return slices.Contains(opts.Exclude, f.name) })
+	}
+	if opts.Files != nil {
+		names := make([]string, len(list))
+		for i, in := range list {
+			names[i] = in.name
+		}
+		opts.Files(names)
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
