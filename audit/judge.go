@@ -659,6 +659,9 @@ func (j *judge) shared(id int, grp *robots.Resolved) *groupState {
 
 // toStream tells j.stream of one request of a bot (see streamRow).
 func (j *judge) toStream(uas *uaState, hs *hostState, identity verify.Identity, us int64, file int32, line int64, policy int32, fetch bool, breakRule int32) {
+	if j.stream.off {
+		return // it gave up: nothing to work out for it
+	}
 	if !hs.changesKnown {
 		hs.changes, hs.changesKnown = j.stream.changes.of(hs.name), true
 	}
@@ -684,6 +687,11 @@ func (j *judge) mayLimit(ua *uaState, hi int) bool {
 		ua.lastLimitHost, ua.lastLimit = hi+1, may
 		return may
 	}
+	// The map only for a User-Agent met on a second host: most meet one,
+	// and a log of millions of them should not make a map for each.
+	if ua.lastLimitHost != 0 && ua.limits == nil {
+		ua.limits = map[int]bool{ua.lastLimitHost - 1: ua.lastLimit}
+	}
 	may := false
 	first, end := j.hist.VersionIDs(hi)
 	for id := first; id < end && !may; id++ {
@@ -696,10 +704,9 @@ func (j *judge) mayLimit(ua *uaState, hi int) bool {
 		_, delay := grp.CrawlDelay()
 		may = delay || len(grp.RequestRates()) > 0
 	}
-	if ua.limits == nil {
-		ua.limits = make(map[int]bool, 1)
+	if ua.limits != nil {
+		ua.limits[hi] = may
 	}
-	ua.limits[hi] = may
 	ua.lastLimitHost, ua.lastLimit = hi+1, may
 	return may
 }
