@@ -168,7 +168,7 @@ func (w *streamKeys) add(r *streamRow) {
 		return
 	}
 	q := windowReq{us: r.us, line: r.line, file: r.file, policy: r.policy}
-	if n := len(k.reqs); n > 0 && !k.unsorted && reqLess(q, k.reqs[n-1]) {
+	if n := len(k.reqs); n > 0 && !k.unsorted && compareReqs(q, k.reqs[n-1]) < 0 {
 		k.unsorted = true
 	}
 	k.reqs = append(k.reqs, q)
@@ -191,12 +191,8 @@ func (w *streamKeys) dropWindows() {
 	}
 }
 
-// reqLess orders requests as window_measures does: by time, file, line.
-func reqLess(a, b windowReq) bool {
-	return a.us < b.us || a.us == b.us && (a.file < b.file || a.file == b.file && a.line < b.line)
-}
-
-// compareReqs orders requests as reqLess does, for slices.SortFunc.
+// compareReqs orders requests as window_measures does: by time, file,
+// line.
 func compareReqs(a, b windowReq) int {
 	switch {
 	case a.us != b.us:
