@@ -71,9 +71,10 @@ func (r *Result) changes(ctx context.Context, j *judge) ([]report.Change, error)
 		return out, nil
 	}
 	// The bots active around each change, with one of their headers: from
-	// what the judge gathered while the logs streamed (streamChanges),
-	// unless a period of unavailable robots.txt may have changed its
-	// verdicts, or it gave up; else from DuckDB.
+	// what the judge gathered while the logs streamed (streamChanges, with
+	// the periods of unavailable robots.txt applied: availabilityFilter),
+	// unless it gave up or two periods begin at one instant; else from
+	// DuckDB.
 	type pair struct {
 		change          int
 		botID, identity int64
