@@ -171,19 +171,10 @@ func Run(ctx context.Context, inputs []string, opts Options, sink func(arrow.Rec
 		}
 		opts.Files(names)
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	r := &runner{
-		opts:      opts,
-		ctx:       ctx,
-		cancel:    cancel,
-		sink:      sink,
-		override:  override,
-		sniffable: sniffable,
-		entries:   map[string]*formatEntry{},
-		pool:      newBufPool(opts.BlockBytes + opts.MaxLineBytes),
-		blocks:    make(chan *block, opts.Workers),
-	}
+	r := newRunner(ctx, opts, sink, override)
+	defer r.cancel()
+	ctx = r.ctx
+	r.sniffable = sniffable
 	files := make([]*fileState, len(list))
 	var totalBytes int64
 	for i, in := range list {
@@ -267,6 +258,23 @@ type runner struct {
 
 	bytesRead atomic.Int64 // for progress
 	linesRead atomic.Int64
+}
+
+// newRunner returns the state of one run of opts over inputs in the format
+// override (nil: detected), handing batches to sink; its context is a child
+// of ctx that the caller cancels when done.
+func newRunner(ctx context.Context, opts Options, sink func(arrow.RecordBatch) error, override *formatEntry) *runner {
+	ctx, cancel := context.WithCancel(ctx)
+	return &runner{
+		opts:     opts,
+		ctx:      ctx,
+		cancel:   cancel,
+		sink:     sink,
+		override: override,
+		entries:  map[string]*formatEntry{},
+		pool:     newBufPool(opts.BlockBytes + opts.MaxLineBytes),
+		blocks:   make(chan *block, opts.Workers),
+	}
 }
 
 // fail records the first fatal error and stops the run.

@@ -205,18 +205,9 @@ func RunRange(ctx context.Context, rg Range, opts Options, sink func(arrow.Recor
 	if rg.Start < 0 || rg.End < rg.Start || rg.Size < rg.End || rg.NewlinesBefore < 0 {
 		return nil, fmt.Errorf("%s: bad byte range [%d, %d) of %d bytes", rg.File, rg.Start, rg.End, rg.Size)
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	r := &runner{
-		opts:     opts,
-		ctx:      ctx,
-		cancel:   cancel,
-		sink:     sink,
-		override: override,
-		entries:  map[string]*formatEntry{},
-		pool:     newBufPool(opts.BlockBytes + opts.MaxLineBytes),
-		blocks:   make(chan *block, opts.Workers),
-	}
+	r := newRunner(ctx, opts, sink, override)
+	defer r.cancel()
+	ctx = r.ctx
 	f := &fileState{in: inputFile{name: rg.File, path: filepath.Clean(rg.File), size: rg.End - rg.Start}, name: []byte(rg.File), fmt: override}
 	f.acc.Name = rg.File
 	f.acc.Format = override.Name
