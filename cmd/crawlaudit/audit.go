@@ -141,7 +141,7 @@ when interrupted by SIGINT or SIGTERM (nothing half-written is left).`,
   # an nftables set of impostors and rule breakers, never the allow-listed partner
   crawlaudit audit --robots robots.txt --out out/ --block-format nftables \
       --allow-list partners.txt --block-min 5 access.log && nft -f out/blocklist.nft`,
-			Args: cobra.MinimumNArgs(1),
+			Args: needArgs("audit", "no LOG given: name the access log files or directories to audit, or - to read standard input"),
 			RunE: func(cmd *cobra.Command, args []string) error {
 				opt.graceSet = cmd.Flags().Changed("grace")
 				return runAudit(cmd.Context(), e, &opt, args)

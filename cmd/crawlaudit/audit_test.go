@@ -186,7 +186,7 @@ func TestAuditUsageErrors(t *testing.T) {
 		{[]string{"audit", "--robots", "/nonexistent/robots", sampleLog}, "nonexistent"},
 		{[]string{"audit", "--robots", sampleRobots, "--from", "yesterday", sampleLog}, "--from"},
 		{[]string{"audit", "--robots", sampleRobots, "--from", "2026-10-02", "--to", "2026-10-01", sampleLog}, "before"},
-		{[]string{"audit", "--robots", sampleRobots}, "requires at least 1 arg"},
+		{[]string{"audit", "--robots", sampleRobots}, "audit: no LOG given"},
 	} {
 		code, _, stderr := runCLI(t, "", c.args...)
 		if code != exitUsage || !strings.Contains(stderr, c.want) || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {

@@ -85,7 +85,7 @@ Exit status: 0 all URLs allowed; 1 some URL disallowed; 2 usage or input error.`
   crawlaudit check --robots robots.txt --agent bingbot --at '2026-10-01 08:30' /
   crawlaudit check --robots robots.txt --agent Chives --spec spc2 /docs/index.html
   curl -s https://example.com/robots.txt | crawlaudit check --robots - --agent bingbot --spec google /search`,
-			Args: cobra.MinimumNArgs(1),
+			Args: needArgs("check", "no URL given: name the URLs (http://host/path or /path) to check"),
 			RunE: func(cmd *cobra.Command, args []string) error {
 				o.urls = args
 				o.agentSet = cmd.Flags().Changed("agent")
@@ -190,6 +190,12 @@ func runCheck(e *env, o *checkOptions) error {
 		return usageErr("check: %v", err)
 	}
 	f := robots.Parse(data)
+	// A file that is plainly not a robots.txt (an HTML page, binary, a
+	// compressed file) would answer "allowed" for every URL: an input
+	// error, as audit treats it, not a clean bill of health.
+	if d, bad := f.NotRobotsTxt(); bad {
+		return usageErr("check: --robots %s:%d: %s: plainly the wrong file, so no rule can be checked; give the robots.txt the site serves", report.Printable(name, 0), d.Line, d.Message)
+	}
 	if n := countErrors(f); n > 0 {
 		fmt.Fprintf(e.stderr, "crawlaudit: warning: %s has %d error(s); see crawlaudit lint %s\n", report.Printable(name, 0), n, report.Printable(o.robots, 0))
 	}

@@ -126,7 +126,7 @@ func TestCheckCLI(t *testing.T) {
 		{"file with errors warns", "Disallow: /\nUser-agent: *\nDisallow: /x\n", []string{"check", "--robots", "-", "--agent", "b", "/y"}, 0, nil, []string{"has 1 error(s)"}},
 		{"missing robots", "", []string{"check", "--agent", "a", "/"}, 2, nil, []string{"--robots FILE is required"}},
 		{"missing agent", "", []string{"check", "--robots", p, "/"}, 2, nil, []string{"--agent AGENT is required"}},
-		{"no URL", "", []string{"check", "--robots", p, "--agent", "a"}, 2, nil, []string{"requires at least 1 arg"}},
+		{"no URL", "", []string{"check", "--robots", p, "--agent", "a"}, 2, nil, []string{"check: no URL given"}},
 		{"bad spec", "", []string{"check", "--robots", p, "--agent", "a", "--spec", "rfc2000", "/"}, 2, nil, []string{`unknown robots.txt profile "rfc2000"`, "orig1994, spc2"}},
 		{"bad URL", "", []string{"check", "--robots", p, "--agent", "a", "example.com/x"}, 2, nil, []string{`invalid URL "example.com/x"`}},
 		{"unreadable file", "", []string{"check", "--robots", filepath.Join(t.TempDir(), "nope.txt"), "--agent", "a", "/"}, 2, nil, []string{"nope.txt", "no such file"}},

@@ -67,7 +67,7 @@ truncated compressed file: reported after the account, unless --keep-going).`,
 
   # a custom nginx log_format
   crawlaudit ingest --log-format '$remote_addr [$time_local] "$request" $status $body_bytes_sent "$http_user_agent"' app.log`,
-			Args: cobra.MinimumNArgs(1),
+			Args: needArgs("ingest", "no LOG given: name the access log files or directories to read, or - for standard input"),
 			RunE: func(cmd *cobra.Command, args []string) error {
 				return runIngest(cmd.Context(), e, &opt, args)
 			},

@@ -99,7 +99,7 @@ func TestIngestUsage(t *testing.T) {
 		{[]string{"ingest", "--log-format", "%q", "x.log"}, "ingest:"},
 		{[]string{"ingest", "--json-fields", "nonsense", "x.log"}, "cannot parse JSON field mapping"},
 		{[]string{"ingest", "--workers", "-1", "x.log"}, "must not be negative"},
-		{[]string{"ingest"}, "requires at least 1 arg"},
+		{[]string{"ingest"}, "ingest: no LOG given"},
 		{[]string{"ingest", "/nonexistent/x.log"}, "/nonexistent/x.log: stat: no such file or directory"},
 	} {
 		code, _, stderr := runCLI(t, "", tc.args...)

@@ -55,7 +55,7 @@ not be read.`,
   curl -s https://example.com/robots.txt | crawlaudit lint -
   crawlaudit lint sites/*/robots.txt || echo "fix the errors above"
   crawlaudit lint --json testdata/sample/robots | jq -r 'select(.severity == "error") | .file'`,
-			Args: cobra.MinimumNArgs(1),
+			Args: needArgs("lint", "no ROBOTS_FILE given: name the robots.txt files or directories to lint"),
 			RunE: func(cmd *cobra.Command, args []string) error {
 				o.files = args
 				return runLint(e, o)

@@ -44,7 +44,12 @@ traffic (host, humans, bots); requests has the same rows with ids into dict
 (id, value) instead of names.`,
 			Example: `  crawlaudit audit --robots testdata/sample/robots --db /tmp/audit.duckdb testdata/sample/access-2026-10.log.gz
   crawlaudit query --db /tmp/audit.duckdb "SELECT bot, count(*) FROM judged WHERE verdict = 'disallowed' GROUP BY bot"`,
-			Args: cobra.ExactArgs(1),
+			Args: func(cmd *cobra.Command, args []string) error {
+				if len(args) != 1 {
+					return usageErr("query: give exactly one SQL statement, quoted as one argument (%d arguments given); see crawlaudit query --help", len(args))
+				}
+				return nil
+			},
 			RunE: func(cmd *cobra.Command, args []string) error {
 				return runQuery(cmd.Context(), e, &opt, args[0])
 			},

@@ -28,7 +28,7 @@ func init() {
 			Use:   "ranges",
 			Short: "Manage the crawler operators' published IP range lists",
 			Long: `The operators' published IP range lists verify who made each bot request
-(contract §10). The binary carries a dated snapshot of them; "ranges update"
+(who really made a request). The binary carries a dated snapshot of them; "ranges update"
 downloads the current lists into a directory that --ranges DIR then uses.`,
 		}
 		var opt rangesUpdateOptions

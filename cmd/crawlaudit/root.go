@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
@@ -43,6 +44,38 @@ func found() error { return &exitError{code: exitFound} }
 // usageErr reports a usage or input error (exit status 2).
 func usageErr(format string, args ...any) error {
 	return &exitError{code: exitUsage, err: fmt.Errorf(format, args...)}
+}
+
+// needArgs requires at least one positional argument and, without one,
+// says in a sentence which argument is missing (cobra's own message,
+// "requires at least 1 arg(s), only received 0", names none).
+func needArgs(command, missing string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) == 0 {
+			return usageErr("%s: %s; see crawlaudit %s --help", command, missing, command)
+		}
+		return nil
+	}
+}
+
+// cobraMessage rewords the errors cobra itself makes for a terminal line:
+// its suggestion for a mistyped command comes on lines of its own behind a
+// tab, which the terminal escaping would print as a literal "\t".
+func cobraMessage(err error) string {
+	msg := err.Error()
+	if i := strings.Index(msg, "\n\nDid you mean this?\n"); i >= 0 {
+		var names []string
+		for _, l := range strings.Split(msg[i+len("\n\nDid you mean this?\n"):], "\n") {
+			if l = strings.TrimSpace(l); l != "" {
+				names = append(names, strconv.Quote(l))
+			}
+		}
+		msg = msg[:i] + "; did you mean " + strings.Join(names, " or ") + "?"
+	}
+	if strings.HasPrefix(msg, "unknown command ") {
+		msg += " See crawlaudit --help for the commands."
+	}
+	return strings.TrimSpace(msg)
 }
 
 // env is what every subcommand gets from the process: its streams, and
@@ -143,6 +176,6 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return xe.code
 	}
 	// Errors from cobra itself (unknown flag, wrong argument count) are usage errors.
-	fmt.Fprintf(stderr, "crawlaudit: %s\n", report.TerminalSafe(err.Error()))
+	fmt.Fprintf(stderr, "crawlaudit: %s\n", report.TerminalSafe(cobraMessage(err)))
 	return exitUsage
 }
