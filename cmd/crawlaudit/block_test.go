@@ -242,6 +242,8 @@ func TestAuditBlockUsage(t *testing.T) {
 		{[]string{"--block-format", "pf", "--out", dir}, `unknown format "pf"`},
 		{[]string{"--block-format", "nftables"}, "give --out"},
 		{[]string{"--block-aggregate", "/4"}, "between /8 and /32"},
+		{[]string{"--block-aggregate", "/8", "--out", dir}, "/8 (up to 16,777,216 IPv4 addresses in one entry) is wider than /16"},
+		{[]string{"--block-aggregate", "/24,/32", "--out", dir}, "give --block-aggregate-force"},
 		{[]string{"--block-ttl", "-1h"}, "--block-ttl"},
 		{[]string{"--allow-list", bad}, bad + ":3:"},
 		{[]string{"--allow-list", filepath.Join(dir, "missing.txt")}, "--allow-list"},
