@@ -66,8 +66,10 @@ func (c HeldBackCrawler) Findings(kinds []string) string {
 	return strings.Join(parts, ", ")
 }
 
-// Under says which rule of its own it broke: "under its own group
-// (Disallow: / at line 12)", or "under the * group (...)".
+// Under says which rule it broke: "under its own group ahrefsbot
+// (Disallow: / at line 12), which it ignores" (robots.txt already speaks to
+// it by name, so only the other levers remain), or "under the * group
+// (...)".
 func (c HeldBackCrawler) Under() string {
 	if c.Rule == "" {
 		return ""
@@ -77,7 +79,7 @@ func (c HeldBackCrawler) Under() string {
 	case c.Group == "*":
 		return "under the * group (" + rule + ")"
 	case c.Group != "":
-		return "under its own group " + c.Group + " (" + rule + ")"
+		return "under its own group " + c.Group + " (" + rule + "), which it ignores"
 	}
 	return "(" + rule + ")"
 }
@@ -85,7 +87,7 @@ func (c HeldBackCrawler) Under() string {
 // HeldBackLevers says what stops a held-back verified crawler, for the
 // reports: it is the operator's real crawler, so a block list is the last
 // resort, not the first.
-const HeldBackLevers = "They are the operators' real crawlers, so the block list leaves them out: a robots.txt group of their own, the operator's own controls (its webmaster tools or crawl settings), or --block-verified, which puts them on the list too, are the levers."
+const HeldBackLevers = "They are the operators' real crawlers, so the list leaves them out; the levers are robots.txt (a group of their own), the operator's own controls (its webmaster tools or crawl settings), and --block-verified, which lists them too."
 
 // Predating says which bot requests the range lists could not settle
 // because every list of the crawler's operator is newer than the requests
@@ -123,4 +125,69 @@ func joinAnd(s []string) string {
 		return strings.Join(s, "")
 	}
 	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
+}
+
+// HeldBackLines says for each held-back crawler what it did, one plain
+// line each (the renderers escape them): "AhrefsBot (Ahrefs): 5 addresses,
+// 5 disallowed requests, under its own group ahrefsbot (Disallow: / at
+// line 11)".
+func (b BlockFindings) HeldBackLines() []string {
+	var out []string
+	for _, c := range b.HeldBack {
+		line := c.Bot
+		if c.Operator != "" {
+			line += " (" + c.Operator + ")"
+		}
+		line += ": " + counted(c.Addresses, "address", "addresses")
+		if f := c.Findings(b.Kinds); f != "" {
+			line += ", " + f
+		}
+		if u := c.Under(); u != "" {
+			line += ", " + u
+		}
+		out = append(out, line)
+	}
+	return out
+}
+
+// HeldBackText introduces HeldBackLines and says what to do about them
+// ("" when nothing was held back).
+func (b BlockFindings) HeldBackText() string {
+	if b.HeldBackVerified == 0 {
+		return ""
+	}
+	return fmt.Sprintf("Held back: %s verified as their crawler's operator's broke rules but are not on the list. %s",
+		counted(b.HeldBackVerified, "address", "addresses"), HeldBackLevers)
+}
+
+// PredatingText says that some listed addresses claimed a crawler whose
+// operator's lists all postdate the logs ("" when none did).
+func (b BlockFindings) PredatingText() string {
+	if b.Predating == 0 {
+		return ""
+	}
+	return fmt.Sprintf("Unverified, not impostors: %s on the list claimed a crawler whose operator publishes its ranges today, but the logs predate those lists, so nothing could tell whether they were the operator's; they are listed for what they did (blocklist.csv says \"%s\"), never as spoofed.",
+		counted(b.Predating, "address", "addresses"), "unverified (logs predate its published ranges)")
+}
+
+// counted writes n with the word for it: "1 address", "5 addresses".
+func counted(n int, one, many string) string {
+	return Thousands(int64(n)) + " " + plural(n, one, many)
+}
+
+// heldBackFooter is the terminal table's line on the held-back verified
+// crawlers: "Block list: 5 addresses of verified crawlers that broke rules
+// were held back: AhrefsBot (5 disallowed requests). ..." with the levers.
+func heldBackFooter(b *BlocklistSummary) string {
+	kinds := []string{"disallowed", "spoofed", "in-grace", "crawl-delay", "request-rate", "visit-time", "unreachable"}
+	var names []string
+	for i, c := range b.HeldBackCrawlers {
+		if i == 5 {
+			names = append(names, fmt.Sprintf("%d more", len(b.HeldBackCrawlers)-i))
+			break
+		}
+		names = append(names, fmt.Sprintf("%s (%s)", c.Bot, c.Findings(kinds)))
+	}
+	return fmt.Sprintf("Block list: %s of verified crawlers that broke rules held back: %s. %s",
+		counted(b.HeldBackVerified, "address", "addresses"), strings.Join(names, ", "), HeldBackLevers)
 }
