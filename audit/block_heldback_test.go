@@ -284,7 +284,9 @@ func TestBlockListPredatingReal2015(t *testing.T) {
 	if p == nil || !slices.Contains(p.Operators, "Google") || !slices.Contains(p.Bots, "Googlebot") || p.From.Year() != 2015 {
 		t.Fatalf("2015: predating = %+v, want Googlebot of Google in 2015", p)
 	}
-	if !slices.ContainsFunc(res.Warnings, func(w string) bool { return strings.Contains(w, "the logs (2015) predate every published range list of Google") }) {
+	if !slices.ContainsFunc(res.Warnings, func(w string) bool {
+		return strings.Contains(w, "the logs (2015) predate every published range list of Google")
+	}) {
 		t.Errorf("2015: warnings %q say nothing of the lists", res.Warnings)
 	}
 	l, _, err := res.BlockList(context.Background(), BlockPolicy{})
