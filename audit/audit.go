@@ -129,6 +129,9 @@ type Result struct {
 	// sorted (only with Config.SeenClients).
 	logs    []string
 	clients []netip.Addr
+	// ranges are the range lists the audit verified with: the block list
+	// never widens over one of a crawler it does not block.
+	ranges *verify.Ranges
 	// hist is the robots.txt history the audit judged by (for reports
 	// that show its versions).
 	hist *history.History
@@ -416,6 +419,11 @@ func runOnce(ctx context.Context, cfg Config, logs []string, damaged []*ingest.I
 		return nil, err
 	}
 	res.Summary.Verification = verification(j.claims.ranges(), j.claims, cfg.DNS, dnsStats)
+	res.ranges = j.claims.ranges()
+	if p := predating(res.Summary.Bots, res.ranges); p != nil {
+		res.Summary.Verification.Predating = p
+		res.Warnings = append(res.Warnings, p.Sentence())
+	}
 	if res.Summary.RobotsStatus, err = res.robotsStatus(ctx); err != nil {
 		return nil, err
 	}

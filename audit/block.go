@@ -3,6 +3,7 @@
 package audit
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -141,25 +142,34 @@ func (r *Result) BlockList(ctx context.Context, p BlockPolicy) (*firewall.List, 
 		return nil, firewall.Stats{}, fmt.Errorf("block list: %w", err)
 	}
 	defer r.store.Exec(context.WithoutCancel(ctx), "DROP TABLE IF EXISTS block_named; DROP TABLE IF EXISTS block_claims; DROP TABLE IF EXISTS block_rows")
-	// One row per address, or per claim of a qualifying address: its
-	// claims are its consecutive rows.
+	// One row per address, or per claim of a qualifying or held-back
+	// address: its claims are its consecutive rows. Held-back addresses
+	// (verified, qualifying otherwise) stay reachable like any other.
+	var held []firewall.Entry
 	var cur *firewall.Entry
 	var curIP string
+	curHeld := false
 	flush := func() {
-		if cur != nil {
+		switch {
+		case cur == nil:
+		case curHeld:
+			held = append(held, *cur)
+		default:
 			entries = append(entries, *cur)
-			cur = nil
 		}
+		cur = nil
 	}
 	err := r.store.EachLarge(ctx, queries.SQL("blocklist_rows.sql"), nil, func(v []any) error {
 		ip, _ := v[0].(string)
 		if cur == nil || ip != curIP {
 			flush()
 			addr, _ := netip.ParseAddr(ip) // not an address (a logged host name): the zero Addr, counted invalid
-			if qualifies, _ := v[12].(bool); !qualifies {
-				if addr.IsValid() {
-					seen = append(seen, addr)
-				}
+			qualifies, _ := v[12].(bool)
+			curHeld, _ = v[14].(bool)
+			if !qualifies && addr.IsValid() {
+				seen = append(seen, addr)
+			}
+			if !qualifies && !curHeld {
 				return nil
 			}
 			cur, curIP = &firewall.Entry{Addr: addr}, ip
@@ -182,10 +192,91 @@ func (r *Result) BlockList(ctx context.Context, p BlockPolicy) (*firewall.List, 
 		return nil, firewall.Stats{}, fmt.Errorf("block list: %w", err)
 	}
 	// Every address seen that does not qualify stays reachable: no widened
-	// prefix (--block-aggregate, Cloudflare's /64) may cover it.
+	// prefix (--block-aggregate, Cloudflare's /64) may cover it, nor a
+	// published range of a crawler not on the list.
 	opt := firewall.Options{Widest: p.Widest, Allow: p.Allow, Seen: append(seen, r.clients...)}
-	l, st := firewall.Build(entries, opt, r.blockMeta(p))
+	if p.widens() {
+		var from time.Time
+		if r.Summary.Input.From != nil {
+			from = *r.Summary.Input.From
+		}
+		opt.Protected = protectedRanges(r.ranges, entries, from)
+	}
+	meta := r.blockMeta(p)
+	meta.Predating = markPredating(entries, r.ranges)
+	l, st := firewall.Build(entries, opt, meta)
+	sum := &report.BlocklistSummary{Written: len(l.Entries), HeldBackVerified: len(held),
+		HeldBackAllowList: st.Allowed, HeldBackSpecial: st.NotBlockable + st.Invalid}
+	for _, e := range l.Entries {
+		if slices.ContainsFunc(e.Claims, func(c firewall.Claim) bool { return c.Predates }) {
+			sum.Predating++
+		}
+	}
+	l.Meta.Predating = sum.Predating
+	if sum.HeldBackCrawlers, err = r.heldBackCrawlers(ctx, held, p); err != nil {
+		return nil, firewall.Stats{}, fmt.Errorf("block list: %w", err)
+	}
+	r.Summary.Blocklist = sum
 	return l, st, nil
+}
+
+// heldBackCrawlers names the verified crawlers of the held-back addresses:
+// per crawler, its addresses, their requests of each --block-on kind, and
+// the robots.txt rule its disallowed requests broke most.
+func (r *Result) heldBackCrawlers(ctx context.Context, held []firewall.Entry, p BlockPolicy) ([]report.HeldBackCrawler, error) {
+	if len(held) == 0 {
+		return nil, nil
+	}
+	byBot := map[string]*report.HeldBackCrawler{}
+	var order []string
+	for _, e := range held {
+		for _, c := range e.Claims {
+			if c.Identity != report.IdentityVerified {
+				continue
+			}
+			h := byBot[c.Bot]
+			if h == nil {
+				h = &report.HeldBackCrawler{Bot: c.Bot, Requests: map[string]int64{}}
+				byBot[c.Bot] = h
+				order = append(order, c.Bot)
+			}
+			h.Addresses++
+			for _, k := range p.On {
+				if kind, ok := firewall.ParseKind(k); ok && e.Counts[kind] > 0 {
+					h.Requests[k] += e.Counts[kind]
+				}
+			}
+		}
+	}
+	err := r.store.Each(ctx, queries.SQL("blocklist_held.sql"), nil, func(v []any) error {
+		if h := byBot[str(v[0])]; h != nil && h.Rule == "" {
+			h.Group, h.Rule, h.Line = str(v[1]), str(v[2]), int(numeric(v[3]))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]report.HeldBackCrawler, 0, len(order))
+	for _, b := range order {
+		h := byBot[b]
+		for _, row := range r.Summary.Bots {
+			if row.Bot == b && row.Identity == report.IdentityVerified && row.Operator != "" {
+				h.Operator = row.Operator
+				break
+			}
+		}
+		out = append(out, *h)
+	}
+	total := func(h report.HeldBackCrawler) int64 {
+		var t int64
+		for _, n := range h.Requests {
+			t += n
+		}
+		return t
+	}
+	slices.SortStableFunc(out, func(a, b report.HeldBackCrawler) int { return cmp.Compare(total(b), total(a)) })
+	return out, nil
 }
 
 // WriteBlocklist writes blocklist.txt for l to w: the header lines, then

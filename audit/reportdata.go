@@ -263,6 +263,9 @@ func (r *Result) findings(ctx context.Context, list *firewall.List, st firewall.
 	}
 
 	f.Block = blockFindings(list, st, block.normalized(), opt.BlockFiles, lim.BlockEntries)
+	if bl := r.Summary.Blocklist; bl != nil {
+		f.Block.HeldBackVerified, f.Block.HeldBack = bl.HeldBackVerified, bl.HeldBackCrawlers
+	}
 	f.Headlines = report.Headlines(f)
 	return f, nil
 }
@@ -354,6 +357,7 @@ func countRules(lines []string) int {
 func blockFindings(l *firewall.List, st firewall.Stats, p BlockPolicy, files []string, limit int) report.BlockFindings {
 	b := report.BlockFindings{Files: files, Kinds: p.On, Min: p.Min, Verified: p.Verified, AllowList: p.AllowFile,
 		Addresses: len(l.Entries), Blocks: len(l.Blocks), Allowed: st.Allowed, NotBlockable: st.NotBlockable, Invalid: st.Invalid}
+	b.Predating = l.Meta.Predating
 	entries := slices.Clone(l.Entries)
 	total := func(e firewall.Entry) int64 {
 		var t int64
@@ -366,7 +370,7 @@ func blockFindings(l *firewall.List, st firewall.Stats, p BlockPolicy, files []s
 	for _, e := range entries[:min(len(entries), limit)] {
 		be := report.BlockEntry{Addr: e.Addr.String(), Reasons: firewall.CountsText(e.Counts), First: e.FirstSeen.UTC(), Last: e.LastSeen.UTC()}
 		for _, c := range e.Claims {
-			be.Claims = append(be.Claims, strings.TrimSpace(c.Bot+" "+c.Identity))
+			be.Claims = append(be.Claims, strings.TrimSpace(c.Bot+" "+c.IdentityText()))
 		}
 		b.Entries = append(b.Entries, be)
 	}

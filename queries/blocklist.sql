@@ -7,7 +7,8 @@
 --   $7  visit-time   $8 unreachable (true: the kind is in --block-on)
 --   $9  --block-verified: an address verified as its crawler's operator's may qualify
 -- An address verified for any of its requests never qualifies without $9: blocking it
--- would block the real crawler (a search engine de-indexing the site). A user-triggered
+-- would block the real crawler (a search engine de-indexing the site). Such an address
+-- that would qualify otherwise is held (held back): the reports name its crawler. A user-triggered
 -- fetcher's requests (verdict user_triggered) are in no kind: robots.txt does not apply to them.
 -- The allow list and the addresses never blocked (loopback, multicast, ...) are applied by the writer
 -- (report/firewall), which parses every address.
@@ -43,15 +44,21 @@ per AS (
     FROM requests r JOIN measures m ON m.rid = r.rid, v
     WHERE r.client_ip_id IS NOT NULL OR r.client_ip IS NOT NULL
     GROUP BY r.client_ip_id, r.client_ip
-)
-SELECT
-    per.*,
-    (NOT verified OR $9)
-    AND (   ($2 AND disallowed   >= $1)
+),
+meets AS (
+    SELECT
+        per.*,
+        (   ($2 AND disallowed   >= $1)
          OR ($3 AND spoofed      >= $1)
          OR ($4 AND in_grace     >= $1)
          OR ($5 AND crawl_delay  >= $1)
          OR ($6 AND request_rate >= $1)
          OR ($7 AND visit_time   >= $1)
-         OR ($8 AND unreachable  >= $1)) AS qualifies
-FROM per;
+         OR ($8 AND unreachable  >= $1)) AS meets
+    FROM per
+)
+SELECT
+    * EXCLUDE (meets),
+    meets AND (NOT verified OR $9) AS qualifies,
+    meets AND verified AND NOT $9  AS held
+FROM meets;

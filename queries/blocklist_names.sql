@@ -1,7 +1,7 @@
 -- The names of the block list's rows (after blocklist.sql), one join a step so that each
 -- has DuckDB's memory to itself (as one query, 5 M requests of 1.8 M bot names from 1 M
 -- addresses did not fit in 384 MB): block_named, every address with its name;
--- block_claims, the crawlers each qualifying address claimed to be (bot, identity: what
+-- block_claims, the crawlers each qualifying or held-back address claimed to be (bot, identity: what
 -- verification found); then block_rows, the two joined. Addresses are matched on the pair (id, inline string) with NULLs
 -- as -1 and '': equality, which DuckDB hashes, where IS NOT DISTINCT FROM made a nested
 -- loop.
@@ -13,7 +13,7 @@ LEFT JOIN dict ip ON ip.id = a.client_ip_id;
 CREATE OR REPLACE TEMP TABLE block_claim_ids AS
 SELECT DISTINCT coalesce(r.client_ip_id, -1) AS ip_id, coalesce(r.client_ip, '') AS ip, r.bot_id, r.identity
 FROM requests r
-SEMI JOIN (SELECT client_ip_id, client_ip FROM block_addresses WHERE qualifies) a
+SEMI JOIN (SELECT client_ip_id, client_ip FROM block_addresses WHERE qualifies OR held) a
     ON coalesce(a.client_ip_id, -1) = coalesce(r.client_ip_id, -1)
    AND coalesce(a.client_ip, '') = coalesce(r.client_ip, '');
 
@@ -26,12 +26,13 @@ DROP TABLE block_claim_ids;
 
 -- The rows of the block list, unsorted (blocklist_rows.sql sorts them: the join and the
 -- sort each with the whole memory limit): one per address that does not qualify, and
--- one per crawler a qualifying address claimed to be, the address's counts repeated.
+-- one per crawler a qualifying or held-back address claimed to be, the address's counts
+-- repeated.
 CREATE OR REPLACE TEMP TABLE block_rows AS
 SELECT
     a.address AS client_ip,
     a.disallowed, a.spoofed, a.in_grace, a.crawl_delay, a.request_rate, a.visit_time,
-    a.verified, c.bot, c.identity, a.first_seen, a.last_seen, a.qualifies, a.unreachable
+    a.verified, c.bot, c.identity, a.first_seen, a.last_seen, a.qualifies, a.unreachable, a.held
 FROM block_named a
 LEFT JOIN block_claims c
     ON c.ip_id = coalesce(a.client_ip_id, -1)

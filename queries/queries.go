@@ -29,6 +29,7 @@
 //	                for the block list (§8), in the temporary table block_addresses
 //	blocklist_names.sql the addresses named, and the claims of the qualifying ones
 //	blocklist_rows.sql the rows of the block list: a qualifying address's claims on rows of their own
+//	blocklist_held.sql the rule each verified crawler held back from the list broke most
 //	report_*.sql    the findings of report.html and report.md (§11): report_base (one pass
 //	                over the requests on ids: per day, version and rule), report_daily,
 //	                report_versions, report_rules, report_breaches, report_paths, report_agents

@@ -251,6 +251,13 @@ type BlockFindings struct {
 	// Excluded counts addresses that qualified but are never written:
 	// allowed, not blockable (loopback, multicast), invalid.
 	Allowed, NotBlockable, Invalid int
+	// HeldBackVerified counts the verified addresses that qualified but
+	// were held back (no --block-verified); HeldBack names their crawlers.
+	HeldBackVerified int
+	HeldBack         []HeldBackCrawler
+	// Predating counts the listed addresses that claimed a crawler whose
+	// operator's range lists all postdate the logs.
+	Predating int
 }
 
 // BlockEntry is one address of the block list.

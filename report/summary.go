@@ -35,6 +35,9 @@ type Summary struct {
 	// WhatIf compares the bot requests' verdicts with those a proposed
 	// robots.txt would give (--what-if; contract §12); nil without it.
 	WhatIf []WhatIfRow `json:"what_if,omitempty"`
+	// Blocklist says what the block list took and held back (contract §8;
+	// BlocklistSummary); nil when none was made.
+	Blocklist *BlocklistSummary `json:"blocklist,omitempty"`
 }
 
 // Kinds of RobotsPeriod.
@@ -136,6 +139,9 @@ type Verification struct {
 	Identities map[string]int64 `json:"identities"`
 	// DNS says what forward-confirmed reverse DNS did (nil: not used).
 	DNS any `json:"rdns,omitempty"`
+	// Predating are the bot requests left unverified because they predate
+	// every range list of their crawler's operator (nil: none).
+	Predating *Predating `json:"predating_lists,omitempty"`
 }
 
 // RangeSource is one published range list and the versions of it in use.

@@ -85,6 +85,12 @@ func WriteTable(w io.Writer, s *Summary, opt TableOptions) error {
 		}
 		say("Identity: %s bot requests verified, %s spoofed, %s unverified (operators' published ranges%s); \"(spoofed)\": not made by the crawler named.",
 			Thousands(v.Identities[IdentityVerified]), Thousands(v.Identities[IdentitySpoofed]), Thousands(v.Identities[IdentityUnverified]), dns)
+		if v.Predating != nil {
+			say("%s", Printable(v.Predating.Sentence(), 0))
+		}
+	}
+	if b := s.Blocklist; b != nil && len(b.HeldBackCrawlers) > 0 {
+		say("%s", Printable(heldBackFooter(b), 0))
 	}
 	if short {
 		say("Columns: REQS requests; RBTS robots.txt fetches; DISAL disallowed; GRACE disallowed within the cache grace; DELAY/RATE/VISIT Crawl-delay, Request-rate and Visit-time breaches.")

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"compress/gzip"
 	"encoding/csv"
+	"encoding/json"
 	"net/netip"
 	"os"
 	"path/filepath"
@@ -11,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/crawlaudit/crawlaudit/verify"
 )
 
 // readAddrs reads blocklist.txt: the addresses, comments skipped.
@@ -242,6 +245,8 @@ func TestAuditBlockUsage(t *testing.T) {
 		{[]string{"--block-format", "pf", "--out", dir}, `unknown format "pf"`},
 		{[]string{"--block-format", "nftables"}, "give --out"},
 		{[]string{"--block-aggregate", "/4"}, "between /8 and /32"},
+		{[]string{"--block-aggregate", "/8", "--out", dir}, "/8 (up to 16,777,216 IPv4 addresses in one entry) is wider than /16"},
+		{[]string{"--block-aggregate", "/24,/32", "--out", dir}, "give --block-aggregate-force"},
 		{[]string{"--block-ttl", "-1h"}, "--block-ttl"},
 		{[]string{"--allow-list", bad}, bad + ":3:"},
 		{[]string{"--allow-list", filepath.Join(dir, "missing.txt")}, "--allow-list"},
@@ -253,4 +258,117 @@ func TestAuditBlockUsage(t *testing.T) {
 			t.Errorf("%v: exit %d, stderr %q, want exit 2 and %q", tc.args, code, stderr, tc.msg)
 		}
 	}
+}
+
+// TestAuditBlockSummary: summary.json's "blocklist" on the sample. With
+// in-grace among --block-on, the verified crawlers that read a stale copy
+// qualify but are held back and named; the written count is blocklist.txt's;
+// an allow-listed spoofed address is counted as held back by the list.
+func TestAuditBlockSummary(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out")
+	allow := filepath.Join(dir, "allow.txt")
+	os.WriteFile(allow, []byte("185.220.101.34\n"), 0o644) // a spoofed Googlebot
+	code, _, stderr := runCLI(t, "", "audit", "-q", "--out", out, "--block-on", "disallowed,spoofed,in-grace",
+		"--allow-list", allow, "--robots", sampleRobots, sampleLog)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	b, err := os.ReadFile(filepath.Join(out, "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s struct {
+		Blocklist *struct {
+			Written           int `json:"written"`
+			HeldBackVerified  int `json:"held_back_verified"`
+			HeldBackAllowList int `json:"held_back_allow_list"`
+			HeldBackSpecial   int `json:"held_back_special"`
+			HeldBackCrawlers  []struct {
+				Bot       string           `json:"bot"`
+				Addresses int              `json:"addresses"`
+				Requests  map[string]int64 `json:"requests"`
+			} `json:"held_back_crawlers"`
+		} `json:"blocklist"`
+	}
+	if err := json.Unmarshal(b, &s); err != nil {
+		t.Fatal(err)
+	}
+	bl := s.Blocklist
+	if bl == nil {
+		t.Fatal("summary.json has no blocklist")
+	}
+	if n := len(readAddrs(t, filepath.Join(out, "blocklist.txt"))); bl.Written != n || n == 0 {
+		t.Errorf("written = %d, blocklist.txt has %d", bl.Written, n)
+	}
+	if bl.HeldBackAllowList != 1 || bl.HeldBackSpecial != 0 {
+		t.Errorf("held back by the allow list %d, special %d; want 1, 0", bl.HeldBackAllowList, bl.HeldBackSpecial)
+	}
+	addrs := 0
+	var bots []string
+	for _, c := range bl.HeldBackCrawlers {
+		addrs += c.Addresses
+		bots = append(bots, c.Bot)
+		if c.Requests["in-grace"] == 0 {
+			t.Errorf("%s held back without an in-grace request: %v", c.Bot, c.Requests)
+		}
+	}
+	slices.Sort(bots)
+	if bl.HeldBackVerified == 0 || addrs != bl.HeldBackVerified || !slices.Contains(bots, "Googlebot") {
+		t.Errorf("held back %d verified addresses of %v (%d addresses), want Googlebot's among them", bl.HeldBackVerified, bots, addrs)
+	}
+	md, err := os.ReadFile(filepath.Join(out, "report.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(md), "Held back: ") || !strings.Contains(string(md), "- Googlebot (Google): ") || !strings.Contains(string(md), "block-verified") {
+		t.Errorf("report.md does not name the held-back crawlers")
+	}
+	t.Logf("blocklist: written %d, held back %d verified (%v), %d allow list", bl.Written, bl.HeldBackVerified, bots, bl.HeldBackAllowList)
+}
+
+// TestAuditBlockAggregateForce: --block-aggregate /8 needs
+// --block-aggregate-force; forced, no prefix covers a client that does not
+// qualify or a published range of a crawler not on the list.
+func TestAuditBlockAggregateForce(t *testing.T) {
+	dir := t.TempDir()
+	code, _, stderr := runCLI(t, "", "audit", "-q", "--out", dir, "--block-format", "cidr", "--block-aggregate", "/8,/32",
+		"--robots", sampleRobots, sampleLog)
+	if code != exitUsage || !strings.Contains(stderr, "--block-aggregate-force") {
+		t.Fatalf("unforced /8: exit %d, %q; want exit 2 naming --block-aggregate-force", code, stderr)
+	}
+	code, _, stderr = runCLI(t, "", "audit", "-q", "--out", dir, "--block-format", "cidr", "--block-aggregate", "/8,/32",
+		"--block-aggregate-force", "--robots", sampleRobots, sampleLog)
+	if code != exitOK {
+		t.Fatalf("forced: exit %d: %s", code, stderr)
+	}
+	prefixes := readPrefixes(t, filepath.Join(dir, "blocklist.cidr.txt"))
+	listed := readAddrs(t, filepath.Join(dir, "blocklist.txt"))
+	for _, a := range sampleClients(t) {
+		if covered(prefixes, a) && !slices.Contains(listed, a) {
+			t.Errorf("%v does not qualify but is covered", a)
+		}
+	}
+	snap, err := verify.Snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	wide := 0
+	for _, p := range prefixes {
+		if p.IsSingleIP() {
+			continue
+		}
+		wide++
+		for _, s := range snap.Sources() {
+			if !s.Authoritative || len(s.Versions) == 0 {
+				continue
+			}
+			for _, q := range s.Versions[len(s.Versions)-1].Prefixes() {
+				if p.Overlaps(q) {
+					t.Errorf("%v overlaps %s's published %v", p, s.Name, q)
+				}
+			}
+		}
+	}
+	t.Logf("forced /8,/32: %d prefixes, %d wider than one address", len(prefixes), wide)
 }

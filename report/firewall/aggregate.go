@@ -28,7 +28,42 @@ func (w Widest) String() string {
 		}
 		return fmt.Sprintf("%s up to /%d", fam, n)
 	}
-	return part(w.V4, "IPv4") + ", " + part(w.V6, "IPv6") + "; never covering an address seen in the logs that does not qualify"
+	return part(w.V4, "IPv4") + ", " + part(w.V6, "IPv6") + "; never covering an address seen in the logs that does not qualify, nor a published range of a crawler not on the list"
+}
+
+// The widest prefixes --block-aggregate takes without
+// --block-aggregate-force: a /16 is 65,536 IPv4 addresses, a /48 one
+// site's IPv6 allocation (RFC 6177); wider ones block whole providers,
+// most of whose addresses the logs never saw.
+const (
+	SafeWidestV4 = 16
+	SafeWidestV6 = 48
+)
+
+// CheckSafe returns an error when w allows prefixes wider than
+// SafeWidestV4 or SafeWidestV6, naming the width and how many addresses one
+// such entry may block.
+func (w Widest) CheckSafe() error {
+	var parts []string
+	if w.V4 != 0 && w.V4 < SafeWidestV4 {
+		parts = append(parts, fmt.Sprintf("/%d (up to %s IPv4 addresses in one entry) is wider than /%d", w.V4, thousands(uint64(1)<<(32-w.V4)), SafeWidestV4))
+	}
+	if w.V6 != 0 && w.V6 < SafeWidestV6 {
+		parts = append(parts, fmt.Sprintf("/%d (%s times a site's /48) is wider than /%d", w.V6, thousands(uint64(1)<<(SafeWidestV6-w.V6)), SafeWidestV6))
+	}
+	if len(parts) == 0 {
+		return nil
+	}
+	return fmt.Errorf("--block-aggregate: %s: such a prefix blocks whole networks of a provider, most of whose addresses never appeared in the logs; give --block-aggregate-force to allow it", strings.Join(parts, "; "))
+}
+
+// thousands writes n with comma thousands separators.
+func thousands(n uint64) string {
+	s := strconv.FormatUint(n, 10)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
 
 // ParseWidest parses --block-aggregate: "/24,/64" (IPv4, then IPv6), one
@@ -77,6 +112,12 @@ type Options struct {
 	// (addresses of entries among them are ignored). No widened prefix
 	// covers one that does not qualify, and List.Reachable reports them.
 	Seen []netip.Addr
+	// Protected are the published ranges of crawlers that are not on the
+	// list (their operators' range lists): no widened prefix overlaps one,
+	// and List.Reachable reports them, since a wide block there would shut
+	// out a real crawler the logs happened not to show from that address.
+	// An entry inside one is still listed, alone or in an exact merge.
+	Protected []netip.Prefix
 }
 
 // Stats count what Build did with its entries.
@@ -129,7 +170,8 @@ func Blockable(a netip.Addr) bool {
 // only qualifying addresses, or (b) are no wider than opt.Widest and cover
 // no seen address that does not qualify, no allowed and no not-blockable
 // address. Every maximal such prefix is taken: since those are disjoint and
-// any cover needs one prefix inside each, no cover has fewer.
+// any cover needs one prefix inside each, no cover has fewer. A widened
+// prefix also overlaps none of opt.Protected.
 func Build(entries []Entry, opt Options, meta Meta) (*List, Stats) {
 	var st Stats
 	var allowB netipx.IPSetBuilder
@@ -179,7 +221,7 @@ func Build(entries []Entry, opt Options, meta Meta) (*List, Stats) {
 	// anything beyond the fixed not-blockable ranges, so that a format
 	// that must widen (Cloudflare's IPv6 /64) can ask List.Reachable.
 	var reach rangeSet
-	if opt.Widest != (Widest{}) || len(opt.Seen) > 0 || len(opt.Allow) > 0 {
+	if opt.Widest != (Widest{}) || len(opt.Seen) > 0 || len(opt.Allow) > 0 || len(opt.Protected) > 0 {
 		var b netipx.IPSetBuilder
 		for _, a := range opt.Seen {
 			if a.IsValid() && a.Zone() == "" {
@@ -187,6 +229,11 @@ func Build(entries []Entry, opt Options, meta Meta) (*List, Stats) {
 			}
 		}
 		b.RemoveSet(qualSet)
+		for _, p := range opt.Protected {
+			if p.IsValid() {
+				b.AddPrefix(unmapPrefix(p))
+			}
+		}
 		b.AddSet(allow)
 		for _, p := range notBlockable {
 			b.AddPrefix(p)

@@ -65,6 +65,26 @@ func TestBuild(t *testing.T) {
 		{"widening never covers loopback", entriesOf("127.255.255.254"[:0] + "128.0.0.1"),
 			Options{Widest: Widest{V4: 8}},
 			[]string{"128.0.0.0/8"}, Stats{Listed: 1}},
+		// An Amazonbot range (52.0.100.0/24 here) the logs showed no request
+		// from: a /16 over the two qualifying addresses would shut it out.
+		{"widening never covers a published range of a crawler not listed", entriesOf("52.0.0.1", "52.0.200.1"),
+			Options{Widest: Widest{V4: 16}, Protected: []netip.Prefix{netip.MustParsePrefix("52.0.100.0/24")}},
+			[]string{"52.0.0.0/18", "52.0.128.0/17"}, Stats{Listed: 2}},
+		{"without the published range the same addresses make one /16", entriesOf("52.0.0.1", "52.0.200.1"),
+			Options{Widest: Widest{V4: 16}},
+			[]string{"52.0.0.0/16"}, Stats{Listed: 2}},
+		{"an address inside a published range is still listed alone", entriesOf("52.0.100.5"),
+			Options{Widest: Widest{V4: 16}, Protected: []netip.Prefix{netip.MustParsePrefix("52.0.100.0/24")}},
+			[]string{"52.0.100.5/32"}, Stats{Listed: 1}},
+		{"exact merges inside a published range", entriesOf("52.0.100.4", "52.0.100.5"),
+			Options{Widest: Widest{V4: 16}, Protected: []netip.Prefix{netip.MustParsePrefix("52.0.100.0/24")}},
+			[]string{"52.0.100.4/31"}, Stats{Listed: 2}},
+		{"IPv6 widening stops at a published range", entriesOf("2600:1f00::1"),
+			Options{Widest: Widest{V6: 32}, Protected: []netip.Prefix{netip.MustParsePrefix("2600:1f00:8000::/48")}},
+			[]string{"2600:1f00::/33"}, Stats{Listed: 1}},
+		{"a mapped published range protects its IPv4 addresses", entriesOf("52.0.0.1"),
+			Options{Widest: Widest{V4: 16}, Protected: []netip.Prefix{netip.MustParsePrefix("::ffff:52.0.128.0/120")}},
+			[]string{"52.0.0.0/17"}, Stats{Listed: 1}},
 		{"IPv6 widened to /64, IPv4 exact", entriesOf("2001:db8::1", "2001:db8::2:1", "192.0.2.1", "192.0.2.3"),
 			Options{Widest: Widest{V6: 64}},
 			[]string{"192.0.2.1/32", "192.0.2.3/32", "2001:db8::/64"}, Stats{Listed: 4}},
@@ -117,23 +137,38 @@ func TestBuildProperty(t *testing.T) {
 			allow = append(allow, netip.PrefixFrom(at(i), 32))
 			status[i] = 3
 		}
+		// A published range of a crawler not listed (a /28): no widened
+		// prefix may overlap it, qualifying addresses inside or not.
+		prot := make([]bool, 1024)
+		var protected []netip.Prefix
+		if iter%7 == 0 {
+			lo := rng.IntN(64) * 16
+			protected = append(protected, netip.PrefixFrom(at(lo), 28))
+			for i := lo; i < lo+16; i++ {
+				prot[i] = true
+			}
+		}
 		rng.Shuffle(len(entries), func(i, j int) { entries[i], entries[j] = entries[j], entries[i] })
 		widest := []int{0, 30, 26, 24, 22}[iter%5]
-		l, _ := Build(entries, Options{Widest: Widest{V4: widest}, Seen: seen, Allow: allow}, Meta{})
+		l, _ := Build(entries, Options{Widest: Widest{V4: widest}, Seen: seen, Allow: allow, Protected: protected}, Meta{})
 		covered := make([]int, 1024)
 		for _, b := range l.Blocks {
 			if b.Prefix.Bits() < 22 {
 				t.Fatalf("iter %d: prefix %v wider than the test space", iter, b.Prefix)
 			}
-			exact := true
+			exact, overProt := true, false
 			for i := 0; i < 1024; i++ {
 				if b.Prefix.Contains(at(i)) {
 					covered[i]++
 					exact = exact && status[i] == 1
+					overProt = overProt || prot[i]
 				}
 			}
 			if !exact && (widest == 0 || b.Prefix.Bits() < widest) {
 				t.Fatalf("iter %d (widest %d): %v covers addresses that do not qualify and is wider than allowed", iter, widest, b.Prefix)
+			}
+			if !exact && overProt {
+				t.Fatalf("iter %d (widest %d): widened %v overlaps the published range %v", iter, widest, b.Prefix, protected)
 			}
 			for _, e := range b.Entries {
 				if !b.Prefix.Contains(e.Addr) {
@@ -149,7 +184,7 @@ func TestBuildProperty(t *testing.T) {
 				t.Fatalf("iter %d: %v (status %d) covered", iter, at(i), s)
 			}
 		}
-		if want := minCover(status, widest); len(l.Blocks) != want {
+		if want := minCover(status, prot, widest); len(l.Blocks) != want {
 			t.Fatalf("iter %d (widest %d): %d prefixes, the minimum is %d", iter, widest, len(l.Blocks), want)
 		}
 	}
@@ -157,16 +192,17 @@ func TestBuildProperty(t *testing.T) {
 
 // minCover counts by brute force the fewest prefixes of a /22 that cover
 // every qualifying address (status 1) and no seen or allowed one (2, 3),
-// each either all qualifying or no wider than widest: recursively, a prefix
-// that may be taken whole costs 1; else its two halves.
-func minCover(status []byte, widest int) int {
+// each either all qualifying or no wider than widest and overlapping no
+// protected address: recursively, a prefix that may be taken whole costs 1;
+// else its two halves.
+func minCover(status []byte, prot []bool, widest int) int {
 	var rec func(lo, n, bits int) int
 	rec = func(lo, n, bits int) int {
 		any, all, bad := false, true, false
 		for i := lo; i < lo+n; i++ {
 			any = any || status[i] == 1
 			all = all && status[i] == 1
-			bad = bad || status[i] == 2 || status[i] == 3
+			bad = bad || status[i] == 2 || status[i] == 3 || prot[i]
 		}
 		switch {
 		case !any:
@@ -177,6 +213,36 @@ func minCover(status []byte, widest int) int {
 		return rec(lo, n/2, bits+1) + rec(lo+n/2, n/2, bits+1)
 	}
 	return rec(0, 1024, 22)
+}
+
+// TestCheckSafe: --block-aggregate wider than /16 or /48 is refused unless
+// forced, with a message that says how much one entry would block.
+func TestCheckSafe(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want string // "" when allowed
+	}{
+		{"", ""},
+		{"/24,/64", ""},
+		{"/16,/48", ""},
+		{"/32,/128", ""},
+		{"/15", "/15 (up to 131,072 IPv4 addresses in one entry) is wider than /16"},
+		{"/8", "/8 (up to 16,777,216 IPv4 addresses in one entry) is wider than /16"},
+		{"/24,/47", "/47 (2 times a site's /48) is wider than /48"},
+		{"/8,/32", "/8 (up to 16,777,216 IPv4 addresses in one entry) is wider than /16; /32 (65,536 times a site's /48) is wider than /48"},
+	} {
+		w, err := ParseWidest(tc.in)
+		if err != nil {
+			t.Fatalf("ParseWidest(%q): %v", tc.in, err)
+		}
+		err = w.CheckSafe()
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("CheckSafe(%q) = %v, want nil", tc.in, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "--block-aggregate-force")):
+			t.Errorf("CheckSafe(%q) = %v, want %q and the way to force it", tc.in, err, tc.want)
+		}
+	}
 }
 
 func TestParseWidest(t *testing.T) {

@@ -23,7 +23,8 @@ var blocklistCSVColumns = []string{"address", "prefix", "bots", "identity", "rea
 //   - prefix: the block that covers it, in CIDR notation ("198.51.100.4/30");
 //   - bots: the crawlers its requests claimed, joined with ", ";
 //   - identity: what verification found for each claim ("spoofed",
-//     "unverified"), in the same order, joined with ", ";
+//     "unverified", "unverified (logs predate its published ranges)"), in
+//     the same order, joined with ", ";
 //   - reasons: its requests per kind (CountsText: "disallowed 3, crawl-delay 12");
 //   - first_seen, last_seen: its first and last request, RFC 3339 in UTC.
 //
@@ -54,7 +55,7 @@ func WriteCSV(w io.Writer, l *List) error {
 		bots := make([]string, len(e.Claims))
 		ids := make([]string, len(e.Claims))
 		for i, c := range e.Claims {
-			bots[i], ids[i] = c.Bot, c.Identity
+			bots[i], ids[i] = c.Bot, c.IdentityText()
 		}
 		cw.Text(e.Addr.String())
 		cw.Text(prefix)

@@ -64,6 +64,25 @@ func ParseKind(s string) (Kind, bool) {
 // found (verified, spoofed or unverified).
 type Claim struct {
 	Bot, Identity string
+	// Predates is set on an unverified claim of a crawler whose operator
+	// publishes ranges, made before the first list: the lists could not
+	// say whether the address was the operator's, so the address is listed
+	// for what it did, never as an impostor.
+	Predates bool
+}
+
+// PredatesNote is what the files say of a claim that predates its
+// operator's lists.
+const PredatesNote = "logs predate its published ranges"
+
+// IdentityText is the claim's identity as the files write it:
+// "unverified (logs predate its published ranges)" for one that predates
+// its operator's lists.
+func (c Claim) IdentityText() string {
+	if c.Predates {
+		return c.Identity + " (" + PredatesNote + ")"
+	}
+	return c.Identity
 }
 
 // Entry is one client address that qualifies for the block list, with why.
@@ -177,7 +196,7 @@ func (b Block) Reason() string {
 			sb.WriteString(c.Bot)
 			if c.Identity != "" {
 				sb.WriteByte(' ')
-				sb.WriteString(c.Identity)
+				sb.WriteString(c.IdentityText())
 			}
 		}
 	}
@@ -263,6 +282,9 @@ type Meta struct {
 	Aggregate Widest
 	// TTL is how long a firewall should keep an entry (--block-ttl).
 	TTL time.Duration
+	// Predating counts the listed addresses with a claim that predates its
+	// operator's range lists (Claim.Predates).
+	Predating int
 }
 
 // Lines returns the header lines: plain, sanitized text, one fact per line,
@@ -294,6 +316,9 @@ func (m Meta) Lines(l *List) []string {
 	}
 	if m.AllowList != "" {
 		lines = append(lines, "never an address in the allow list "+m.AllowList)
+	}
+	if m.Predating > 0 {
+		lines = append(lines, fmt.Sprintf("unverified: %d addresses claimed a crawler whose operator publishes ranges, but the logs predate those lists; listed for what they did, not as impostors", m.Predating))
 	}
 	lines = append(lines, "aggregation: "+m.Aggregate.String())
 	if m.TTL > 0 {

@@ -28,17 +28,17 @@ func fixtureEntries() []Entry {
 		}
 		return Entry{Addr: netip.MustParseAddr(addr), Counts: c, Claims: claims, FirstSeen: t0, LastSeen: t0.Add(72 * time.Hour)}
 	}
-	spoofedGoogle := Claim{"Googlebot", "spoofed"}
+	spoofedGoogle := Claim{Bot: "Googlebot", Identity: "spoofed"}
 	return []Entry{
 		e("192.0.2.10", map[Kind]int64{Disallowed: 64, Spoofed: 64}, spoofedGoogle),
-		e("198.51.100.4", map[Kind]int64{Disallowed: 3}, Claim{"evil\"bot;\n} flush ruleset #", "unverified"}),
-		e("198.51.100.5", map[Kind]int64{CrawlDelay: 12}, Claim{"=cmd|' /C calc'!A0", "unverified"}),
-		e("198.51.100.6", map[Kind]int64{Disallowed: 1}, Claim{"<script>alert(1)</script>", "unverified"}),
-		e("198.51.100.7", map[Kind]int64{Disallowed: 2, RequestRate: 5}, Claim{"AhrefsBot", "unverified"}, Claim{"SemrushBot", "unverified"}),
-		e("::ffff:203.0.113.9", map[Kind]int64{Spoofed: 7}, Claim{"bingbot", "spoofed"}),
-		e("2001:db8:bad:1::90", map[Kind]int64{Spoofed: 5, Disallowed: 5}, Claim{"GPTBot", "spoofed"}),
-		e("2001:db8:bad:1::91", map[Kind]int64{Spoofed: 2}, Claim{"GPTBot", "spoofed"}),
-		e("2001:db8:cafe::1", map[Kind]int64{VisitTime: 9}, Claim{"Bytespider\u2028`$(reboot)`", "unverified"}),
+		e("198.51.100.4", map[Kind]int64{Disallowed: 3}, Claim{Bot: "evil\"bot;\n} flush ruleset #", Identity: "unverified"}),
+		e("198.51.100.5", map[Kind]int64{CrawlDelay: 12}, Claim{Bot: "=cmd|' /C calc'!A0", Identity: "unverified"}),
+		e("198.51.100.6", map[Kind]int64{Disallowed: 1}, Claim{Bot: "<script>alert(1)</script>", Identity: "unverified"}),
+		e("198.51.100.7", map[Kind]int64{Disallowed: 2, RequestRate: 5}, Claim{Bot: "AhrefsBot", Identity: "unverified"}, Claim{Bot: "SemrushBot", Identity: "unverified"}),
+		e("::ffff:203.0.113.9", map[Kind]int64{Spoofed: 7}, Claim{Bot: "bingbot", Identity: "spoofed"}),
+		e("2001:db8:bad:1::90", map[Kind]int64{Spoofed: 5, Disallowed: 5}, Claim{Bot: "GPTBot", Identity: "spoofed"}),
+		e("2001:db8:bad:1::91", map[Kind]int64{Spoofed: 2}, Claim{Bot: "GPTBot", Identity: "spoofed"}),
+		e("2001:db8:cafe::1", map[Kind]int64{VisitTime: 9}, Claim{Bot: "Bytespider\u2028`$(reboot)`", Identity: "unverified"}),
 	}
 }
 

@@ -23,7 +23,7 @@ func manyEntries(n int) []Entry {
 			b[8], b[9], b[14], b[15] = byte(i>>16), byte(i>>8), byte(i>>8), byte(i)
 			a = netip.AddrFrom16(b)
 		}
-		e := Entry{Addr: a, Claims: []Claim{{"Bytespider", "unverified"}}, FirstSeen: t0, LastSeen: t0.Add(time.Hour)}
+		e := Entry{Addr: a, Claims: []Claim{{Bot: "Bytespider", Identity: "unverified"}}, FirstSeen: t0, LastSeen: t0.Add(time.Hour)}
 		e.Counts[Disallowed] = int64(i%50 + 1)
 		es = append(es, e)
 	}

@@ -203,7 +203,7 @@ func TestNetfilterHostileNames(t *testing.T) {
 	for _, b := range hostile.Blocks {
 		es := slices.Clone(b.Entries)
 		for i := range es {
-			es[i].Claims = []Claim{{"bot", "unverified"}}
+			es[i].Claims = []Claim{{Bot: "bot", Identity: "unverified"}}
 		}
 		tame.Blocks = append(tame.Blocks, Block{Prefix: b.Prefix, Entries: es})
 	}
@@ -267,13 +267,13 @@ func netfilterLists(t *testing.T) []netfilterCase {
 	for i, bot := range netfilterHostileBots {
 		e := Entry{
 			Addr:      netip.AddrFrom4([4]byte{203, 0, 113, byte(2*i + 1)}),
-			Claims:    []Claim{{bot, "unverified"}, {"x" + bot, bot}},
+			Claims:    []Claim{{Bot: bot, Identity: "unverified"}, {Bot: "x" + bot, Identity: bot}},
 			FirstSeen: fixtureTime.Add(-time.Hour), LastSeen: fixtureTime,
 		}
 		e.Counts[Disallowed] = int64(i + 1)
 		hostile = append(hostile, e)
 	}
-	all := Entry{Addr: netip.MustParseAddr("2001:db8:dead::1"), Claims: []Claim{{strings.Join(netfilterHostileBots, ""), "spoofed"}}}
+	all := Entry{Addr: netip.MustParseAddr("2001:db8:dead::1"), Claims: []Claim{{Bot: strings.Join(netfilterHostileBots, ""), Identity: "spoofed"}}}
 	all.Counts[Spoofed] = 1
 	hostile = append(hostile, all)
 	return []netfilterCase{

@@ -48,7 +48,7 @@ func serverLists(t *testing.T) []struct {
 	meta := fixtureList(t).Meta
 	t0 := fixtureTime.Add(-48 * time.Hour)
 	entry := func(addr string, bot string) Entry {
-		e := Entry{Addr: netip.MustParseAddr(addr), Claims: []Claim{{bot, "unverified"}}, FirstSeen: t0, LastSeen: fixtureTime}
+		e := Entry{Addr: netip.MustParseAddr(addr), Claims: []Claim{{Bot: bot, Identity: "unverified"}}, FirstSeen: t0, LastSeen: fixtureTime}
 		e.Counts[Disallowed] = 3
 		return e
 	}
@@ -109,7 +109,7 @@ func ruleLines(data []byte) []string {
 // stays allowed. Build never lists loopback addresses, so it is made by hand.
 func loopbackList() *List {
 	e := func(a string) Entry {
-		x := Entry{Addr: netip.MustParseAddr(a), Claims: []Claim{{"evil}bot;\n# x", "spoofed"}}}
+		x := Entry{Addr: netip.MustParseAddr(a), Claims: []Claim{{Bot: "evil}bot;\n# x", Identity: "spoofed"}}}
 		x.Counts[Spoofed] = 1
 		return x
 	}

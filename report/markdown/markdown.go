@@ -112,6 +112,10 @@ func (m *writer) write(f *report.Findings) {
 		}
 	}
 	m.table([]string{"", ""}, []bool{false, true}, rows)
+	if v := s.Verification; v != nil && v.Predating != nil {
+		m.p("%s", Sentence(v.Predating.Sentence()))
+		m.p("")
+	}
 	for _, h := range f.Headlines {
 		m.p("- %s", Sentence(h))
 	}
@@ -257,6 +261,18 @@ func (m *writer) write(f *report.Findings) {
 	m.p("It holds %s in %s: addresses with at least %d requests of a kind in %s (`--block-on`).%s",
 		plural(b.Addresses, "address", "addresses"), plural(b.Blocks, "prefix", "prefixes"), b.Min, Text(strings.Join(b.Kinds, ", ")), verifiedText(b.Verified))
 	m.p("")
+	if t := b.HeldBackText(); t != "" {
+		m.p("%s", Sentence(t))
+		m.p("")
+		for _, l := range b.HeldBackLines() {
+			m.p("- %s", Text(l))
+		}
+		m.p("")
+	}
+	if t := b.PredatingText(); t != "" {
+		m.p("%s", Sentence(t))
+		m.p("")
+	}
 	if len(b.Entries) > 0 {
 		if len(b.Entries) < b.Addresses {
 			m.p("The %d of %d addresses with most findings (top %d).", len(b.Entries), b.Addresses, f.Limits.BlockEntries)
