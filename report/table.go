@@ -171,9 +171,15 @@ func dash(s string) string {
 	return s
 }
 
-// Printable makes an attacker-controlled string safe for a terminal: control
-// characters (escape sequences among them) and invalid UTF-8 are written as
-// Go escapes, and the result is cut to max runes with an ellipsis.
+// Printable makes an attacker-controlled string safe to show: every
+// character that is not printable is written as a Go escape (\x1b, \u202e),
+// and invalid UTF-8 as \xHH; the result is cut to max runes (0: not cut)
+// with an ellipsis. That takes out control characters (terminal escape
+// sequences, line breaks), the bidirectional controls U+061C, U+200E/F,
+// U+202A–U+202E and U+2066–U+2069 that would show a string's characters
+// in another order than they have, and the line and paragraph separators.
+// The terminal table, report.html and report.md all show log strings
+// through it, so the three show such a string the same way.
 func Printable(s string, max int) string {
 	if max > 0 && utf8.RuneCountInString(s) > max {
 		cut, n := 0, 0

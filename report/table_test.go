@@ -23,6 +23,16 @@ func TestPrintable(t *testing.T) {
 		{"ünïcode", 0, "ünïcode"},
 		{"abcdefgh", 5, "abcd…"},
 		{"abcde", 5, "abcde"},
+		// What the terminal, report.html and report.md show alike.
+		{"a\nb\r", 0, `a\nb\r`},
+		{"\u0085\u009b\x7f", 0, `\u0085\u009b\x7f`},
+		{"file\u202egnp.exe", 0, `file\u202egnp.exe`},
+		{"\u202a\u202b\u202c\u202d", 0, `\u202a\u202b\u202c\u202d`},
+		{"\u2066x\u2067y\u2068z\u2069", 0, `\u2066x\u2067y\u2068z\u2069`},
+		{"\u200e\u200f\u061c", 0, `\u200e\u200f\u061c`},
+		{"\u2028\u2029", 0, `\u2028\u2029`},
+		{"\ufffd", 0, "\ufffd"},
+		{"Яндекс 百度", 0, "Яндекс 百度"},
 	}
 	for _, tt := range tests {
 		if got := Printable(tt.in, tt.max); got != tt.want {

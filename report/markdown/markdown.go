@@ -235,7 +235,7 @@ func (m *writer) write(f *report.Findings) {
 		m.p("")
 		rows = nil
 		for _, b := range f.Breaches {
-			rows = append(rows, []string{Name(b.Label), Name(b.Host), b.Kind, Code(b.Limit), num(b.N), Text(b.Worst), Text(b.Median), b.Unit, when(b.First), when(b.Last)})
+			rows = append(rows, []string{Name(b.Label), Name(b.Host), b.Kind, Code(b.Limit), num(b.N), Text(b.Worst), Text(b.Median), Text(b.Unit), when(b.First), when(b.Last)})
 		}
 		m.table([]string{"bot", "host", "kind", "limit", "breaches", "worst", "median", "measured", "first (UTC)", "last (UTC)"},
 			[]bool{false, false, false, false, true}, rows)

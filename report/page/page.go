@@ -17,7 +17,9 @@
 //     addresses) reaches the page through html/template's contextual
 //     escaping. The only values of the types template.CSS and template.JS are
 //     the embedded style and script; no log string is ever one of
-//     html/template's trusted types.
+//     html/template's trusted types. Before that escaping, every value an
+//     action prints goes through report.Printable (neutralised), as on the
+//     terminal: control and bidirectional characters show as escapes.
 //   - Bounded: every list is the top N of report.Findings, and the page says
 //     N and the total.
 package page
@@ -31,6 +33,7 @@ import (
 	"io"
 	"path"
 	"strings"
+	"text/template/parse"
 	"time"
 
 	"github.com/crawlaudit/crawlaudit/report"
@@ -55,9 +58,10 @@ func hash(s string) string {
 	return "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
 }
 
-var tmpl = template.Must(template.New("page").Funcs(template.FuncMap{
-	"num":   num,
-	"hours": report.Hours,
+var tmpl = neutralised(template.Must(template.New("page").Funcs(template.FuncMap{
+	"neutral": neutral,
+	"num":     num,
+	"hours":   report.Hours,
 	"reactions": func(s *report.Summary) any {
 		rows, total := report.Reactions(s)
 		if len(rows) == 0 {
@@ -111,7 +115,59 @@ var tmpl = template.Must(template.New("page").Funcs(template.FuncMap{
 	"minusf":    func(a float64, b float64) string { return f1(a - b) },
 	"addf":      func(a float64, b float64) string { return f1(a + b) },
 	"gracetext": report.GraceText,
-}).Parse(pageTemplate))
+}).Parse(pageTemplate)))
+
+// neutral returns a string as report.Printable shows it, other values as
+// they are (numbers, times, and the trusted style and script, whose types
+// html/template must still see).
+func neutral(v any) any {
+	if s, ok := v.(string); ok {
+		return report.Printable(s, 0)
+	}
+	return v
+}
+
+// neutralised ends the pipeline of every action that prints a value with
+// neutral, before html/template adds its escaping: html/template leaves
+// control and bidirectional characters as they are, and a U+202E in a
+// User-Agent would show the text after it reversed. Done on the parse
+// tree, no string reaches the page without it, whichever field it comes
+// from.
+func neutralised(t *template.Template) *template.Template {
+	var walk func(n parse.Node)
+	walk = func(n parse.Node) {
+		switch n := n.(type) {
+		case *parse.ListNode:
+			if n == nil {
+				return
+			}
+			for _, c := range n.Nodes {
+				walk(c)
+			}
+		case *parse.ActionNode:
+			// An action that sets a variable prints nothing.
+			if len(n.Pipe.Decl) == 0 {
+				n.Pipe.Cmds = append(n.Pipe.Cmds, &parse.CommandNode{NodeType: parse.NodeCommand, Pos: n.Pos,
+					Args: []parse.Node{parse.NewIdentifier("neutral").SetPos(n.Pos)}})
+			}
+		case *parse.IfNode:
+			walk(n.List)
+			walk(n.ElseList)
+		case *parse.RangeNode:
+			walk(n.List)
+			walk(n.ElseList)
+		case *parse.WithNode:
+			walk(n.List)
+			walk(n.ElseList)
+		}
+	}
+	for _, d := range t.Templates() {
+		if d.Tree != nil {
+			walk(d.Tree.Root)
+		}
+	}
+	return t
+}
 
 func lineNum(n int) string {
 	if n == 0 {

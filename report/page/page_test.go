@@ -222,3 +222,37 @@ func TestWorstCaseSize(t *testing.T) {
 		t.Errorf("the worst-case page is %d bytes", buf.Len())
 	}
 }
+
+// TestNoControlOrBidi renders findings whose strings from logs hold
+// control and bidirectional characters: html/template leaves them as they
+// are, so none may reach the page; each shows as report.Printable writes
+// it, as on the terminal.
+func TestNoControlOrBidi(t *testing.T) {
+	for _, s := range []string{"Evil\u202eBot", "a\x1b[2Jb", "\u2066x\u2069\u200e\u200f\u061c", "line\nbreak\u0085", "\u202a\u202b\u202c\u202d\u2067\u2068"} {
+		var buf bytes.Buffer
+		if err := Write(&buf, hostileFindings(s)); err != nil {
+			t.Fatalf("%q: %v", s, err)
+		}
+		out := buf.String()
+		for i, r := range out {
+			if r != '\n' && (r < 0x20 || r >= 0x7f && r < 0xa0 || r == 0x061c || r == 0x200e || r == 0x200f ||
+				r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 || r == 0x2028 || r == 0x2029) {
+				t.Errorf("%q: report.html holds %U at byte %d: %q", s, r, i, out[max(0, i-40):min(len(out), i+40)])
+				break
+			}
+		}
+		doc, err := html.Parse(strings.NewReader(out))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var text strings.Builder
+		for n := range doc.Descendants() {
+			if n.Type == html.TextNode {
+				text.WriteString(n.Data)
+			}
+		}
+		if want := report.Printable(s, 0); !strings.Contains(text.String(), want) {
+			t.Errorf("%q: the page's text lacks %q", s, want)
+		}
+	}
+}
