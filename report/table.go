@@ -45,13 +45,13 @@ func WriteTable(w io.Writer, s *Summary, opt TableOptions) error {
 		rows = rows[:opt.Limit]
 	}
 	var para []string
-	short := false
+	legend := ""
 	say := func(format string, args ...any) { para = append(para, fmt.Sprintf(format, args...)) }
 	if len(rows) == 0 {
 		say("No bot requests.")
 	} else {
 		var dropped []string
-		dropped, short = writeTerminalTable(w, rows, width, opt.Color)
+		dropped, legend = writeTerminalTable(w, rows, width, opt.Color)
 		if len(rows) < len(s.Bots) {
 			say("… and %s more bots (--limit 0, --json or --out DIR for all).", Thousands(int64(len(s.Bots)-len(rows))))
 		}
@@ -86,10 +86,8 @@ func WriteTable(w io.Writer, s *Summary, opt TableOptions) error {
 		say("Identity: %s bot requests verified, %s spoofed, %s unverified (operators' published ranges%s); \"(spoofed)\": not made by the crawler named.",
 			Thousands(v.Identities[IdentityVerified]), Thousands(v.Identities[IdentitySpoofed]), Thousands(v.Identities[IdentityUnverified]), dns)
 	}
-	if short {
-		say("Columns: REQS requests; RBTS robots.txt fetches; DISAL disallowed; GRACE disallowed within the cache grace; DELAY/RATE/VISIT Crawl-delay, Request-rate and Visit-time breaches.")
-	} else {
-		say("Columns: ROBOTS robots.txt fetches; DELAY/RATE/VISIT Crawl-delay, Request-rate and Visit-time breaches.")
+	if legend != "" {
+		say("%s", legend)
 	}
 	if opt.Next != "" {
 		say("%s", opt.Next)
