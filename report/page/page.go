@@ -72,7 +72,15 @@ var tmpl = neutralised(template.Must(template.New("page").Funcs(template.FuncMap
 			Total int
 		}{rows, total}
 	},
-	"date":     func(t time.Time) string { return fmtTime(t, "2006-01-02") },
+	"date": func(t time.Time) string { return fmtTime(t, "2006-01-02") },
+	// slot is a row of the numbers behind the charts: a day, or an hour
+	// when the period is one day.
+	"slot": func(unit string, t time.Time) string {
+		if unit == "hour" {
+			return fmtTime(t, "2006-01-02 15:04")
+		}
+		return fmtTime(t, "2006-01-02")
+	},
 	"datetime": func(t time.Time) string { return fmtTime(t, "2006-01-02 15:04 UTC") },
 	"seconds":  func(t time.Time) string { return fmtTime(t, "2006-01-02 15:04:05") },
 	"rfc3339":  func(t time.Time) string { return fmtTime(t, time.RFC3339) },
