@@ -83,6 +83,7 @@ var tmpl = neutralised(template.Must(template.New("page").Funcs(template.FuncMap
 	},
 	"datetime": func(t time.Time) string { return fmtTime(t, "2006-01-02 15:04 UTC") },
 	"seconds":  func(t time.Time) string { return fmtTime(t, "2006-01-02 15:04:05") },
+	"span":     report.Span,
 	"rfc3339":  func(t time.Time) string { return fmtTime(t, time.RFC3339) },
 	"base":     func(s string) string { return path.Base(strings.ReplaceAll(s, "\\", "/")) },
 	"verdictClass": func(v string) string {
@@ -240,6 +241,8 @@ type view struct {
 	// so the table has a host column.
 	ManyHosts bool
 	OnlyHost  string
+	// Outages are the times robots.txt answered crawlers with errors.
+	Outages []report.Outage
 	// Hidden are the optional columns left out: 0 on every row.
 	Hidden    []string
 	OneSecond bool
@@ -297,10 +300,11 @@ func Write(w io.Writer, f *report.Findings) error {
 		_, v.ChartPerDay = weekly(f.Days, f.PerDay)
 		v.Unit, slot = "week", 7*24*time.Hour
 	}
+	v.Outages = report.Outages(s)
 	if len(f.Days) > 0 {
-		v.TimelineChart = lineChart("Requests per "+v.Unit+" of the bots with most requests", v.ChartDays, slot, v.ChartTimeline, f.Versions)
+		v.TimelineChart = lineChart("Requests per "+v.Unit+" of the bots with most requests", v.ChartDays, slot, v.ChartTimeline, f.Versions, v.Outages)
 		v.PerDayClasses = []string{"k-dis", "k-grace", "k-delay", "k-rate", "k-visit"}
-		v.PerDayChart = stackedChart("Disallowed requests and breaches per "+v.Unit, v.ChartDays, slot, v.ChartPerDay, v.PerDayClasses, f.Versions)
+		v.PerDayChart = stackedChart("Disallowed requests and breaches per "+v.Unit, v.ChartDays, slot, v.ChartPerDay, v.PerDayClasses, f.Versions, v.Outages)
 		for _, s := range f.PerDay {
 			if s.Total > 0 {
 				v.HasFindingsPerDay = true

@@ -256,3 +256,28 @@ func TestNoControlOrBidi(t *testing.T) {
 		}
 	}
 }
+
+// TestOutagesInTimeline: a robots.txt outage is shaded in both charts and
+// listed with when and why under them.
+func TestOutagesInTimeline(t *testing.T) {
+	f := hostileFindings("GPTBot")
+	day := f.Days[0]
+	to := day.Add(20 * time.Hour)
+	f.Summary.RobotsStatus = []report.RobotsPeriod{
+		{Host: "www.example.com", Operator: "OpenAI", Kind: report.PeriodUnreachable, From: day.Add(6*time.Hour + 20*time.Minute), To: &to, Status: 503, Requests: 4, Affected: 4},
+		{Host: "www.example.com", Operator: "Google", Kind: report.PeriodUnreachable, From: day.Add(10*time.Hour + 55*time.Minute), To: &to, Status: 503},
+	}
+	var buf bytes.Buffer
+	if err := Write(&buf, f); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	if n := strings.Count(out, `<g class="band out-unreachable">`); n != 2 {
+		t.Errorf("%d shaded outages, want one in each of the 2 charts", n)
+	}
+	for _, want := range []string{`<h3 id="outages">`, "<th scope=\"row\">503</th>", "2026-10-01 06:20 to 10:55 UTC", "2: OpenAI, Google", "must not crawl"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the page lacks %q", want)
+		}
+	}
+}
