@@ -33,8 +33,10 @@ type Findings struct {
 	Headlines []string
 
 	// Days are the UTC days of the audited period, in order; every per-day
-	// series has one value per day.
+	// series has one value per day. Slot is their length: 24 h, or 1 h
+	// when the period lies within one UTC day, whose hours Days then are.
 	Days []time.Time
+	Slot time.Duration
 	// Rows are the first Limits.Bots rows of Summary.Bots with their
 	// per-day counts and User-Agents; Summary.Bots has them all.
 	Rows []BotFindings

@@ -207,8 +207,8 @@ func stackedChart(title string, days []time.Time, slot time.Duration, series []r
 	return c
 }
 
-// spark is a sparkline: requests per day, and disallowed per day on the
-// same scale.
+// spark is a sparkline: requests per day (or hour, for a one-day
+// period), and disallowed ones on the same scale.
 type spark struct {
 	Requests, Disallowed string
 	Title                string
@@ -237,7 +237,7 @@ func bucket(vs []int64) []int64 {
 	return out
 }
 
-func sparkline(r *report.BotFindings) *spark {
+func sparkline(r *report.BotFindings, unit string) *spark {
 	requests, disallowed := bucket(r.Requests), bucket(r.Disallowed)
 	var max int64
 	for _, v := range requests {
@@ -262,9 +262,8 @@ func sparkline(r *report.BotFindings) *spark {
 		}
 		return b.String()
 	}
-	unit := "day"
 	if len(requests) < len(r.Requests) {
-		unit = fmt.Sprintf("%d days", (len(r.Requests)+maxSparkPoints-1)/maxSparkPoints)
+		unit = fmt.Sprintf("%d %ss", (len(r.Requests)+maxSparkPoints-1)/maxSparkPoints, unit)
 	}
 	s := &spark{Requests: pts(requests), Title: fmt.Sprintf("requests per %s, at most %s", unit, report.Thousands(max))}
 	var dis int64

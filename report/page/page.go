@@ -100,7 +100,7 @@ var tmpl = neutralised(template.Must(template.New("page").Funcs(template.FuncMap
 		return "none"
 	},
 	"cell":  func(c report.Column, r *report.BotRow) any { return c.Value(r) },
-	"spark": func(r *report.BotFindings) *spark { return sparkline(r) },
+	"spark": func(r *report.BotFindings, unit string) *spark { return sparkline(r, unit) },
 	"diffClass": func(op byte) string {
 		switch op {
 		case '+':
@@ -295,7 +295,9 @@ func Write(w io.Writer, f *report.Findings) error {
 	}
 	v.ChartDays, v.ChartTimeline, v.ChartPerDay, v.Unit = f.Days, f.Timeline, f.PerDay, "day"
 	slot := 24 * time.Hour
-	if len(f.Days) > maxChartDays {
+	if f.Slot == time.Hour {
+		v.Unit, slot = "hour", time.Hour
+	} else if len(f.Days) > maxChartDays {
 		v.ChartDays, v.ChartTimeline = weekly(f.Days, f.Timeline)
 		_, v.ChartPerDay = weekly(f.Days, f.PerDay)
 		v.Unit, slot = "week", 7*24*time.Hour
