@@ -54,7 +54,13 @@ func (r *Result) findings(ctx context.Context, list *firewall.List, st firewall.
 		now = time.Now()
 	}
 	f := &report.Findings{Summary: &r.Summary, Tool: opt.Tool, Generated: now.UTC(), Limits: lim}
-	f.Days = days(r.Summary.Input.From, r.Summary.Input.To)
+	f.Days, f.Slot = days(r.Summary.Input.From, r.Summary.Input.To), 24*time.Hour
+	daily := "report_daily.sql"
+	if len(f.Days) == 1 {
+		// One day drawn as one slot says nothing: its hours are drawn.
+		f.Days, f.Slot = hours(r.Summary.Input.From, r.Summary.Input.To), time.Hour
+		daily = "report_hourly.sql"
+	}
 	dayIndex := make(map[time.Time]int, len(f.Days))
 	for i, d := range f.Days {
 		dayIndex[d] = i
@@ -114,10 +120,10 @@ func (r *Result) findings(ctx context.Context, list *firewall.List, st firewall.
 	// Per day.
 	n := len(f.Days)
 	perRow := map[int]*[6][]int64{}
-	err = r.store.Each(ctx, queries.SQL("report_daily.sql"), nil, func(v []any) error {
+	err = r.store.Each(ctx, queries.SQL(daily), nil, func(v []any) error {
 		pos := int(numeric(v[0]))
 		day, _ := v[1].(time.Time)
-		d, ok := dayIndex[time.Date(day.Year(), day.Month(), day.Day(), 0, 0, 0, 0, time.UTC)]
+		d, ok := dayIndex[day.UTC().Truncate(f.Slot)]
 		if !ok {
 			return nil
 		}
@@ -394,6 +400,19 @@ func days(from, to *time.Time) []time.Time {
 		ds = append(ds, d)
 	}
 	return ds
+}
+
+// hours returns the UTC hours from from's to to's, both included (none
+// when either is nil).
+func hours(from, to *time.Time) []time.Time {
+	if from == nil || to == nil || to.Before(*from) {
+		return nil
+	}
+	var hs []time.Time
+	for h := from.UTC().Truncate(time.Hour); !h.After(*to); h = h.Add(time.Hour) {
+		hs = append(hs, h)
+	}
+	return hs
 }
 
 // numeric reads a count or number of a query: integers of any width,

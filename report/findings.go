@@ -33,8 +33,10 @@ type Findings struct {
 	Headlines []string
 
 	// Days are the UTC days of the audited period, in order; every per-day
-	// series has one value per day.
+	// series has one value per day. Slot is their length: 24 h, or 1 h
+	// when the period lies within one UTC day, whose hours Days then are.
 	Days []time.Time
+	Slot time.Duration
 	// Rows are the first Limits.Bots rows of Summary.Bots with their
 	// per-day counts and User-Agents; Summary.Bots has them all.
 	Rows []BotFindings
@@ -328,10 +330,17 @@ const ReactionRows = 40
 
 // Reactions returns the "changes" rows the reports show, and how many
 // there are in all: first those whose change added rules to the bot's
-// group, then the others, each in the order of summary.json.
+// group, then the others, each in the order of summary.json. A change
+// after the log's last request is left out: the log cannot show how any
+// bot reacted to it.
 func Reactions(s *Summary) ([]Change, int) {
 	var with, without []Change
+	n := 0
 	for _, c := range s.Changes {
+		if s.Input.To != nil && c.At.After(*s.Input.To) {
+			continue
+		}
+		n++
 		if len(c.AddedRules) > 0 {
 			with = append(with, c)
 		} else {
@@ -342,7 +351,7 @@ func Reactions(s *Summary) ([]Change, int) {
 	if len(rows) > ReactionRows {
 		rows = rows[:ReactionRows]
 	}
-	return rows, len(s.Changes)
+	return rows, n
 }
 
 // Hours formats hours since a change ("3.1 h"); "–" for nil.

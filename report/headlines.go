@@ -13,8 +13,14 @@ func Headlines(f *Findings) []string {
 	var hs []string
 	s := f.Summary
 	var ignored, spoofed, breached, stale []BotRow
-	var nIgnored, nSpoofed, nStale int64
+	var nIgnored, nSpoofed, nStale, nDisallowed, nSpoofedDisallowed int64
 	for _, r := range s.Bots {
+		// The chart of disallowed requests counts every row's, spoofed
+		// ones too: the sentences say the same total.
+		nDisallowed += r.Disallowed
+		if r.Identity == IdentitySpoofed {
+			nSpoofedDisallowed += r.Disallowed
+		}
 		switch r.Verdict {
 		case VerdictDisallowed:
 			ignored = append(ignored, r)
@@ -30,14 +36,24 @@ func Headlines(f *Findings) []string {
 		}
 	}
 	if len(ignored) > 0 {
-		hs = append(hs, fmt.Sprintf("%s ignored robots.txt: %s disallowed requests, most by %s.",
-			count(len(ignored), "bot", "bots"), Thousands(nIgnored), names(ignored, 3, func(r BotRow) string {
-				return fmt.Sprintf("%s (%s)", r.Label(), Thousands(r.Disallowed))
-			})))
+		most := names(ignored, 3, func(r BotRow) string {
+			return fmt.Sprintf("%s (%s)", r.Label(), Thousands(r.Disallowed))
+		})
+		if nDisallowed == nIgnored {
+			hs = append(hs, fmt.Sprintf("%s ignored robots.txt: %s disallowed requests, most by %s.",
+				count(len(ignored), "bot", "bots"), Thousands(nIgnored), most))
+		} else {
+			hs = append(hs, fmt.Sprintf("%s disallowed requests in all: %s by %s that ignored robots.txt, most by %s; %s by spoofed User-Agents.",
+				Thousands(nDisallowed), Thousands(nIgnored), count(len(ignored), "bot", "bots"), most, Thousands(nDisallowed-nIgnored)))
+		}
 	}
 	if len(spoofed) > 0 {
-		hs = append(hs, fmt.Sprintf("%s named a crawler whose operator did not send them (spoofed): %s requests, by %s.",
-			count(len(spoofed), "User-Agent claim", "User-Agent claims"), Thousands(nSpoofed), names(spoofed, 4, func(r BotRow) string {
+		dis := ""
+		if nSpoofedDisallowed > 0 {
+			dis = fmt.Sprintf(" (%s of them disallowed)", Thousands(nSpoofedDisallowed))
+		}
+		hs = append(hs, fmt.Sprintf("%s named a crawler whose operator did not send them (spoofed): %s requests%s, by %s.",
+			count(len(spoofed), "User-Agent claim", "User-Agent claims"), Thousands(nSpoofed), dis, names(spoofed, 4, func(r BotRow) string {
 				return fmt.Sprintf("%s from %s", r.Bot, count(int(r.IPs), "address", "addresses"))
 			})))
 	}

@@ -45,13 +45,13 @@ func WriteTable(w io.Writer, s *Summary, opt TableOptions) error {
 		rows = rows[:opt.Limit]
 	}
 	var para []string
-	short := false
+	legend := ""
 	say := func(format string, args ...any) { para = append(para, fmt.Sprintf(format, args...)) }
 	if len(rows) == 0 {
 		say("No bot requests.")
 	} else {
 		var dropped []string
-		dropped, short = writeTerminalTable(w, rows, width, opt.Color)
+		dropped, legend = writeTerminalTable(w, rows, width, opt.Color)
 		if len(rows) < len(s.Bots) {
 			say("… and %s more bots (--limit 0, --json or --out DIR for all).", Thousands(int64(len(s.Bots)-len(rows))))
 		}
@@ -92,10 +92,8 @@ func WriteTable(w io.Writer, s *Summary, opt TableOptions) error {
 	if b := s.Blocklist; b != nil && len(b.HeldBackCrawlers) > 0 {
 		say("%s", Printable(heldBackFooter(b), 0))
 	}
-	if short {
-		say("Columns: REQS requests; RBTS robots.txt fetches; DISAL disallowed; GRACE disallowed within the cache grace; DELAY/RATE/VISIT Crawl-delay, Request-rate and Visit-time breaches.")
-	} else {
-		say("Columns: ROBOTS robots.txt fetches; DELAY/RATE/VISIT Crawl-delay, Request-rate and Visit-time breaches.")
+	if legend != "" {
+		say("%s", legend)
 	}
 	if opt.Next != "" {
 		say("%s", opt.Next)
@@ -177,9 +175,15 @@ func dash(s string) string {
 	return s
 }
 
-// Printable makes an attacker-controlled string safe for a terminal: control
-// characters (escape sequences among them) and invalid UTF-8 are written as
-// Go escapes, and the result is cut to max runes with an ellipsis.
+// Printable makes an attacker-controlled string safe to show: every
+// character that is not printable is written as a Go escape (\x1b, \u202e),
+// and invalid UTF-8 as \xHH; the result is cut to max runes (0: not cut)
+// with an ellipsis. That takes out control characters (terminal escape
+// sequences, line breaks), the bidirectional controls U+061C, U+200E/F,
+// U+202A–U+202E and U+2066–U+2069 that would show a string's characters
+// in another order than they have, and the line and paragraph separators.
+// The terminal table, report.html and report.md all show log strings
+// through it, so the three show such a string the same way.
 func Printable(s string, max int) string {
 	if max > 0 && utf8.RuneCountInString(s) > max {
 		cut, n := 0, 0

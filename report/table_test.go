@@ -23,6 +23,16 @@ func TestPrintable(t *testing.T) {
 		{"ünïcode", 0, "ünïcode"},
 		{"abcdefgh", 5, "abcd…"},
 		{"abcde", 5, "abcde"},
+		// What the terminal, report.html and report.md show alike.
+		{"a\nb\r", 0, `a\nb\r`},
+		{"\u0085\u009b\x7f", 0, `\u0085\u009b\x7f`},
+		{"file\u202egnp.exe", 0, `file\u202egnp.exe`},
+		{"\u202a\u202b\u202c\u202d", 0, `\u202a\u202b\u202c\u202d`},
+		{"\u2066x\u2067y\u2068z\u2069", 0, `\u2066x\u2067y\u2068z\u2069`},
+		{"\u200e\u200f\u061c", 0, `\u200e\u200f\u061c`},
+		{"\u2028\u2029", 0, `\u2028\u2029`},
+		{"\ufffd", 0, "\ufffd"},
+		{"Яндекс 百度", 0, "Яндекс 百度"},
 	}
 	for _, tt := range tests {
 		if got := Printable(tt.in, tt.max); got != tt.want {
@@ -190,4 +200,69 @@ func TestWriteWhatIf(t *testing.T) {
 	if got := strings.Count(tsv.String(), "\n"); got != 4 || !strings.Contains(tsv.String(), "curl\twww.example.com\t3\t0\t0\n") {
 		t.Errorf("TSV:\n%s", tsv.String())
 	}
+}
+
+// TestTableKeepsIdentity: at 60, 80 and 100 columns a row of a spoofed or
+// unverified claim shows its marker whatever is cut, and the legend under
+// the table explains every abbreviated head and one-word verdict shown.
+func TestTableKeepsIdentity(t *testing.T) {
+	from := time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC)
+	s := &Summary{
+		Input: Input{Files: 1, Lines: 50000, Parsed: 50000, From: &from, To: &from, BotRequests: 19967},
+		Bots: []BotRow{
+			{Bot: "Bytespider", Host: "www.example.com", Identity: IdentityUnverified, Operator: "ByteDance", Purpose: "ai-training", Requests: 1200, RobotsFetches: 26, Disallowed: 1168, DisallowedUnreachable: 6, IPs: 4},
+			{Bot: "python-requests", Host: "www.example.com", Identity: IdentityUnverified, Purpose: "script", Requests: 320, Disallowed: 109, IPs: 2},
+			{Bot: "GPTBot", Host: "www.example.com", Identity: IdentitySpoofed, Purpose: "ai-training", Requests: 120, Disallowed: 85, IPs: 2, Verifiable: true},
+			{Bot: "Googlebot", Host: "www.example.com", Identity: IdentitySpoofed, Purpose: "search", Requests: 160, Disallowed: 64, IPs: 3, Verifiable: true},
+			{Bot: "meta-externalagent", Host: "www.example.com", Identity: IdentityUnverified, Operator: "Meta", Purpose: "ai-training", Requests: 800, RobotsFetches: 29, DisallowedInGrace: 3, AllowedUnavailable: 3, IPs: 4, Verifiable: true},
+			{Bot: "Baiduspider", Host: "www.example.com", Identity: IdentityUnverified, Operator: "Baidu", Requests: 400, RobotsFetches: 30, DisallowedInGrace: 1, IPs: 3, Verifiable: true},
+			{Bot: "MJ12bot", Host: "www.example.com", Identity: IdentityUnverified, Operator: "Majestic", Requests: 800, CrawlDelayBreaches: 721, IPs: 3},
+			{Bot: "Googlebot-Image", Host: "www.example.com", Identity: IdentityVerified, Operator: "Google", Requests: 800, RobotsFetches: 31, IPs: 3, Verifiable: true},
+		},
+		Audit: AuditInfo{Spec: "rfc9309", GraceSeconds: 86400, Robots: "robots/"},
+	}
+	for i := range s.Bots {
+		s.Bots[i].Judge()
+	}
+	legends := map[string]string{"REQS": "requests", "RBTS": "robots.txt fetches", "ROBOTS": "robots.txt fetches", "DISAL": "disallowed",
+		"DISALLOWED": "disallowed", "GRACE": "cache grace", "IN GRACE": "cache grace", "UNRCH": "unreachable", "UNREACHABLE": "unreachable",
+		"UNAV": "unavailable", "UNAVAILABLE": "unavailable", "DELAY": "Crawl-delay", "RATE": "Request-rate", "VISIT": "Visit-time", "IPS": "addresses"}
+	for _, width := range []int{60, 80, 100} {
+		var b bytes.Buffer
+		if err := WriteTable(&b, s, TableOptions{Terminal: true, Width: width}); err != nil {
+			t.Fatal(err)
+		}
+		out := b.String()
+		lines := strings.Split(out, "\n")
+		for i, r := range s.Bots {
+			label := r.Label()
+			mark := strings.TrimPrefix(label, r.Bot)
+			if mark != "" && width < 80 && !strings.Contains(lines[i+1], mark) {
+				mark = mark[:3] + ")" // " (s)": the legend says what it means
+				if !strings.Contains(legend(out), strings.TrimSpace(mark)+" "+r.Identity) {
+					t.Errorf("width %d: the legend does not explain %q: %s", width, mark, legend(out))
+				}
+			}
+			if !strings.HasPrefix(lines[i+1], label[:2]) || !strings.Contains(lines[i+1], mark) {
+				t.Errorf("width %d: the row of %q lost its name or identity: %q", width, label, lines[i+1])
+			}
+		}
+		legend := legend(out)
+		for _, head := range strings.Split(regexp.MustCompile(`  +`).ReplaceAllString(strings.TrimSpace(lines[0]), "\t"), "\t") {
+			if want, ok := legends[head]; ok && head != "REQUESTS" && !strings.Contains(legend, head) {
+				t.Errorf("width %d: the legend does not explain %s (%s): %s", width, head, want, legend)
+			}
+		}
+		if strings.Contains(out, "  ignores\n") && !strings.Contains(legend, "ignores: ignores robots.txt") {
+			t.Errorf("width %d: the one-word verdicts are not explained: %s", width, legend)
+		}
+		if strings.Contains(legend, "RBTS") && !strings.Contains(lines[0], "RBTS") {
+			t.Errorf("width %d: the legend explains a head not shown: %s\n%s", width, legend, lines[0])
+		}
+	}
+}
+
+// legend returns the table's legend on one line.
+func legend(out string) string {
+	return strings.Join(strings.Fields(out[strings.Index(out, "Columns:"):]), " ")
 }

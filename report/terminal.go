@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -32,6 +33,9 @@ type termColumn struct {
 	// optional: left out when it is 0 in every row (not reported as
 	// dropped).
 	optional bool
+	// legend explains the head under the table when the column is shown
+	// ("" for a head that says it all).
+	legend string
 }
 
 var termColumns = []termColumn{
@@ -39,17 +43,17 @@ var termColumns = []termColumn{
 	{head: "HOST", cell: func(r *BotRow) string { return Printable(dash(r.Host), 0) }, drop: 3},
 	{head: "OPERATOR", cell: func(r *BotRow) string { return Printable(dash(r.Operator), 0) }, drop: 2},
 	{head: "PURPOSE", cell: func(r *BotRow) string { return Printable(dash(r.Purpose), 0) }, drop: 1},
-	{head: "REQUESTS", short: "REQS", right: true, cell: func(r *BotRow) string { return Thousands(r.Requests) }},
-	{head: "ROBOTS", short: "RBTS", right: true, cell: func(r *BotRow) string { return Thousands(r.RobotsFetches) }, drop: 5},
-	{head: "DISALLOWED", short: "DISAL", right: true, cell: func(r *BotRow) string { return Thousands(r.Disallowed) }},
-	{head: "IN GRACE", short: "GRACE", right: true, cell: func(r *BotRow) string { return Thousands(r.DisallowedInGrace) }, drop: 6},
-	{head: "UNREACHABLE", short: "UNRCH", right: true, cell: func(r *BotRow) string { return Thousands(r.DisallowedUnreachable) }, optional: true},
-	{head: "UNAVAILABLE", short: "UNAV", right: true, cell: func(r *BotRow) string { return Thousands(r.AllowedUnavailable) }, drop: 7, optional: true},
-	{head: "USER-TRIGGERED", short: "USER", right: true, cell: func(r *BotRow) string { return Thousands(r.UserTriggered) }, drop: 8, optional: true},
-	{head: "DELAY", right: true, cell: func(r *BotRow) string { return Thousands(r.CrawlDelayBreaches) }},
-	{head: "RATE", right: true, cell: func(r *BotRow) string { return Thousands(r.RequestRateBreaches) }},
-	{head: "VISIT", right: true, cell: func(r *BotRow) string { return Thousands(r.VisitTimeBreaches) }},
-	{head: "IPS", right: true, cell: func(r *BotRow) string { return Thousands(r.IPs) }, drop: 4},
+	{head: "REQUESTS", short: "REQS", right: true, cell: func(r *BotRow) string { return Thousands(r.Requests) }, legend: "requests"},
+	{head: "ROBOTS", short: "RBTS", right: true, cell: func(r *BotRow) string { return Thousands(r.RobotsFetches) }, drop: 5, legend: "robots.txt fetches"},
+	{head: "DISALLOWED", short: "DISAL", right: true, cell: func(r *BotRow) string { return Thousands(r.Disallowed) }, legend: "disallowed by the robots.txt in effect"},
+	{head: "IN GRACE", short: "GRACE", right: true, cell: func(r *BotRow) string { return Thousands(r.DisallowedInGrace) }, drop: 6, legend: "disallowed within the cache grace of a change"},
+	{head: "UNREACHABLE", short: "UNRCH", right: true, cell: func(r *BotRow) string { return Thousands(r.DisallowedUnreachable) }, optional: true, legend: "made while robots.txt was unreachable (5xx, 429)"},
+	{head: "UNAVAILABLE", short: "UNAV", right: true, cell: func(r *BotRow) string { return Thousands(r.AllowedUnavailable) }, drop: 7, optional: true, legend: "disallowed, but made while robots.txt was unavailable (4xx)"},
+	{head: "USER-TRIGGERED", short: "USER", right: true, cell: func(r *BotRow) string { return Thousands(r.UserTriggered) }, drop: 8, optional: true, legend: "fetched for a user (robots.txt does not apply)"},
+	{head: "DELAY", right: true, cell: func(r *BotRow) string { return Thousands(r.CrawlDelayBreaches) }, legend: "Crawl-delay breaches"},
+	{head: "RATE", right: true, cell: func(r *BotRow) string { return Thousands(r.RequestRateBreaches) }, legend: "Request-rate breaches"},
+	{head: "VISIT", right: true, cell: func(r *BotRow) string { return Thousands(r.VisitTimeBreaches) }, legend: "Visit-time breaches"},
+	{head: "IPS", right: true, cell: func(r *BotRow) string { return Thousands(r.IPs) }, drop: 4, legend: "distinct client addresses"},
 	{head: "VERDICT", cell: func(r *BotRow) string { return r.Verdict }},
 }
 
@@ -133,14 +137,30 @@ func cutToWidth(s string, w int) string {
 	return b.String() + "…"
 }
 
+// minNameWidth is the least of a bot's name a cut label keeps before its
+// identity marker ("Googleb… (spoofed)").
+const minNameWidth = 8
+
 // writeTerminalTable writes the bot rows as an aligned table no line of
 // which is wider than width: the least useful columns are dropped first
 // (purpose, operator, a host all rows share), then the bot name is cut,
-// heads are shortened and more columns go; a row is never wrapped. It
-// returns the heads of the columns dropped, and whether the short heads
-// were used.
-func writeTerminalTable(w io.Writer, rows []BotRow, width int, color bool) (dropped []string, short bool) {
+// heads are shortened and more columns go; a row is never wrapped. A cut
+// label keeps its identity marker whole and cuts the name before it: the
+// marker says whose requests the row counts. It returns the heads of the
+// columns dropped, and the legend of the heads and short verdicts shown.
+func writeTerminalTable(w io.Writer, rows []BotRow, width int, color bool) (dropped []string, legend string) {
 	const gap = 2
+	// marks are the identity markers of the labels (" (spoofed)"), kept
+	// whole when a label is cut.
+	marks := make([]string, len(rows))
+	markFloor := 0
+	for r := range rows {
+		name := Printable(rows[r].Bot, 0)
+		if label := Printable(rows[r].Label(), 0); strings.HasPrefix(label, name) && len(label) > len(name) {
+			marks[r] = label[len(name):]
+			markFloor = max(markFloor, min(displayWidth(label), minNameWidth+displayWidth(marks[r])))
+		}
+	}
 	cells := make([][]string, len(rows))
 	widths := make([]int, len(termColumns))
 	heads := make([]string, len(termColumns))
@@ -195,7 +215,10 @@ func writeTerminalTable(w io.Writer, rows []BotRow, width int, color bool) (drop
 				drop("HOST") // the caller says it once under the table
 			}
 		},
-		func() { widths[0] = max(minBotWidth, widths[0]-(total()-width), displayWidth(heads[0])) },
+		func() {
+			widths[0] = max(minBotWidth, markFloor, widths[0]-(total()-width), displayWidth(heads[0]))
+			widths[0] = min(widths[0], maxBotWidth)
+		},
 		func() {
 			for i, c := range termColumns {
 				if c.short == "" {
@@ -228,6 +251,17 @@ func writeTerminalTable(w io.Writer, rows []BotRow, width int, color bool) (drop
 		}
 		step()
 	}
+	// A label with an identity marker is shown whole before a dropped
+	// column comes back: it says whose requests the row counts.
+	if spare := width - total(); spare > 0 {
+		marked := 0
+		for r := range cells {
+			if marks[r] != "" {
+				marked = max(marked, displayWidth(cells[r][0]))
+			}
+		}
+		widths[0] = max(widths[0], min(marked, widths[0]+spare, maxBotWidth))
+	}
 	// What fits again comes back, the last dropped first (a shared host is
 	// said under the table instead); the bot name gets the room left.
 	for k := len(dropped) - 1; k >= 0; k-- {
@@ -248,12 +282,25 @@ func writeTerminalTable(w io.Writer, rows []BotRow, width int, color bool) (drop
 		}
 		widths[0] = min(natural, widths[0]+spare, maxBotWidth)
 	}
-	short = heads[4] != termColumns[4].head
+	legend = tableLegend(shown, heads, cells, last)
+	var short []string
+	for r := range cells {
+		if m := marks[r]; m != "" && displayWidth(cells[r][0]) > widths[0] && widths[0]-displayWidth(m) < 4 && !slices.Contains(short, m) {
+			short = append(short, m)
+		}
+	}
+	if len(short) > 0 {
+		slices.Sort(short)
+		for i, m := range short {
+			short[i] = strings.TrimSpace(shortMark(m)) + " " + strings.Trim(m, " ()")
+		}
+		legend = strings.TrimSpace(legend + " BOT " + strings.Join(short, ", ") + ".")
+	}
 	// The last resort on a very narrow terminal: lines cut, never wrapped,
 	// and no colour escapes in the way of the cut.
 	cutLines := total() > width
 	color = color && !cutLines
-	line := func(vals []string, style func(i int, s string) string) {
+	line := func(vals []string, mark string, style func(i int, s string) string) {
 		var b strings.Builder
 		first := true
 		for i, ok := range shown {
@@ -265,6 +312,9 @@ func writeTerminalTable(w io.Writer, rows []BotRow, width int, color bool) (drop
 			}
 			first = false
 			v := cutToWidth(vals[i], widths[i])
+			if i == 0 && mark != "" {
+				v = cutLabel(vals[i], mark, widths[i])
+			}
 			pad := strings.Repeat(" ", widths[i]-displayWidth(v))
 			switch {
 			case termColumns[i].right:
@@ -281,21 +331,94 @@ func writeTerminalTable(w io.Writer, rows []BotRow, width int, color bool) (drop
 		}
 		fmt.Fprintln(w, s)
 	}
-	line(heads, func(i int, s string) string {
+	line(heads, "", func(i int, s string) string {
 		if color {
 			return "\033[1m" + s + "\033[0m"
 		}
 		return s
 	})
 	for r := range rows {
-		line(cells[r], func(i int, s string) string {
+		line(cells[r], marks[r], func(i int, s string) string {
 			if code, ok := verdictColors[rows[r].Verdict]; ok && color && i == last {
 				return "\033[" + code + "m" + s + "\033[0m"
 			}
 			return s
 		})
 	}
-	return dropped, short
+	return dropped, legend
+}
+
+// cutLabel cuts label, which ends with the identity marker mark, to w
+// cells: the name before the marker is cut and the marker kept while the
+// name keeps four cells; on a narrower column the marker is its first
+// letter, " (s)" for " (spoofed)", which the legend explains.
+func cutLabel(label, mark string, w int) string {
+	if displayWidth(label) <= w {
+		return label
+	}
+	name := strings.TrimSuffix(label, mark)
+	if room := w - displayWidth(mark); room >= 4 {
+		return cutToWidth(name, room) + mark
+	}
+	if short := shortMark(mark); w-displayWidth(short) >= 2 {
+		return cutToWidth(name, w-displayWidth(short)) + short
+	}
+	return cutToWidth(label, w)
+}
+
+// shortMark is an identity marker in one letter: " (spoofed)" is " (s)".
+func shortMark(mark string) string {
+	if len(mark) < 3 {
+		return mark
+	}
+	return mark[:3] + ")"
+}
+
+// tableLegend explains the heads of the shown columns that do not say
+// everything, and the one-word verdicts of a narrow terminal.
+func tableLegend(shown []bool, heads []string, cells [][]string, last int) string {
+	var parts []string
+	trio := true // the three breach columns, side by side, get one entry
+	for i, c := range termColumns {
+		if c.head == "DELAY" || c.head == "RATE" || c.head == "VISIT" {
+			trio = trio && shown[i]
+		}
+	}
+	for i, c := range termColumns {
+		if !shown[i] || c.legend == "" || (heads[i] == c.head && c.head == "REQUESTS") {
+			continue
+		}
+		switch {
+		case trio && c.head == "DELAY":
+			parts = append(parts, "DELAY/RATE/VISIT Crawl-delay, Request-rate and Visit-time breaches")
+		case trio && (c.head == "RATE" || c.head == "VISIT"):
+		default:
+			parts = append(parts, heads[i]+" "+c.legend)
+		}
+	}
+	if shown[last] {
+		seen := map[string]bool{}
+		var short []string
+		for r := range cells {
+			v := cells[r][last]
+			if seen[v] {
+				continue
+			}
+			seen[v] = true
+			for _, full := range []string{VerdictDisallowed, VerdictBreaches, VerdictGrace} {
+				if v != full && v == shortVerdict(full) {
+					short = append(short, v+": "+full)
+				}
+			}
+		}
+		if len(short) > 0 {
+			parts = append(parts, "VERDICT "+strings.Join(short, ", "))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "Columns: " + strings.Join(parts, "; ") + "."
 }
 
 // wrapText breaks prose into lines of at most width cells, at spaces (a

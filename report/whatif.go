@@ -27,17 +27,7 @@ func WriteWhatIf(w io.Writer, rows []WhatIfRow, file string, terminal bool, widt
 		}
 		return nil
 	}
-	var nd, na int64
-	var changed []WhatIfRow
-	for _, r := range rows {
-		nd += r.NewlyDisallowed
-		na += r.NewlyAllowed
-		if r.NewlyDisallowed+r.NewlyAllowed > 0 {
-			changed = append(changed, r)
-		}
-	}
-	head := fmt.Sprintf("What if robots.txt were %s: %s requests newly disallowed, %s newly allowed, for %d of %d bots and hosts.",
-		Printable(file, 0), Thousands(nd), Thousands(na), len(changed), len(rows))
+	head, changed := whatIfHead(rows, file)
 	if width <= 0 {
 		width = 80
 	}
@@ -99,4 +89,27 @@ func WriteWhatIf(w io.Writer, rows []WhatIfRow, file string, terminal bool, widt
 		}
 	}
 	return nil
+}
+
+// WhatIfLine is the what-if table's first sentence, alone: what a run
+// whose stdout and stderr are both piped says of --what-if on stderr, so
+// that the table never follows the bots' rows into a script's input.
+func WhatIfLine(rows []WhatIfRow, file string) string {
+	head, _ := whatIfHead(rows, file)
+	return head
+}
+
+// whatIfHead returns the totals in a sentence and the rows that change.
+func whatIfHead(rows []WhatIfRow, file string) (string, []WhatIfRow) {
+	var nd, na int64
+	var changed []WhatIfRow
+	for _, r := range rows {
+		nd += r.NewlyDisallowed
+		na += r.NewlyAllowed
+		if r.NewlyDisallowed+r.NewlyAllowed > 0 {
+			changed = append(changed, r)
+		}
+	}
+	return fmt.Sprintf("What if robots.txt were %s: %s requests newly disallowed, %s newly allowed, for %d of %d bots and hosts.",
+		Printable(file, 0), Thousands(nd), Thousands(na), len(changed), len(rows)), changed
 }

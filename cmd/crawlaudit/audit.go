@@ -438,8 +438,20 @@ func runAudit(ctx context.Context, e *env, opt *auditOptions, logs []string) err
 			Width: e.stdoutWidth, Color: e.color, Next: nextSteps(opt)}); err != nil {
 			return err
 		}
-		if res.Summary.WhatIf != nil {
-			if err := report.WriteWhatIf(e.stdout, res.Summary.WhatIf, opt.whatIf, e.stdoutTTY, e.stdoutWidth); err != nil {
+		// Piped, stdout holds the bots' rows alone, for a script: the
+		// what-if table goes to stderr on a terminal, else one sentence
+		// does (summary.json has every row).
+		if wi := res.Summary.WhatIf; wi != nil {
+			var err error
+			switch {
+			case e.stdoutTTY:
+				err = report.WriteWhatIf(e.stdout, wi, opt.whatIf, true, e.stdoutWidth)
+			case e.stderrTTY:
+				err = report.WriteWhatIf(e.stderr, wi, opt.whatIf, true, e.stdoutWidth)
+			default:
+				fmt.Fprintf(e.stderr, "crawlaudit: %s what_if in summary.json (--json, --out DIR) has every bot and host.\n", report.WhatIfLine(wi, opt.whatIf))
+			}
+			if err != nil {
 				return err
 			}
 		}

@@ -130,6 +130,107 @@ func TestReportInBrowser(t *testing.T) {
 			checkPage(t, chrome, html, &sum, js, shotDir)
 		})
 	}
+	t.Run("fits", func(t *testing.T) { checkFits(t, chrome, html, shotDir) })
+}
+
+// overflowJS lists what sticks out sideways, with every <details> open:
+// the page scrolling sideways, a table wider than its container or
+// scrolling inside it, a cell ending past the viewport.
+const overflowJS = `(() => {
+	for (const d of document.querySelectorAll("details")) d.open = true;
+	const p = [];
+	const se = document.scrollingElement, vw = document.documentElement.clientWidth;
+	if (se.scrollWidth > se.clientWidth) p.push("the page scrolls sideways: " + se.scrollWidth + " px in " + se.clientWidth);
+	document.querySelectorAll("table").forEach((t, i) => {
+		const name = "#" + ((t.closest("section") || {}).id || "?") + " table " + i;
+		const box = t.parentElement;
+		if (t.getBoundingClientRect().width > box.clientWidth + 0.5 || box.scrollWidth > box.clientWidth)
+			p.push(name + ": " + Math.round(t.getBoundingClientRect().width) + " px wide in " + box.clientWidth);
+		for (const c of t.querySelectorAll("th, td")) {
+			const r = c.getBoundingClientRect();
+			if (r.right > vw + 0.5) { p.push(name + ": cell " + JSON.stringify(c.textContent.trim().slice(0, 30)) + " ends at " + Math.round(r.right) + " px of " + vw); break; }
+		}
+	});
+	return p;
+})()`
+
+// printWidth is the width in CSS pixels of A4 landscape (297 mm) less the
+// page's 10 mm margins, which style.css asks for in print.
+const printWidth = 1047
+
+// checkFits opens report.html at a laptop's width (1280 px), at the page's
+// widest (1400 px) and on a wide screen (1920 px), and in print: every
+// column of every table must be visible without scrolling sideways. It
+// saves a screenshot at 1280 px and the printed pages (PDF, and PNG when
+// pdftoppm is installed).
+func checkFits(t *testing.T, chrome, html, shotDir string) {
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(chrome), chromedp.NoSandbox, chromedp.DisableGPU,
+		chromedp.WindowSize(1280, 900), chromedp.UserDataDir(t.TempDir()))
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	defer cancelAlloc()
+	ctx, cancel := chromedp.NewContext(actx)
+	defer cancel()
+	ctx, cancelTimeout := context.WithTimeout(ctx, 120*time.Second)
+	defer cancelTimeout()
+	if err := chromedp.Do(ctx, chromedp.Navigate("file://"+html), chromedp.WaitReady(chromedp.ID("method"))); err != nil {
+		t.Fatal(err)
+	}
+	measure := func(what string) {
+		t.Helper()
+		raw, err := chromedp.Run(ctx, chromedp.Evaluate[[]byte](overflowJS))
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		var problems []string
+		if err := json.Unmarshal(raw, &problems); err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		for _, p := range problems {
+			t.Errorf("%s: %s", what, p)
+		}
+	}
+	for _, width := range []int64{1280, 1400, 1920} {
+		if err := chromedp.Do(ctx, chromedp.EmulateViewport(width, 900), chromedp.Sleep(200*time.Millisecond)); err != nil {
+			t.Fatal(err)
+		}
+		if width == 1280 {
+			// One picture per section, at a laptop's width.
+			for _, s := range report.Sections {
+				shot, err := chromedp.Run(ctx, chromedp.Screenshot(chromedp.ID(s.ID)))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(shotDir, "at1280-"+s.ID+".png"), shot, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			t.Logf("screenshots at 1280 px: %s", filepath.Join(shotDir, "at1280-*.png"))
+		}
+		measure(fmt.Sprintf("at %d px", width))
+	}
+	if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Media: "print"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(printWidth, 800), chromedp.Sleep(200*time.Millisecond)); err != nil {
+		t.Fatal(err)
+	}
+	measure("in print")
+	prefer, background := true, true
+	pdf, err := chromedp.Call(ctx, page.PrintToPDF, page.PrintToPDFParams{PreferCSSPageSize: &prefer, PrintBackground: &background})
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := filepath.Join(shotDir, "report-print.pdf")
+	if err := os.WriteFile(name, pdf.Data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("printed: %s", name)
+	if tool, err := exec.LookPath("pdftoppm"); err == nil {
+		if out, err := exec.Command(tool, "-png", "-r", "60", name, filepath.Join(shotDir, "report-print")).CombinedOutput(); err != nil {
+			t.Errorf("pdftoppm: %v: %s", err, out)
+		}
+	}
 }
 
 func checkPage(t *testing.T, chrome, html string, sum *report.Summary, js bool, shotDir string) {

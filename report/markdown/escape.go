@@ -2,7 +2,8 @@ package markdown
 
 import (
 	"strings"
-	"unicode/utf8"
+
+	"github.com/crawlaudit/crawlaudit/report"
 )
 
 // MaxCell is the longest text, in characters, a cell shows of a string
@@ -18,8 +19,9 @@ const MaxCell = 200
 //     '<', '>' and '&' are written as entities, so no HTML reaches the page;
 //   - '|' is written "\|", which GFM reads as a pipe inside the cell
 //     whatever precedes it, so a cell never splits;
-//   - line breaks and other control characters, and invalid UTF-8, are
-//     written as visible escapes (\x0a, \u2028), so a row stays one line.
+//   - line breaks and other control characters, bidirectional controls
+//     (U+202E) and invalid UTF-8 are written as visible escapes (\n,
+//     \u202e, \xff), so a row stays one line and reads in its order.
 //
 // Strings longer than MaxCell characters are cut.
 func Text(s string) string { return text(s, MaxCell) }
@@ -73,60 +75,17 @@ func Code(s string) string {
 	return fence + " " + strings.ReplaceAll(s, "|", `\|`) + " " + fence
 }
 
-// visible returns s cut to limit characters (-1: not cut), with control characters
-// (C0, DEL, C1), the Unicode line and paragraph separators, and the bytes
-// of invalid UTF-8 written as \xHH or \uHHHH.
+// visible returns s cut to limit characters (-1: not cut), with every
+// character that is not printable written as a visible escape by
+// report.Printable, the one function the terminal and report.html use too:
+// control characters (a line break would end the row), the bidirectional
+// controls that would reorder the text around them, the line and paragraph
+// separators, and the bytes of invalid UTF-8.
 func visible(s string, limit int) string {
-	clean := true
-	n := 0
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if escaped(r, size) {
-			clean = false
-			break
-		}
-		i += size
-		n++
+	if limit >= 0 {
+		s = report.Cut(s, limit)
 	}
-	if clean && (limit < 0 || n <= limit) {
-		return s
-	}
-	var b strings.Builder
-	count := 0
-	for i := 0; i < len(s); {
-		if count == limit {
-			b.WriteString("…")
-			break
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size <= 1:
-			b.WriteString(`\x`)
-			b.WriteString(hex2(s[i]))
-		case r < 0x80 && escaped(r, size):
-			b.WriteString(`\x`)
-			b.WriteString(hex2(byte(r)))
-		case escaped(r, size):
-			b.WriteString(`\u`)
-			b.WriteString(hex2(byte(r >> 8)))
-			b.WriteString(hex2(byte(r)))
-		default:
-			b.WriteRune(r)
-		}
-		i += size
-		count++
-	}
-	return b.String()
-}
-
-func escaped(r rune, size int) bool {
-	return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == 0x2028 || r == 0x2029 ||
-		(r == utf8.RuneError && size <= 1)
-}
-
-func hex2(b byte) string {
-	const digits = "0123456789abcdef"
-	return string([]byte{digits[b>>4], digits[b&15]})
+	return report.Printable(s, 0)
 }
 
 // Name returns a bot name (or label) for a cell: as it is when it holds

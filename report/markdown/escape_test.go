@@ -120,7 +120,10 @@ func TestEscapes(t *testing.T) {
 		{Text, "<script>alert(1)</script>", `&lt;script&gt;alert(1)&lt;/script&gt;`},
 		{Text, "[x](javascript:alert(1))", `\[x\](javascript:alert(1))`},
 		{Text, "*bold* _it_ `code`", "\\*bold\\* \\_it\\_ \\`code\\`"},
-		{Text, "a\nb\rc", `a\\x0ab\\x0dc`}, // shown as a\x0ab\x0dc
+		{Text, "a\nb\rc", `a\\nb\\rc`}, // shown as a\nb\rc
+		{Text, "evil\u202etxt.exe", `evil\\u202etxt.exe`},
+		{Code, "\u2066a\u2069\u200f\u061c", "` \\u2066a\\u2069\\u200f\\u061c `"},
+		{Name, "Bot\u202e", "` Bot\\u202e `"},
 		{Text, "\xff", `\\xff`},
 		{Code, "a|b", "` a\\|b `"},
 		{Code, "a`b", "`` a`b ``"},

@@ -1,7 +1,7 @@
 // Package markdown renders report.md (contract §11): the findings of an
 // audit as GitHub-flavoured Markdown tables, for a ticket or a pull request —
-// summary, bots, broken rules, disallowed paths, breaches, block list and
-// the robots.txt versions.
+// summary, bots, broken rules, disallowed paths, breaches, block list,
+// robots.txt outages and versions, reactions to changes.
 //
 // Strings from logs are attacker-controlled. Bot names are written as they
 // are only when they hold nothing Markdown reads (Name); paths, User-Agents,
@@ -239,7 +239,7 @@ func (m *writer) write(f *report.Findings) {
 		m.p("")
 		rows = nil
 		for _, b := range f.Breaches {
-			rows = append(rows, []string{Name(b.Label), Name(b.Host), b.Kind, Code(b.Limit), num(b.N), Text(b.Worst), Text(b.Median), b.Unit, when(b.First), when(b.Last)})
+			rows = append(rows, []string{Name(b.Label), Name(b.Host), b.Kind, Code(b.Limit), num(b.N), Text(b.Worst), Text(b.Median), Text(b.Unit), when(b.First), when(b.Last)})
 		}
 		m.table([]string{"bot", "host", "kind", "limit", "breaches", "worst", "median", "measured", "first (UTC)", "last (UTC)"},
 			[]bool{false, false, false, false, true}, rows)
@@ -287,6 +287,29 @@ func (m *writer) write(f *report.Findings) {
 			rows = append(rows, []string{Code(e.Addr), Text(e.Reasons), strings.Join(claims, ", "), when(e.First), when(e.Last)})
 		}
 		m.table([]string{"address", "why", "claimed to be", "first seen (UTC)", "last seen (UTC)"}, nil, rows)
+	}
+
+	// Outages.
+	if outages := report.Outages(s); len(outages) > 0 {
+		m.p("## robots.txt unreachable or unavailable")
+		m.p("")
+		m.p("When robots.txt answered crawlers with an error, as the log's own `/robots.txt` responses show. Each operator's crawlers are judged by the error they got until they fetched robots.txt again; summary.json (`robots_status`) lists each operator's period.")
+		m.p("")
+		rows = nil
+		for _, o := range outages {
+			ended := "after the log's end"
+			if o.To != nil {
+				ended = when(*o.To)
+			}
+			var ops []string
+			for _, op := range o.Operators {
+				ops = append(ops, Name(op))
+			}
+			rows = append(rows, []string{Name(host(o.Host)), o.Answered(), report.Span(o.From, o.LastError), fmt.Sprintf("%d: %s", len(ops), strings.Join(ops, ", ")),
+				ended, num(o.Requests), num(o.Affected), Text(o.Meaning())})
+		}
+		m.table([]string{"host", "answered", "errors seen", "operators", "their last period ended (UTC)", "requests in their periods", "verdicts changed", "what it means"},
+			[]bool{false, false, false, false, false, true, true, false}, rows)
 	}
 
 	// Versions.

@@ -24,8 +24,11 @@ type chart struct {
 	XTicks []tick
 	// Markers are the robots.txt version changes.
 	Markers []marker
-	Lines   []line
-	Bars    []bar
+	// Bands shade the robots.txt outages, from the first error response a
+	// crawler got to the last.
+	Bands []band
+	Lines []line
+	Bars  []bar
 }
 
 type tick struct {
@@ -37,6 +40,13 @@ type marker struct {
 	X     string
 	Label string // "v2"
 	Title string // what a hover shows
+}
+
+type band struct {
+	X, W  string
+	Class string // "out-unreachable" or "out-unavailable"
+	Label string // "503"
+	Title string
 }
 
 type line struct {
@@ -80,7 +90,7 @@ func niceMax(max int64) (top, step int64) {
 }
 
 // newChart lays out a chart of days with values up to max.
-func newChart(title string, days []time.Time, slot time.Duration, max int64, versions []report.RobotsVersion) *chart {
+func newChart(title string, days []time.Time, slot time.Duration, max int64, versions []report.RobotsVersion, outages []report.Outage) *chart {
 	c := &chart{Title: title, W: 960, H: 280, X0: 56, X1: 944, Y0: 16, Y1: 248}
 	top, step := niceMax(max)
 	for v := int64(0); v <= top; v += step {
@@ -93,17 +103,34 @@ func newChart(title string, days []time.Time, slot time.Duration, max int64, ver
 	}
 	for i, d := range days {
 		if i%every == 0 {
-			c.XTicks = append(c.XTicks, tick{Pos: f1(c.slotMid(i, n)), Label: d.Format("Jan 2")})
+			c.XTicks = append(c.XTicks, tick{Pos: f1(c.slotMid(i, n)), Label: d.Format(layout(slot))})
 		}
 	}
 	if n > 0 {
 		first, end := days[0], days[n-1].Add(slot)
+		x := func(t time.Time) float64 {
+			if t.Before(first) {
+				t = first
+			} else if t.After(end) {
+				t = end
+			}
+			return c.X0 + (c.X1-c.X0)*float64(t.Sub(first))/float64(end.Sub(first))
+		}
+		for _, o := range outages {
+			if o.LastError.Before(first) || !o.From.Before(end) {
+				continue
+			}
+			// An outage of a few minutes still shows: 3 units at least.
+			x0, x1 := x(o.From), x(o.LastError)
+			c.Bands = append(c.Bands, band{X: f1(x0), W: f1(math.Max(x1-x0, 3)), Class: "out-" + o.Kind, Label: o.Answered(),
+				Title: fmt.Sprintf("robots.txt of %s answered %s (%s) from %s to %s", report.Cut(hostName(o.Host), 100), o.Answered(), o.Kind,
+					o.From.UTC().Format("2006-01-02 15:04"), o.LastError.UTC().Format("2006-01-02 15:04 UTC"))})
+		}
 		for _, v := range versions {
 			if v.Start.IsZero() || v.Start.Before(first) || !v.Start.Before(end) {
 				continue
 			}
-			x := c.X0 + (c.X1-c.X0)*float64(v.Start.Sub(first))/float64(end.Sub(first))
-			c.Markers = append(c.Markers, marker{X: f1(x), Label: fmt.Sprintf("v%d", v.Number),
+			c.Markers = append(c.Markers, marker{X: f1(x(v.Start)), Label: fmt.Sprintf("v%d", v.Number),
 				Title: fmt.Sprintf("robots.txt version %d of %s live from %s (+%d / -%d lines)", v.Number, report.Cut(hostName(v.Host), 100), v.Start.Format("2006-01-02 15:04 UTC"), v.Added, v.Removed)})
 		}
 	}
@@ -126,14 +153,14 @@ func (c *chart) slotMid(i, n int) float64 {
 }
 
 // lineChart draws one line per series.
-func lineChart(title string, days []time.Time, slot time.Duration, series []report.Series, versions []report.RobotsVersion) *chart {
+func lineChart(title string, days []time.Time, slot time.Duration, series []report.Series, versions []report.RobotsVersion, outages []report.Outage) *chart {
 	var max int64
 	for _, s := range series {
 		for _, v := range s.Values {
 			max = maxInt(max, v)
 		}
 	}
-	c := newChart(title, days, slot, max, versions)
+	c := newChart(title, days, slot, max, versions, outages)
 	top, _ := niceMax(max)
 	for k, s := range series {
 		var pts strings.Builder
@@ -149,7 +176,7 @@ func lineChart(title string, days []time.Time, slot time.Duration, series []repo
 }
 
 // stackedChart draws one bar per day, the series stacked.
-func stackedChart(title string, days []time.Time, slot time.Duration, series []report.Series, classes []string, versions []report.RobotsVersion) *chart {
+func stackedChart(title string, days []time.Time, slot time.Duration, series []report.Series, classes []string, versions []report.RobotsVersion, outages []report.Outage) *chart {
 	var max int64
 	for i := range days {
 		var sum int64
@@ -158,7 +185,7 @@ func stackedChart(title string, days []time.Time, slot time.Duration, series []r
 		}
 		max = maxInt(max, sum)
 	}
-	c := newChart(title, days, slot, max, versions)
+	c := newChart(title, days, slot, max, versions, outages)
 	top, _ := niceMax(max)
 	n := len(days)
 	width := (c.X1 - c.X0) / float64(maxInt(int64(n), 1))
@@ -172,7 +199,7 @@ func stackedChart(title string, days []time.Time, slot time.Duration, series []r
 			}
 			yTop, yBase := c.y(base+v, top), c.y(base, top)
 			b.Segs = append(b.Segs, seg{Y: f1(yTop), H: f1(yBase - yTop), Class: classes[k%len(classes)],
-				Title: fmt.Sprintf("%s: %s %s", d.Format("Jan 2"), report.Thousands(v), s.Label)})
+				Title: fmt.Sprintf("%s: %s %s", d.Format(layout(slot)), report.Thousands(v), s.Label)})
 			base += v
 		}
 		c.Bars = append(c.Bars, b)
@@ -180,8 +207,8 @@ func stackedChart(title string, days []time.Time, slot time.Duration, series []r
 	return c
 }
 
-// spark is a sparkline: requests per day, and disallowed per day on the
-// same scale.
+// spark is a sparkline: requests per day (or hour, for a one-day
+// period), and disallowed ones on the same scale.
 type spark struct {
 	Requests, Disallowed string
 	Title                string
@@ -210,7 +237,7 @@ func bucket(vs []int64) []int64 {
 	return out
 }
 
-func sparkline(r *report.BotFindings) *spark {
+func sparkline(r *report.BotFindings, unit string) *spark {
 	requests, disallowed := bucket(r.Requests), bucket(r.Disallowed)
 	var max int64
 	for _, v := range requests {
@@ -235,9 +262,8 @@ func sparkline(r *report.BotFindings) *spark {
 		}
 		return b.String()
 	}
-	unit := "day"
 	if len(requests) < len(r.Requests) {
-		unit = fmt.Sprintf("%d days", (len(r.Requests)+maxSparkPoints-1)/maxSparkPoints)
+		unit = fmt.Sprintf("%d %ss", (len(r.Requests)+maxSparkPoints-1)/maxSparkPoints, unit)
 	}
 	s := &spark{Requests: pts(requests), Title: fmt.Sprintf("requests per %s, at most %s", unit, report.Thousands(max))}
 	var dis int64
@@ -290,4 +316,13 @@ func weekly(days []time.Time, series []report.Series) ([]time.Time, []report.Ser
 		}
 	}
 	return weeks, out
+}
+
+// layout is how an axis labels a slot: "Oct 2" for a day or week, "14:00"
+// for an hour.
+func layout(slot time.Duration) string {
+	if slot < 24*time.Hour {
+		return "15:04"
+	}
+	return "Jan 2"
 }

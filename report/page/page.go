@@ -17,7 +17,9 @@
 //     addresses) reaches the page through html/template's contextual
 //     escaping. The only values of the types template.CSS and template.JS are
 //     the embedded style and script; no log string is ever one of
-//     html/template's trusted types.
+//     html/template's trusted types. Before that escaping, every value an
+//     action prints goes through report.Printable (neutralised), as on the
+//     terminal: control and bidirectional characters show as escapes.
 //   - Bounded: every list is the top N of report.Findings, and the page says
 //     N and the total.
 package page
@@ -31,6 +33,7 @@ import (
 	"io"
 	"path"
 	"strings"
+	"text/template/parse"
 	"time"
 
 	"github.com/crawlaudit/crawlaudit/report"
@@ -55,9 +58,10 @@ func hash(s string) string {
 	return "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
 }
 
-var tmpl = template.Must(template.New("page").Funcs(template.FuncMap{
-	"num":   num,
-	"hours": report.Hours,
+var tmpl = neutralised(template.Must(template.New("page").Funcs(template.FuncMap{
+	"neutral": neutral,
+	"num":     num,
+	"hours":   report.Hours,
 	"reactions": func(s *report.Summary) any {
 		rows, total := report.Reactions(s)
 		if len(rows) == 0 {
@@ -68,9 +72,18 @@ var tmpl = template.Must(template.New("page").Funcs(template.FuncMap{
 			Total int
 		}{rows, total}
 	},
-	"date":     func(t time.Time) string { return fmtTime(t, "2006-01-02") },
+	"date": func(t time.Time) string { return fmtTime(t, "2006-01-02") },
+	// slot is a row of the numbers behind the charts: a day, or an hour
+	// when the period is one day.
+	"slot": func(unit string, t time.Time) string {
+		if unit == "hour" {
+			return fmtTime(t, "2006-01-02 15:04")
+		}
+		return fmtTime(t, "2006-01-02")
+	},
 	"datetime": func(t time.Time) string { return fmtTime(t, "2006-01-02 15:04 UTC") },
 	"seconds":  func(t time.Time) string { return fmtTime(t, "2006-01-02 15:04:05") },
+	"span":     report.Span,
 	"rfc3339":  func(t time.Time) string { return fmtTime(t, time.RFC3339) },
 	"base":     func(s string) string { return path.Base(strings.ReplaceAll(s, "\\", "/")) },
 	"verdictClass": func(v string) string {
@@ -87,7 +100,7 @@ var tmpl = template.Must(template.New("page").Funcs(template.FuncMap{
 		return "none"
 	},
 	"cell":  func(c report.Column, r *report.BotRow) any { return c.Value(r) },
-	"spark": func(r *report.BotFindings) *spark { return sparkline(r) },
+	"spark": func(r *report.BotFindings, unit string) *spark { return sparkline(r, unit) },
 	"diffClass": func(op byte) string {
 		switch op {
 		case '+':
@@ -111,7 +124,59 @@ var tmpl = template.Must(template.New("page").Funcs(template.FuncMap{
 	"minusf":    func(a float64, b float64) string { return f1(a - b) },
 	"addf":      func(a float64, b float64) string { return f1(a + b) },
 	"gracetext": report.GraceText,
-}).Parse(pageTemplate))
+}).Parse(pageTemplate)))
+
+// neutral returns a string as report.Printable shows it, other values as
+// they are (numbers, times, and the trusted style and script, whose types
+// html/template must still see).
+func neutral(v any) any {
+	if s, ok := v.(string); ok {
+		return report.Printable(s, 0)
+	}
+	return v
+}
+
+// neutralised ends the pipeline of every action that prints a value with
+// neutral, before html/template adds its escaping: html/template leaves
+// control and bidirectional characters as they are, and a U+202E in a
+// User-Agent would show the text after it reversed. Done on the parse
+// tree, no string reaches the page without it, whichever field it comes
+// from.
+func neutralised(t *template.Template) *template.Template {
+	var walk func(n parse.Node)
+	walk = func(n parse.Node) {
+		switch n := n.(type) {
+		case *parse.ListNode:
+			if n == nil {
+				return
+			}
+			for _, c := range n.Nodes {
+				walk(c)
+			}
+		case *parse.ActionNode:
+			// An action that sets a variable prints nothing.
+			if len(n.Pipe.Decl) == 0 {
+				n.Pipe.Cmds = append(n.Pipe.Cmds, &parse.CommandNode{NodeType: parse.NodeCommand, Pos: n.Pos,
+					Args: []parse.Node{parse.NewIdentifier("neutral").SetPos(n.Pos)}})
+			}
+		case *parse.IfNode:
+			walk(n.List)
+			walk(n.ElseList)
+		case *parse.RangeNode:
+			walk(n.List)
+			walk(n.ElseList)
+		case *parse.WithNode:
+			walk(n.List)
+			walk(n.ElseList)
+		}
+	}
+	for _, d := range t.Templates() {
+		if d.Tree != nil {
+			walk(d.Tree.Root)
+		}
+	}
+	return t
+}
 
 func lineNum(n int) string {
 	if n == 0 {
@@ -176,6 +241,8 @@ type view struct {
 	// so the table has a host column.
 	ManyHosts bool
 	OnlyHost  string
+	// Outages are the times robots.txt answered crawlers with errors.
+	Outages []report.Outage
 	// Hidden are the optional columns left out: 0 on every row.
 	Hidden    []string
 	OneSecond bool
@@ -228,15 +295,18 @@ func Write(w io.Writer, f *report.Findings) error {
 	}
 	v.ChartDays, v.ChartTimeline, v.ChartPerDay, v.Unit = f.Days, f.Timeline, f.PerDay, "day"
 	slot := 24 * time.Hour
-	if len(f.Days) > maxChartDays {
+	if f.Slot == time.Hour {
+		v.Unit, slot = "hour", time.Hour
+	} else if len(f.Days) > maxChartDays {
 		v.ChartDays, v.ChartTimeline = weekly(f.Days, f.Timeline)
 		_, v.ChartPerDay = weekly(f.Days, f.PerDay)
 		v.Unit, slot = "week", 7*24*time.Hour
 	}
+	v.Outages = report.Outages(s)
 	if len(f.Days) > 0 {
-		v.TimelineChart = lineChart("Requests per "+v.Unit+" of the bots with most requests", v.ChartDays, slot, v.ChartTimeline, f.Versions)
+		v.TimelineChart = lineChart("Requests per "+v.Unit+" of the bots with most requests", v.ChartDays, slot, v.ChartTimeline, f.Versions, v.Outages)
 		v.PerDayClasses = []string{"k-dis", "k-grace", "k-delay", "k-rate", "k-visit"}
-		v.PerDayChart = stackedChart("Disallowed requests and breaches per "+v.Unit, v.ChartDays, slot, v.ChartPerDay, v.PerDayClasses, f.Versions)
+		v.PerDayChart = stackedChart("Disallowed requests and breaches per "+v.Unit, v.ChartDays, slot, v.ChartPerDay, v.PerDayClasses, f.Versions, v.Outages)
 		for _, s := range f.PerDay {
 			if s.Total > 0 {
 				v.HasFindingsPerDay = true

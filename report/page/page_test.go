@@ -222,3 +222,62 @@ func TestWorstCaseSize(t *testing.T) {
 		t.Errorf("the worst-case page is %d bytes", buf.Len())
 	}
 }
+
+// TestNoControlOrBidi renders findings whose strings from logs hold
+// control and bidirectional characters: html/template leaves them as they
+// are, so none may reach the page; each shows as report.Printable writes
+// it, as on the terminal.
+func TestNoControlOrBidi(t *testing.T) {
+	for _, s := range []string{"Evil\u202eBot", "a\x1b[2Jb", "\u2066x\u2069\u200e\u200f\u061c", "line\nbreak\u0085", "\u202a\u202b\u202c\u202d\u2067\u2068"} {
+		var buf bytes.Buffer
+		if err := Write(&buf, hostileFindings(s)); err != nil {
+			t.Fatalf("%q: %v", s, err)
+		}
+		out := buf.String()
+		for i, r := range out {
+			if r != '\n' && (r < 0x20 || r >= 0x7f && r < 0xa0 || r == 0x061c || r == 0x200e || r == 0x200f ||
+				r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 || r == 0x2028 || r == 0x2029) {
+				t.Errorf("%q: report.html holds %U at byte %d: %q", s, r, i, out[max(0, i-40):min(len(out), i+40)])
+				break
+			}
+		}
+		doc, err := html.Parse(strings.NewReader(out))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var text strings.Builder
+		for n := range doc.Descendants() {
+			if n.Type == html.TextNode {
+				text.WriteString(n.Data)
+			}
+		}
+		if want := report.Printable(s, 0); !strings.Contains(text.String(), want) {
+			t.Errorf("%q: the page's text lacks %q", s, want)
+		}
+	}
+}
+
+// TestOutagesInTimeline: a robots.txt outage is shaded in both charts and
+// listed with when and why under them.
+func TestOutagesInTimeline(t *testing.T) {
+	f := hostileFindings("GPTBot")
+	day := f.Days[0]
+	to := day.Add(20 * time.Hour)
+	f.Summary.RobotsStatus = []report.RobotsPeriod{
+		{Host: "www.example.com", Operator: "OpenAI", Kind: report.PeriodUnreachable, From: day.Add(6*time.Hour + 20*time.Minute), To: &to, Status: 503, Requests: 4, Affected: 4},
+		{Host: "www.example.com", Operator: "Google", Kind: report.PeriodUnreachable, From: day.Add(10*time.Hour + 55*time.Minute), To: &to, Status: 503},
+	}
+	var buf bytes.Buffer
+	if err := Write(&buf, f); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	if n := strings.Count(out, `<g class="band out-unreachable">`); n != 2 {
+		t.Errorf("%d shaded outages, want one in each of the 2 charts", n)
+	}
+	for _, want := range []string{`<h3 id="outages">`, "<th scope=\"row\">503</th>", "2026-10-01 06:20 to 10:55 UTC", "2: OpenAI, Google", "must not crawl"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the page lacks %q", want)
+		}
+	}
+}
