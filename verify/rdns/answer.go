@@ -38,7 +38,9 @@ import (
 // failure: "nxdomain" (the PTR lookup said the reverse name does not exist,
 // which is an answer, not a failure), "timeout", "servfail", "refused",
 // another response code in lower case ("notimp", "formerr", …), "canceled",
-// or the text of a network error. When Names is not empty, Err describes a
+// a CNAME chain that settles nothing ("cname loop", "cname chain too long",
+// "cname chain unresolved"), "over the dns time budget", or the text of a
+// network error. When Names is not empty, Err describes a
 // forward lookup that failed; the PTR lookup itself was answered.
 type Answer struct {
 	Addr    netip.Addr              `json:"addr"`
@@ -55,6 +57,18 @@ const (
 	ErrServFail = "servfail"
 	ErrRefused  = "refused"
 	ErrCanceled = "canceled"
+	// ErrCNAMELoop: the CNAME chain of a reply comes back to a name it
+	// already passed.
+	ErrCNAMELoop = "cname loop"
+	// ErrCNAMEChain: the CNAME chain of a reply is longer than a resolver
+	// follows for a reverse name.
+	ErrCNAMEChain = "cname chain too long"
+	// ErrCNAMEUnresolved: the CNAME chain of a reply stops at a name the
+	// reply gives neither a record of nor a negative answer for.
+	ErrCNAMEUnresolved = "cname chain unresolved"
+	// ErrBudget: the lookup did not end within the time budget of
+	// [Resolve] (Resolver.Budget).
+	ErrBudget = "over the dns time budget"
 )
 
 // Usable reports whether the answer is a settled one, worth keeping and
