@@ -6,6 +6,7 @@ import (
 	"context"
 	"net"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -16,10 +17,21 @@ import (
 	"github.com/crawlaudit/crawlaudit/verify/rdns"
 )
 
+// knownNames are the names of three of the four range-verified crawler
+// addresses of identityLog (2001:4860:4801:2::5a has none): the addresses
+// the audit checks the resolver with before it trusts it.
+var knownNames = map[string]string{
+	"1.66.249.66.in-addr.arpa.":  "crawl-66-249-66-1.googlebot.com.",
+	"5.66.249.66.in-addr.arpa.":  "crawl-66-249-66-5.googlebot.com.",
+	"12.39.55.157.in-addr.arpa.": "msnbot-157-55-39-12.search.msn.com.",
+}
+
 // TestAuditIdentityLiveDNS: --rdns against a DNS server on 127.0.0.1 that
 // confirms YandexBot's address, fails (SERVFAIL) for the spoofed Googlebot's
 // and has no PTR for the other; the answers go into the cache, and a second
-// audit with the cache alone gives the same identities with no query.
+// audit with the cache alone gives the same identities with no query. The
+// server names three of the four crawler addresses the ranges prove: a
+// majority, so it passes its check.
 func TestAuditIdentityLiveDNS(t *testing.T) {
 	var queries atomic.Int64
 	mux := dns.NewServeMux()
@@ -28,7 +40,18 @@ func TestAuditIdentityLiveDNS(t *testing.T) {
 		m := new(dns.Msg)
 		m.SetReply(r)
 		q := r.Question[0]
+		forward := map[string]string{}
+		for rev, name := range knownNames {
+			f := strings.Split(strings.TrimSuffix(rev, ".in-addr.arpa."), ".")
+			forward[name] = f[3] + "." + f[2] + "." + f[1] + "." + f[0]
+		}
 		switch {
+		case q.Qtype == dns.TypePTR && knownNames[q.Name] != "":
+			rr, _ := dns.NewRR(q.Name + " 60 IN PTR " + knownNames[q.Name])
+			m.Answer = append(m.Answer, rr)
+		case q.Qtype == dns.TypeA && forward[q.Name] != "":
+			rr, _ := dns.NewRR(q.Name + " 60 IN A " + forward[q.Name])
+			m.Answer = append(m.Answer, rr)
 		case q.Qtype == dns.TypePTR && q.Name == "104.253.255.5.in-addr.arpa.":
 			rr, _ := dns.NewRR("104.253.255.5.in-addr.arpa. 60 IN PTR 5-255-253-104.spider.yandex.com.")
 			m.Answer = append(m.Answer, rr)
@@ -52,6 +75,7 @@ func TestAuditIdentityLiveDNS(t *testing.T) {
 
 	robotsFile, logFile := writeIdentityScenario(t)
 	cachePath := filepath.Join(t.TempDir(), "rdns.jsonl")
+	var lastStats DNSStats
 	run := func(live bool, server string) map[string]identityRow {
 		t.Helper()
 		res, err := Run(context.Background(), Config{Robots: robotsFile, Profile: robots.RFC9309,
@@ -61,6 +85,7 @@ func TestAuditIdentityLiveDNS(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer res.Close()
+		lastStats, _ = res.Summary.Verification.DNS.(DNSStats)
 		return identityRows(&res.Summary)
 	}
 	got := run(true, pc.LocalAddr().String())
@@ -82,6 +107,9 @@ func TestAuditIdentityLiveDNS(t *testing.T) {
 		}
 	}
 	check(got)
+	if h := lastStats.Resolver; h == nil || !h.OK() || h.Probes != 4 || h.Confirmed != 3 {
+		t.Errorf("resolver check = %+v, want ok with 3 of 4 confirmed", h)
+	}
 	n := queries.Load()
 	// The cache alone, the server out of reach: the same answers, no query.
 	got = run(false, "127.0.0.1:9")
@@ -90,4 +118,79 @@ func TestAuditIdentityLiveDNS(t *testing.T) {
 	}
 	// The SERVFAIL is a failure, kept but no evidence: still unverified.
 	check(got)
+}
+
+// TestAuditIdentityFailingResolver: a resolver that names one of the four
+// range-verified crawler addresses and says NXDOMAIN for everything else is
+// failing (a minority confirmed): none of its answers is used, the
+// identities are those of the audit without reverse DNS, and one warning
+// says why.
+func TestAuditIdentityFailingResolver(t *testing.T) {
+	var queries atomic.Int64
+	mux := dns.NewServeMux()
+	mux.HandleFunc(".", func(w dns.ResponseWriter, r *dns.Msg) {
+		queries.Add(1)
+		m := new(dns.Msg)
+		m.SetReply(r)
+		q := r.Question[0]
+		switch {
+		case q.Qtype == dns.TypePTR && q.Name == "1.66.249.66.in-addr.arpa.":
+			rr, _ := dns.NewRR(q.Name + " 60 IN PTR crawl-66-249-66-1.googlebot.com.")
+			m.Answer = append(m.Answer, rr)
+		case q.Qtype == dns.TypeA && q.Name == "crawl-66-249-66-1.googlebot.com.":
+			rr, _ := dns.NewRR(q.Name + " 60 IN A 66.249.66.1")
+			m.Answer = append(m.Answer, rr)
+		default:
+			m.Rcode = dns.RcodeNameError
+		}
+		w.WriteMsg(m)
+	})
+	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &dns.Server{PacketConn: pc, Handler: mux}
+	go srv.ActivateAndServe()
+	defer srv.Shutdown()
+
+	robotsFile, logFile := writeIdentityScenario(t)
+	cachePath := filepath.Join(t.TempDir(), "rdns.jsonl")
+	res, err := Run(context.Background(), Config{Robots: robotsFile, Profile: robots.RFC9309,
+		DNS: DNSOptions{Live: true, CachePath: cachePath, Resolver: &rdns.Resolver{Server: pc.LocalAddr().String(), Timeout: time.Second}}},
+		[]string{logFile})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Close()
+	got := identityRows(&res.Summary)
+	if g := got["Googlebot/spoofed"]; g.requests != 3 {
+		t.Errorf("Googlebot/spoofed = %+v, want the 3 requests the ranges call spoofed", g)
+	}
+	if g, ok := got["YandexBot/unverified"]; !ok || g.requests != 1 {
+		t.Errorf("YandexBot = %v: the failing resolver's NXDOMAIN must not make it spoofed", got)
+	}
+	if w := map[string]int64{"verified": 5, "spoofed": 4, "unverified": 3}; !equalCounts(res.Summary.Verification.Identities, w) {
+		t.Errorf("identities = %v, want those of the audit without reverse DNS %v", res.Summary.Verification.Identities, w)
+	}
+	st, _ := res.Summary.Verification.DNS.(DNSStats)
+	if h := st.Resolver; h == nil || h.OK() || h.Confirmed != 1 || h.Probes != 4 ||
+		!strings.Contains(h.Reason, "it confirmed 1 of 4 addresses whose names are known") {
+		t.Errorf("resolver check = %+v, want failing with 1 of 4 confirmed", st.Resolver)
+	}
+	if st.Queried != 0 || st.Changed != 0 {
+		t.Errorf("stats = %+v: the failing resolver was asked, or changed an identity", st)
+	}
+	var warned int
+	for _, w := range res.Warnings {
+		if strings.Contains(w, "failed its check") {
+			warned++
+		}
+	}
+	if warned != 1 {
+		t.Errorf("warnings %q, want one about the resolver", res.Warnings)
+	}
+	// PTR of each of the 4 probes, and the A and AAAA of the one named.
+	if n := queries.Load(); n != 6 {
+		t.Errorf("%d queries, want the 6 of the check", n)
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/netip"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -111,16 +112,25 @@ func (r *Resolver) CheckHealth(ctx context.Context, probes []Probe) Health {
 		h.Reason = "interrupted"
 		return h
 	}
-	var bad []string
+	var bad, whats []string
 	for i, p := range probes {
 		if o, _ := answers[i].Check(p.Domains); o == Confirmed {
 			h.Confirmed++
 			continue
 		}
-		bad = append(bad, p.Addr.String()+" ("+p.About+"): "+probeFailure(answers[i], p.Domains))
+		what := probeFailure(answers[i], p.Domains)
+		whats = append(whats, what)
+		bad = append(bad, p.Addr.String()+" ("+p.About+"): "+what)
 	}
 	if 2*h.Confirmed > len(probes) {
 		h.Status = HealthOK
+		return h
+	}
+	if h.Confirmed == 0 && !slices.ContainsFunc(whats, func(w string) bool { return w != whats[0] }) {
+		// The common case, a resolver that gives every query the same
+		// failure, in one short sentence.
+		h.Reason = fmt.Sprintf("%s for all %d addresses whose names are known, such as %s",
+			whats[0], len(probes), strings.TrimSuffix(bad[0], ": "+whats[0]))
 		return h
 	}
 	const shown = 3
@@ -141,8 +151,12 @@ func probeFailure(a Answer, domains []string) string {
 	switch {
 	case a.Err == ErrNXDomain:
 		return "NXDOMAIN"
-	case a.Err == ErrCanceled:
+	case a.Err == ErrServFail || a.Err == ErrRefused:
+		return strings.ToUpper(a.Err)
+	case a.Err == ErrCanceled || a.Err == ErrTimeout:
 		return "no answer in time"
+	case strings.Contains(a.Err, "connection refused"):
+		return "connection refused (nothing listens there)"
 	case o == Failed && a.Err != "":
 		if name != "" {
 			return a.Err + " resolving " + name

@@ -48,14 +48,14 @@ func TestCheckHealth(t *testing.T) {
 		reason    string // a part of the reason
 	}{
 		{"Answers", knownZone, nil, "", knownProbes(), true, 3, ""},
-		{"NXDOMAINForAll", "", nil, "", knownProbes(), false, 0, "66.249.66.1 (Googlebot): NXDOMAIN"},
-		{"SERVFAILForAll", knownZone, map[string]string{"*": "servfail"}, "", knownProbes(), false, 0, "servfail"},
-		{"REFUSEDForAll", knownZone, map[string]string{"*": "refused"}, "", knownProbes(), false, 0, "refused"},
-		{"NoReply", knownZone, map[string]string{"*": "timeout"}, "", knownProbes(), false, 0, "(bingbot): timeout"},
-		{"NothingListens", "", nil, closed, knownProbes(), false, 0, "it confirmed 0 of 3"},
+		{"NXDOMAINForAll", "", nil, "", knownProbes(), false, 0, "NXDOMAIN for all 3 addresses whose names are known, such as 66.249.66.1 (Googlebot)"},
+		{"SERVFAILForAll", knownZone, map[string]string{"*": "servfail"}, "", knownProbes(), false, 0, "SERVFAIL for all 3"},
+		{"REFUSEDForAll", knownZone, map[string]string{"*": "refused"}, "", knownProbes(), false, 0, "REFUSED for all 3"},
+		{"NoReply", knownZone, map[string]string{"*": "timeout"}, "", knownProbes(), false, 0, "no answer in time for all 3"},
+		{"NothingListens", "", nil, closed, knownProbes(), false, 0, " for all 3 addresses"},
 		// One of three answered: a partly failing resolver is failing.
 		{"OneOfThree", knownZone, map[string]string{"1.39.55.157.in-addr.arpa": "servfail", "104.253.255.5.in-addr.arpa": "timeout"},
-			"", knownProbes(), false, 1, "it confirmed 1 of 3"},
+			"", knownProbes(), false, 1, "it confirmed 1 of 3 addresses whose names are known: 157.55.39.1 (bingbot): SERVFAIL; 5.255.253.104 (YandexBot): no answer in time"},
 		// Two of three: a majority, the resolver is trusted.
 		{"TwoOfThree", knownZone, map[string]string{"1.39.55.157.in-addr.arpa": "servfail"}, "", knownProbes(), true, 2, ""},
 		// A resolver that gives every address the same wrong name.
