@@ -391,10 +391,16 @@ func (c *claims) applyDNS(ctx context.Context, opt DNSOptions) (DNSStats, error)
 			continue
 		}
 		ans, ok := answers[cl.addr]
-		if !ok {
-			if st.Resolver != nil && !st.Resolver.OK() {
-				cl.check.Evidence += "; reverse DNS not asked: the DNS server failed its check"
-			}
+		switch {
+		case !ok && st.Resolver != nil && !st.Resolver.OK():
+			cl.check.Evidence += "; reverse DNS not asked: the DNS server failed its check"
+			continue
+		case !ok:
+			continue
+		case ans.Unvouched():
+			// Kept by a version without the resolver check: a resolver
+			// that says NXDOMAIN to everything gives this very answer.
+			cl.check.Evidence += "; the cached reverse DNS answer (no PTR name) comes from a DNS server that was never checked, so it is not used: audit with --rdns to ask again"
 			continue
 		}
 		was := cl.check.Identity

@@ -5,6 +5,7 @@ package audit
 import (
 	"context"
 	"net"
+	"net/netip"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -192,5 +193,53 @@ func TestAuditIdentityFailingResolver(t *testing.T) {
 	// PTR of each of the 4 probes, and the A and AAAA of the one named.
 	if n := queries.Load(); n != 6 {
 		t.Errorf("%d queries, want the 6 of the check", n)
+	}
+}
+
+// TestAuditIdentityUnvouchedCache: a cache kept by a version without the
+// resolver check, whose NXDOMAIN for YandexBot's address may come from a
+// resolver that said NXDOMAIN to everything, makes nothing spoofed, with
+// the cache alone or with a resolver that fails its check; the same answer
+// vouched for by a check does.
+func TestAuditIdentityUnvouchedCache(t *testing.T) {
+	robotsFile, logFile := writeIdentityScenario(t)
+	yandex := netip.MustParseAddr("5.255.253.104")
+	asked := time.Date(2026, 10, 20, 0, 0, 0, 0, time.UTC)
+	for _, c := range []struct {
+		name    string
+		checked bool
+		live    bool
+		want    string
+	}{
+		{"unvouched, cache alone", false, false, "YandexBot/unverified"},
+		{"unvouched, failing resolver", false, true, "YandexBot/unverified"},
+		{"vouched, cache alone", true, false, "YandexBot/spoofed"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cachePath := filepath.Join(t.TempDir(), "rdns.jsonl")
+			cache, err := rdns.LoadCache(cachePath)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cache.Put(rdns.Answer{Addr: yandex, Err: rdns.ErrNXDomain, Time: asked, Checked: c.checked})
+			if err := cache.Save(); err != nil {
+				t.Fatal(err)
+			}
+			// A closed port: the resolver check fails.
+			res, err := Run(context.Background(), Config{Robots: robotsFile, Profile: robots.RFC9309,
+				DNS: DNSOptions{Live: c.live, CachePath: cachePath, Resolver: &rdns.Resolver{Server: "127.0.0.1:9", Timeout: 100 * time.Millisecond}}},
+				[]string{logFile})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer res.Close()
+			got := identityRows(&res.Summary)
+			if g, ok := got[c.want]; !ok || g.requests != 1 {
+				t.Errorf("rows %v, want %s", got, c.want)
+			}
+			if g := got["Googlebot/spoofed"]; g.requests != 3 {
+				t.Errorf("Googlebot/spoofed = %+v, want the 3 requests the ranges call spoofed", g)
+			}
+		})
 	}
 }

@@ -85,11 +85,13 @@ func WellKnown() []Probe {
 //
 // Each probe is bounded by three query timeouts (its PTR, A and AAAA
 // queries) and by ctx; no probe is put in any cache. Without probes, or
-// without a server to ask, the resolver is failing.
+// without a server to ask, the resolver is failing. Once r passes, the
+// answers [Resolver.Lookup] gives are Checked; once it fails, no longer.
 func (r *Resolver) CheckHealth(ctx context.Context, probes []Probe) Health {
 	if r == nil {
 		r = &Resolver{}
 	}
+	r.vouched.Store(false)
 	server, why := r.serverAddr()
 	h := Health{Status: HealthFailing, Server: server, Probes: len(probes)}
 	if why != "" {
@@ -124,6 +126,7 @@ func (r *Resolver) CheckHealth(ctx context.Context, probes []Probe) Health {
 	}
 	if 2*h.Confirmed > len(probes) {
 		h.Status = HealthOK
+		r.vouched.Store(true)
 		return h
 	}
 	if h.Confirmed == 0 && !slices.ContainsFunc(whats, func(w string) bool { return w != whats[0] }) {

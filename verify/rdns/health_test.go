@@ -84,6 +84,11 @@ func TestCheckHealth(t *testing.T) {
 			if tt.wantOK && h.Reason != "" || !tt.wantOK && !strings.Contains(h.Reason, tt.reason) {
 				t.Errorf("Reason = %q, want it to contain %q", h.Reason, tt.reason)
 			}
+			// The answers of a resolver that passed are vouched for, of
+			// one that failed not.
+			if a := r.Lookup(context.Background(), netip.MustParseAddr("192.0.2.1")); a.Checked != tt.wantOK || a.Unvouched() == tt.wantOK && a.Err == ErrNXDomain {
+				t.Errorf("after the check: answer %+v, want Checked %v", a, tt.wantOK)
+			}
 		})
 	}
 }

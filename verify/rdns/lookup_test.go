@@ -341,8 +341,19 @@ func TestCheck(t *testing.T) {
 			if o != tt.want || name != tt.wantName {
 				t.Errorf("Check = %v %q, want %v %q", o, name, tt.want, tt.wantName)
 			}
-			if tt.a.Usable() == (tt.a.Err != "" && tt.a.Err != "nxdomain") {
+			// A negative answer without a name is usable only when a
+			// resolver check vouched for it.
+			settled := tt.a.Err == "" || tt.a.Err == "nxdomain"
+			if tt.a.Usable() != (settled && len(tt.a.Names) > 0) {
 				t.Errorf("Usable() = %v with Err %q", tt.a.Usable(), tt.a.Err)
+			}
+			checked := tt.a
+			checked.Checked = true
+			if checked.Usable() != settled || checked.Unvouched() {
+				t.Errorf("checked: Usable() = %v, Unvouched() = %v with Err %q", checked.Usable(), checked.Unvouched(), tt.a.Err)
+			}
+			if tt.a.Unvouched() != (settled && len(tt.a.Names) == 0) {
+				t.Errorf("Unvouched() = %v with Err %q and names %q", tt.a.Unvouched(), tt.a.Err, tt.a.Names)
 			}
 		})
 	}

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/miekg/dns"
@@ -65,9 +66,10 @@ type Resolver struct {
 	// time.Now).
 	Now func() time.Time
 
-	once   sync.Once
-	server string // resolved Server
-	srvErr string // why there is no server
+	once    sync.Once
+	server  string      // resolved Server
+	srvErr  string      // why there is no server
+	vouched atomic.Bool // the last CheckHealth passed: answers are Checked
 }
 
 func (r *Resolver) timeout() time.Duration {
@@ -131,7 +133,8 @@ func (r *Resolver) serverAddr() (string, string) {
 //
 // Lookup never panics and never returns an error: a failure is an Answer
 // with Err set (see [Answer]). When ctx is done before the lookup ends, Err
-// is "canceled". Time is when the lookup ended.
+// is "canceled". Time is when the lookup ended. Checked is set once r has
+// passed [Resolver.CheckHealth].
 func (r *Resolver) Lookup(ctx context.Context, addr netip.Addr) (a Answer) {
 	if r == nil {
 		r = &Resolver{}
@@ -140,6 +143,7 @@ func (r *Resolver) Lookup(ctx context.Context, addr netip.Addr) (a Answer) {
 	a.Addr = addr
 	defer func() {
 		a.Time = r.now()
+		a.Checked = r.vouched.Load()
 		a.normalize()
 	}()
 	if !addr.IsValid() {
