@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -242,6 +243,12 @@ type DNSStats struct {
 	Queried   int    `json:"queried"`            // of them, looked up live in this run
 	Failed    int    `json:"failed"`             // answers that were failures (timeout, SERVFAIL)
 	Changed   int    `json:"changed_identities"` // claims whose identity DNS changed
+	// OverBudget counts the live lookups cut short by the run's DNS time
+	// budget (--rdns-budget), among Failed.
+	OverBudget int `json:"over_budget,omitempty"`
+	// Unvouched counts the cached answers without a name that no resolver
+	// check vouched for, and that settled nothing (rdns.Answer.Unvouched).
+	Unvouched int `json:"unvouched,omitempty"`
 	// Resolver is what the check of the resolver found before any of its
 	// answers was trusted (nil: the run needed no live query).
 	Resolver *rdns.Health `json:"resolver,omitempty"`
@@ -257,10 +264,18 @@ const (
 )
 
 // warning returns what the user must be told of reverse DNS, or "".
-func (st DNSStats) warning() string {
+// budget is the run's DNS time budget.
+func (st DNSStats) warning(budget time.Duration) string {
 	h := st.Resolver
-	if h == nil || h.OK() {
+	if h == nil {
 		return ""
+	}
+	if h.OK() {
+		if st.OverBudget == 0 {
+			return ""
+		}
+		return fmt.Sprintf("reverse DNS: %d of the %d addresses looked up had no answer within the DNS time budget of %v, so their requests are unverified; "+
+			"raise --rdns-budget, or audit again with --rdns and the same --rdns-cache to ask only those", st.OverBudget, st.Queried, budget)
 	}
 	server := "the system's DNS server"
 	if h.Server != "" {
@@ -381,8 +396,14 @@ func (c *claims) applyDNS(ctx context.Context, opt DNSOptions) (DNSStats, error)
 	answers := rdns.Resolve(ctx, resolver, cache, addrs, live, opt.Progress)
 	st.Answered = len(answers)
 	for _, a := range answers {
-		if !a.Usable() {
+		switch {
+		case a.Unvouched():
+			st.Unvouched++
+		case !a.Usable():
 			st.Failed++
+			if live && a.Err == rdns.ErrBudget {
+				st.OverBudget++
+			}
 		}
 	}
 	for i := range c.list {

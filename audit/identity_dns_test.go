@@ -243,3 +243,85 @@ func TestAuditIdentityUnvouchedCache(t *testing.T) {
 		})
 	}
 }
+
+// TestAuditIdentityDNSBudget: a resolver that passes its check and then
+// takes longer than the run's DNS time budget: the lookups it cut short
+// are missing data (unverified, never spoofed), counted, and one warning
+// says how to get them.
+func TestAuditIdentityDNSBudget(t *testing.T) {
+	stop := make(chan struct{})
+	googleV6Rev, _ := dns.ReverseAddr("2001:4860:4801:2::5a")
+	mux := dns.NewServeMux()
+	mux.HandleFunc(".", func(w dns.ResponseWriter, r *dns.Msg) {
+		m := new(dns.Msg)
+		m.SetReply(r)
+		q := r.Question[0]
+		switch {
+		case q.Qtype == dns.TypePTR && knownNames[q.Name] != "":
+			rr, _ := dns.NewRR(q.Name + " 60 IN PTR " + knownNames[q.Name])
+			m.Answer = append(m.Answer, rr)
+		case q.Name == googleV6Rev:
+			m.Rcode = dns.RcodeNameError // the fourth probe: no name, at once
+		case strings.HasSuffix(q.Name, ".googlebot.com.") || strings.HasSuffix(q.Name, ".search.msn.com."):
+			if q.Qtype == dns.TypeA {
+				for rev, name := range knownNames {
+					if name == q.Name {
+						f := strings.Split(strings.TrimSuffix(rev, ".in-addr.arpa."), ".")
+						rr, _ := dns.NewRR(q.Name + " 60 IN A " + f[3] + "." + f[2] + "." + f[1] + "." + f[0])
+						m.Answer = append(m.Answer, rr)
+					}
+				}
+			}
+		default:
+			// Every other address: an answer that would refute, too late.
+			select {
+			case <-time.After(3 * time.Second):
+			case <-stop:
+				return
+			}
+			m.Rcode = dns.RcodeNameError
+		}
+		w.WriteMsg(m)
+	})
+	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &dns.Server{PacketConn: pc, Handler: mux}
+	go srv.ActivateAndServe()
+	defer srv.Shutdown()
+	defer close(stop)
+
+	robotsFile, logFile := writeIdentityScenario(t)
+	start := time.Now()
+	res, err := Run(context.Background(), Config{Robots: robotsFile, Profile: robots.RFC9309,
+		DNS: DNSOptions{Live: true, Resolver: &rdns.Resolver{Server: pc.LocalAddr().String(), Timeout: 5 * time.Second, Budget: 400 * time.Millisecond}}},
+		[]string{logFile})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Close()
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("the audit took %v with a DNS budget of 400ms", d)
+	}
+	got := identityRows(&res.Summary)
+	if g, ok := got["YandexBot/unverified"]; !ok || g.requests != 1 {
+		t.Errorf("YandexBot = %v: a lookup over the budget must leave it unverified", got)
+	}
+	if _, ok := got["YandexBot/spoofed"]; ok {
+		t.Errorf("YandexBot spoofed by a lookup over the budget: %v", got)
+	}
+	st, _ := res.Summary.Verification.DNS.(DNSStats)
+	if st.Resolver == nil || !st.Resolver.OK() || st.OverBudget == 0 || st.OverBudget != st.Queried {
+		t.Errorf("stats = %+v, want an ok resolver and every lookup over budget", st)
+	}
+	var warned int
+	for _, w := range res.Warnings {
+		if strings.Contains(w, "within the DNS time budget of 400ms") {
+			warned++
+		}
+	}
+	if warned != 1 {
+		t.Errorf("warnings %q, want one about the budget", res.Warnings)
+	}
+}

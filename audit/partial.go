@@ -373,7 +373,7 @@ func (a *PartialAuditor) judgeOnce(ctx context.Context, cfg Config, read func(co
 	}
 	judged = nil
 	p := j.partial(cfg, acc, ident)
-	if w := dnsStats.warning(); w != "" {
+	if w := dnsStats.warning(cfg.DNS.Resolver.BudgetOrDefault()); w != "" {
 		p.Warnings = append(p.Warnings, w)
 	}
 	if inputErr != nil {

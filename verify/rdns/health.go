@@ -84,7 +84,7 @@ func WellKnown() []Probe {
 // errs on the side of "unverified", never of "spoofed".
 //
 // Each probe is bounded by three query timeouts (its PTR, A and AAAA
-// queries) and by ctx; no probe is put in any cache. Without probes, or
+// queries), by r.Budget and by ctx; no probe is put in any cache. Without probes, or
 // without a server to ask, the resolver is failing. Once r passes, the
 // answers [Resolver.Lookup] gives are Checked; once it fails, no longer.
 func (r *Resolver) CheckHealth(ctx context.Context, probes []Probe) Health {
@@ -102,7 +102,7 @@ func (r *Resolver) CheckHealth(ctx context.Context, probes []Probe) Health {
 		h.Reason = "no address whose name is known to check it with"
 		return h
 	}
-	pctx, cancel := context.WithTimeout(ctx, r.probeTimeout())
+	pctx, cancel := context.WithTimeout(ctx, min(r.probeTimeout(), r.budget()))
 	defer cancel()
 	answers := make([]Answer, len(probes))
 	var wg sync.WaitGroup

@@ -86,6 +86,14 @@ func (r *Resolver) concurrency() int {
 	return DefaultConcurrency
 }
 
+// BudgetOrDefault returns Budget, or DefaultBudget when it is not set.
+func (r *Resolver) BudgetOrDefault() time.Duration {
+	if r == nil {
+		return DefaultBudget
+	}
+	return r.budget()
+}
+
 func (r *Resolver) budget() time.Duration {
 	if r.Budget > 0 {
 		return r.Budget
