@@ -142,9 +142,16 @@ func TestAuditRDNSBrokenResolver(t *testing.T) {
 	}
 }
 
-// TestAuditRDNSServerFlag: a --rdns-server that is not a server address is
-// a usage error naming the flag, before anything is read.
+// TestAuditRDNSServerFlag: a --rdns-server that is not a server address,
+// or a --rdns-budget that is not positive, is a usage error naming the
+// flag, before anything is read.
 func TestAuditRDNSServerFlag(t *testing.T) {
+	for _, bad := range []string{"0s", "-1m"} {
+		code, out, stderr := runCLI(t, "", "audit", "--rdns", "--rdns-budget", bad, "--robots", sampleRobots, sampleLog)
+		if code != exitUsage || out != "" || !strings.Contains(stderr, "--rdns-budget") {
+			t.Errorf("--rdns-budget %q: exit %d, stdout %q, stderr %q", bad, code, out, stderr)
+		}
+	}
 	for _, bad := range []string{"nonsense server", "127.0.0.1:99999", "udp://8.8.8.8", "1.2.3", "127.0.0.1:"} {
 		code, out, stderr := runCLI(t, "", "audit", "--rdns", "--rdns-server", bad, "--robots", sampleRobots, sampleLog)
 		if code != exitUsage || out != "" || !strings.Contains(stderr, "--rdns-server") {
