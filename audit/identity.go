@@ -246,6 +246,9 @@ type DNSStats struct {
 	// OverBudget counts the live lookups cut short by the run's DNS time
 	// budget (--rdns-budget), among Failed.
 	OverBudget int `json:"over_budget,omitempty"`
+	// NotAsked counts the addresses a live lookup was to settle and that
+	// the resolver, failing its check, was not asked about.
+	NotAsked int `json:"not_asked,omitempty"`
 	// Unvouched counts the cached answers without a name that no resolver
 	// check vouched for, and that settled nothing (rdns.Answer.Unvouched).
 	Unvouched int `json:"unvouched,omitempty"`
@@ -281,9 +284,9 @@ func (st DNSStats) warning(budget time.Duration) string {
 	if h.Server != "" {
 		server = "the DNS server " + h.Server
 	}
-	return fmt.Sprintf("reverse DNS: %s failed its check (%s), so none of its answers is used: "+
-		"the %d addresses it was to settle keep what the published ranges say; "+
-		"give a working resolver with --rdns-server HOST:PORT, or audit without --rdns", server, h.Reason, st.Addresses)
+	return fmt.Sprintf("reverse DNS: %s failed its check (%s), so it was not asked about the %d addresses it was to settle: "+
+		"they keep what the published ranges say; "+
+		"give a working resolver with --rdns-server HOST:PORT, or audit without --rdns", server, h.Reason, st.NotAsked)
 }
 
 // probes returns the addresses to check the resolver with before its
@@ -390,7 +393,7 @@ func (c *claims) applyDNS(ctx context.Context, opt DNSOptions) (DNSStats, error)
 			return st, ctx.Err()
 		}
 		if !h.OK() {
-			live, st.Queried = false, 0
+			live, st.Queried, st.NotAsked = false, 0, st.Queried
 		}
 	}
 	answers := rdns.Resolve(ctx, resolver, cache, addrs, live, opt.Progress)

@@ -178,7 +178,7 @@ func TestAuditIdentityFailingResolver(t *testing.T) {
 		!strings.Contains(h.Reason, "it confirmed 1 of 4 addresses whose names are known") {
 		t.Errorf("resolver check = %+v, want failing with 1 of 4 confirmed", st.Resolver)
 	}
-	if st.Queried != 0 || st.Changed != 0 {
+	if st.Queried != 0 || st.Changed != 0 || st.NotAsked != 4 {
 		t.Errorf("stats = %+v: the failing resolver was asked, or changed an identity", st)
 	}
 	var warned int

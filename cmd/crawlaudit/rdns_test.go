@@ -124,7 +124,7 @@ func TestAuditRDNSBrokenResolver(t *testing.T) {
 			if res["status"] != "failing" || !strings.Contains(res["reason"].(string), "for all 4 addresses whose names are known") {
 				t.Errorf("rdns.resolver = %v, want failing with a reason", rd["resolver"])
 			}
-			if rd["queried"] != 0.0 || rd["changed_identities"] != 0.0 {
+			if rd["queried"] != 0.0 || rd["changed_identities"] != 0.0 || rd["not_asked"] != 12.0 {
 				t.Errorf("rdns = %v: the failing resolver was asked about the addresses, or changed identities", rd)
 			}
 			// The check itself: a handful of queries (PTR of each probe).
