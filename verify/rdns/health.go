@@ -84,9 +84,10 @@ func WellKnown() []Probe {
 // errs on the side of "unverified", never of "spoofed".
 //
 // Each probe is bounded by three query timeouts (its PTR, A and AAAA
-// queries), by r.Budget and by ctx; no probe is put in any cache. Without probes, or
-// without a server to ask, the resolver is failing. Once r passes, the
-// answers [Resolver.Lookup] gives are Checked; once it fails, no longer.
+// queries), by r.Budget and by ctx; no probe is put in any cache. Without
+// probes, or without a server to ask, the resolver is failing. Once r
+// passes, the answers [Resolver.Lookup] gives are Checked; once it fails,
+// no longer.
 func (r *Resolver) CheckHealth(ctx context.Context, probes []Probe) Health {
 	if r == nil {
 		r = &Resolver{}
@@ -132,8 +133,11 @@ func (r *Resolver) CheckHealth(ctx context.Context, probes []Probe) Health {
 	if h.Confirmed == 0 && !slices.ContainsFunc(whats, func(w string) bool { return w != whats[0] }) {
 		// The common case, a resolver that gives every query the same
 		// failure, in one short sentence.
-		h.Reason = fmt.Sprintf("%s for all %d addresses whose names are known, such as %s",
-			whats[0], len(probes), strings.TrimSuffix(bad[0], ": "+whats[0]))
+		all := fmt.Sprintf("all %d addresses whose names are known, such as", len(probes))
+		if len(probes) == 1 {
+			all = "the one address whose name is known,"
+		}
+		h.Reason = fmt.Sprintf("%s for %s %s", whats[0], all, strings.TrimSuffix(bad[0], ": "+whats[0]))
 		return h
 	}
 	const shown = 3
@@ -152,19 +156,24 @@ func (r *Resolver) CheckHealth(ctx context.Context, probes []Probe) Health {
 func probeFailure(a Answer, domains []string) string {
 	o, name := a.Check(domains)
 	switch {
-	case a.Err == ErrNXDomain:
-		return "NXDOMAIN"
-	case a.Err == ErrServFail || a.Err == ErrRefused:
-		return strings.ToUpper(a.Err)
-	case a.Err == ErrCanceled || a.Err == ErrTimeout:
-		return "no answer in time"
-	case strings.Contains(a.Err, "connection refused"):
-		return "connection refused (nothing listens there)"
-	case o == Failed && a.Err != "":
-		if name != "" {
-			return a.Err + " resolving " + name
+	case o == Failed:
+		what := a.Err
+		switch {
+		case what == ErrServFail || what == ErrRefused:
+			what = strings.ToUpper(what)
+		case what == ErrCanceled || what == ErrTimeout || what == ErrBudget:
+			what = "no answer in time"
+		case strings.Contains(what, "connection refused"):
+			what = "connection refused (nothing listens there)"
+		case what == "":
+			what = "no answer"
 		}
-		return a.Err
+		if name != "" {
+			what += " resolving " + name
+		}
+		return what
+	case name == "" && a.Err == ErrNXDomain:
+		return "NXDOMAIN"
 	case name == "":
 		return "no PTR name"
 	case underAny(name, domains):

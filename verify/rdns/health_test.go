@@ -61,6 +61,8 @@ func TestCheckHealth(t *testing.T) {
 		// A resolver that gives every address the same wrong name.
 		{"WrongName", "1.66.249.66.in-addr.arpa. PTR host.example.net.\nhost.example.net. A 66.249.66.1", nil, "",
 			knownProbes()[:1], false, 0, "PTR host.example.net, expected under googlebot.com"},
+		{"ForwardFails", knownZone, map[string]string{"crawl-66-249-66-1.googlebot.com": "servfail"}, "",
+			knownProbes()[:1], false, 0, "SERVFAIL resolving crawl-66-249-66-1.googlebot.com for the one address whose name is known, 66.249.66.1 (Googlebot)"},
 		{"NoProbes", knownZone, nil, "", nil, false, 0, "no address whose name is known"},
 	}
 	for _, tt := range tests {
