@@ -6,6 +6,7 @@ import (
 	"context"
 	"net"
 	"net/netip"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -323,5 +324,65 @@ func TestAuditIdentityDNSBudget(t *testing.T) {
 	}
 	if warned != 1 {
 		t.Errorf("warnings %q, want one about the budget", res.Warnings)
+	}
+}
+
+// TestAuditIdentityWellKnownProbes: logs without a crawler address that a
+// published range list proves (YandexBot alone) check the resolver with the
+// well-known public addresses; a resolver that names them is trusted, and
+// its answer verifies YandexBot.
+func TestAuditIdentityWellKnownProbes(t *testing.T) {
+	zone := map[string]string{}
+	for _, p := range rdns.WellKnown()[:3] {
+		rev, _ := dns.ReverseAddr(p.Addr.String())
+		zone[rev+"/PTR"] = p.Domains[0] + "."
+		zone[p.Domains[0]+"./A"] = p.Addr.String()
+	}
+	zone["104.253.255.5.in-addr.arpa./PTR"] = "5-255-253-104.spider.yandex.com."
+	zone["5-255-253-104.spider.yandex.com./A"] = "5.255.253.104"
+	var asked atomic.Int64
+	mux := dns.NewServeMux()
+	mux.HandleFunc(".", func(w dns.ResponseWriter, r *dns.Msg) {
+		asked.Add(1)
+		m := new(dns.Msg)
+		m.SetReply(r)
+		q := r.Question[0]
+		if v, ok := zone[q.Name+"/"+dns.TypeToString[q.Qtype]]; ok {
+			rr, _ := dns.NewRR(q.Name + " 60 IN " + dns.TypeToString[q.Qtype] + " " + v)
+			m.Answer = append(m.Answer, rr)
+		} else if q.Qtype != dns.TypeAAAA {
+			m.Rcode = dns.RcodeNameError
+		}
+		w.WriteMsg(m)
+	})
+	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &dns.Server{PacketConn: pc, Handler: mux}
+	go srv.ActivateAndServe()
+	defer srv.Shutdown()
+
+	dir := t.TempDir()
+	robotsFile, logFile := filepath.Join(dir, "robots.txt"), filepath.Join(dir, "access.log")
+	if err := os.WriteFile(robotsFile, []byte(identityRobots), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(logFile, []byte(line("5.255.253.104", "05/Oct/2026:09:00:00 +0000", "/private/y", uaYandex)+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(context.Background(), Config{Robots: robotsFile, Profile: robots.RFC9309,
+		DNS: DNSOptions{Live: true, Resolver: &rdns.Resolver{Server: pc.LocalAddr().String(), Timeout: time.Second}}},
+		[]string{logFile})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Close()
+	if _, ok := identityRows(&res.Summary)["YandexBot/verified"]; !ok {
+		t.Errorf("YandexBot not verified: %v", identityRows(&res.Summary))
+	}
+	st, _ := res.Summary.Verification.DNS.(DNSStats)
+	if h := st.Resolver; h == nil || !h.OK() || h.Probes != 3 || h.Confirmed != 3 {
+		t.Errorf("resolver check = %+v, want ok with the 3 well-known addresses confirmed", st.Resolver)
 	}
 }
