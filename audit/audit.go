@@ -368,6 +368,9 @@ func runOnce(ctx context.Context, cfg Config, logs []string, damaged []*ingest.I
 	if err != nil {
 		return nil, err
 	}
+	if w := dnsStats.warning(cfg.DNS.Resolver.BudgetOrDefault()); w != "" {
+		res.Warnings = append(res.Warnings, w)
+	}
 	if cfg.DNS.Live || cfg.DNS.CachePath != "" {
 		phase("reverse DNS")
 	}

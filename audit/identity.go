@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -242,6 +243,106 @@ type DNSStats struct {
 	Queried   int    `json:"queried"`            // of them, looked up live in this run
 	Failed    int    `json:"failed"`             // answers that were failures (timeout, SERVFAIL)
 	Changed   int    `json:"changed_identities"` // claims whose identity DNS changed
+	// OverBudget counts the live lookups cut short by the run's DNS time
+	// budget (--rdns-budget), among Failed.
+	OverBudget int `json:"over_budget,omitempty"`
+	// NotAsked counts the addresses a live lookup was to settle and that
+	// the resolver, failing its check, was not asked about.
+	NotAsked int `json:"not_asked,omitempty"`
+	// Unvouched counts the cached answers without a name that no resolver
+	// check vouched for, and that settled nothing (rdns.Answer.Unvouched).
+	Unvouched int `json:"unvouched,omitempty"`
+	// Resolver is what the check of the resolver found before any of its
+	// answers was trusted (nil: the run needed no live query).
+	Resolver *rdns.Health `json:"resolver,omitempty"`
+}
+
+// Probes of the resolver check: up to maxLogProbes addresses of the logs
+// that a published range list gives to a crawler whose operator documents
+// reverse DNS, then well-known public addresses until there are minProbes.
+// A handful of lookups, so the check costs next to nothing.
+const (
+	maxLogProbes = 4
+	minProbes    = 3
+)
+
+// warning returns what the user must be told of reverse DNS, or "".
+// budget is the run's DNS time budget.
+func (st DNSStats) warning(budget time.Duration) string {
+	h := st.Resolver
+	if h == nil {
+		return ""
+	}
+	if h.OK() {
+		if st.OverBudget == 0 {
+			return ""
+		}
+		return fmt.Sprintf("reverse DNS: %d of the %d addresses looked up had no answer within the DNS time budget of %v, so their requests are unverified; "+
+			"raise --rdns-budget, or audit again with --rdns and the same --rdns-cache to ask only those", st.OverBudget, st.Queried, budget)
+	}
+	server := "the system's DNS server"
+	if h.Server != "" {
+		server = "the DNS server " + h.Server
+	}
+	return fmt.Sprintf("reverse DNS: %s failed its check (%s), so it was not asked about the %d addresses it was to settle: "+
+		"they keep what the published ranges say; "+
+		"give a working resolver with --rdns-server HOST:PORT, or audit without --rdns", server, h.Reason, st.NotAsked)
+}
+
+// probes returns the addresses to check the resolver with before its
+// answers are trusted (see maxLogProbes): the logs' own range-verified
+// crawler addresses first, because a resolver that cannot name those
+// cannot name the crawlers it is asked about either, one source after the
+// other so that one operator's DNS does not decide alone.
+func (c *claims) probes() []rdns.Probe {
+	type cand struct {
+		addr  netip.Addr
+		about string
+	}
+	bySource := map[string][]cand{}
+	domains := map[netip.Addr][]string{}
+	for i := range c.list {
+		cl := &c.list[i]
+		if cl.check.Identity != verify.Verified || cl.check.Source == "" || !cl.addr.IsValid() {
+			continue
+		}
+		if _, ok := domains[cl.addr]; ok {
+			continue
+		}
+		d := c.ranges().DNSDomains(cl.bot)
+		if len(d) == 0 {
+			continue
+		}
+		domains[cl.addr] = d
+		bySource[cl.check.Source] = append(bySource[cl.check.Source],
+			cand{cl.addr, cl.bot + ", in the " + cl.check.Source + " list"})
+	}
+	sources := make([]string, 0, len(bySource))
+	for s, cs := range bySource {
+		sources = append(sources, s)
+		sort.Slice(cs, func(a, b int) bool { return cs[a].addr.Less(cs[b].addr) })
+	}
+	sort.Strings(sources)
+	var out []rdns.Probe
+	for round := 0; len(out) < maxLogProbes; round++ {
+		added := false
+		for _, s := range sources {
+			if cs := bySource[s]; round < len(cs) && len(out) < maxLogProbes {
+				out = append(out, rdns.Probe{Addr: cs[round].addr, Domains: domains[cs[round].addr], About: cs[round].about})
+				added = true
+			}
+		}
+		if !added {
+			break
+		}
+	}
+	for _, p := range rdns.WellKnown() {
+		if len(out) >= minProbes {
+			break
+		}
+		out = append(out, p)
+	}
+	return out
 }
 
 // applyDNS settles, with reverse DNS, the claims whose bot's operator
@@ -282,11 +383,30 @@ func (c *claims) applyDNS(ctx context.Context, opt DNSOptions) (DNSStats, error)
 	if resolver == nil {
 		resolver = &rdns.Resolver{}
 	}
-	answers := rdns.Resolve(ctx, resolver, cache, addrs, opt.Live, opt.Progress)
+	live := opt.Live
+	if st.Queried > 0 {
+		// A resolver that says NXDOMAIN for everything would refute every
+		// address: it must first name addresses whose names are known.
+		h := resolver.CheckHealth(ctx, c.probes())
+		st.Resolver = &h
+		if ctx.Err() != nil {
+			return st, ctx.Err()
+		}
+		if !h.OK() {
+			live, st.Queried, st.NotAsked = false, 0, st.Queried
+		}
+	}
+	answers := rdns.Resolve(ctx, resolver, cache, addrs, live, opt.Progress)
 	st.Answered = len(answers)
 	for _, a := range answers {
-		if !a.Usable() {
+		switch {
+		case a.Unvouched():
+			st.Unvouched++
+		case !a.Usable():
 			st.Failed++
+			if live && a.Err == rdns.ErrBudget {
+				st.OverBudget++
+			}
 		}
 	}
 	for i := range c.list {
@@ -295,7 +415,16 @@ func (c *claims) applyDNS(ctx context.Context, opt DNSOptions) (DNSStats, error)
 			continue
 		}
 		ans, ok := answers[cl.addr]
-		if !ok {
+		switch {
+		case !ok && st.Resolver != nil && !st.Resolver.OK():
+			cl.check.Evidence += "; reverse DNS not asked: the DNS server failed its check"
+			continue
+		case !ok:
+			continue
+		case ans.Unvouched():
+			// Kept by a version without the resolver check: a resolver
+			// that says NXDOMAIN to everything gives this very answer.
+			cl.check.Evidence += "; the cached reverse DNS answer (no PTR name) comes from a DNS server that was never checked, so it is not used: audit with --rdns to ask again"
 			continue
 		}
 		was := cl.check.Identity

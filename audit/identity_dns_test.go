@@ -5,7 +5,10 @@ package audit
 import (
 	"context"
 	"net"
+	"net/netip"
+	"os"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -16,10 +19,21 @@ import (
 	"github.com/crawlaudit/crawlaudit/verify/rdns"
 )
 
+// knownNames are the names of three of the four range-verified crawler
+// addresses of identityLog (2001:4860:4801:2::5a has none): the addresses
+// the audit checks the resolver with before it trusts it.
+var knownNames = map[string]string{
+	"1.66.249.66.in-addr.arpa.":  "crawl-66-249-66-1.googlebot.com.",
+	"5.66.249.66.in-addr.arpa.":  "crawl-66-249-66-5.googlebot.com.",
+	"12.39.55.157.in-addr.arpa.": "msnbot-157-55-39-12.search.msn.com.",
+}
+
 // TestAuditIdentityLiveDNS: --rdns against a DNS server on 127.0.0.1 that
 // confirms YandexBot's address, fails (SERVFAIL) for the spoofed Googlebot's
 // and has no PTR for the other; the answers go into the cache, and a second
-// audit with the cache alone gives the same identities with no query.
+// audit with the cache alone gives the same identities with no query. The
+// server names three of the four crawler addresses the ranges prove: a
+// majority, so it passes its check.
 func TestAuditIdentityLiveDNS(t *testing.T) {
 	var queries atomic.Int64
 	mux := dns.NewServeMux()
@@ -28,7 +42,18 @@ func TestAuditIdentityLiveDNS(t *testing.T) {
 		m := new(dns.Msg)
 		m.SetReply(r)
 		q := r.Question[0]
+		forward := map[string]string{}
+		for rev, name := range knownNames {
+			f := strings.Split(strings.TrimSuffix(rev, ".in-addr.arpa."), ".")
+			forward[name] = f[3] + "." + f[2] + "." + f[1] + "." + f[0]
+		}
 		switch {
+		case q.Qtype == dns.TypePTR && knownNames[q.Name] != "":
+			rr, _ := dns.NewRR(q.Name + " 60 IN PTR " + knownNames[q.Name])
+			m.Answer = append(m.Answer, rr)
+		case q.Qtype == dns.TypeA && forward[q.Name] != "":
+			rr, _ := dns.NewRR(q.Name + " 60 IN A " + forward[q.Name])
+			m.Answer = append(m.Answer, rr)
 		case q.Qtype == dns.TypePTR && q.Name == "104.253.255.5.in-addr.arpa.":
 			rr, _ := dns.NewRR("104.253.255.5.in-addr.arpa. 60 IN PTR 5-255-253-104.spider.yandex.com.")
 			m.Answer = append(m.Answer, rr)
@@ -52,6 +77,7 @@ func TestAuditIdentityLiveDNS(t *testing.T) {
 
 	robotsFile, logFile := writeIdentityScenario(t)
 	cachePath := filepath.Join(t.TempDir(), "rdns.jsonl")
+	var lastStats DNSStats
 	run := func(live bool, server string) map[string]identityRow {
 		t.Helper()
 		res, err := Run(context.Background(), Config{Robots: robotsFile, Profile: robots.RFC9309,
@@ -61,6 +87,7 @@ func TestAuditIdentityLiveDNS(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer res.Close()
+		lastStats, _ = res.Summary.Verification.DNS.(DNSStats)
 		return identityRows(&res.Summary)
 	}
 	got := run(true, pc.LocalAddr().String())
@@ -82,6 +109,9 @@ func TestAuditIdentityLiveDNS(t *testing.T) {
 		}
 	}
 	check(got)
+	if h := lastStats.Resolver; h == nil || !h.OK() || h.Probes != 4 || h.Confirmed != 3 {
+		t.Errorf("resolver check = %+v, want ok with 3 of 4 confirmed", h)
+	}
 	n := queries.Load()
 	// The cache alone, the server out of reach: the same answers, no query.
 	got = run(false, "127.0.0.1:9")
@@ -90,4 +120,267 @@ func TestAuditIdentityLiveDNS(t *testing.T) {
 	}
 	// The SERVFAIL is a failure, kept but no evidence: still unverified.
 	check(got)
+}
+
+// TestAuditIdentityFailingResolver: a resolver that names one of the four
+// range-verified crawler addresses and says NXDOMAIN for everything else is
+// failing (a minority confirmed): none of its answers is used, the
+// identities are those of the audit without reverse DNS, and one warning
+// says why.
+func TestAuditIdentityFailingResolver(t *testing.T) {
+	var queries atomic.Int64
+	mux := dns.NewServeMux()
+	mux.HandleFunc(".", func(w dns.ResponseWriter, r *dns.Msg) {
+		queries.Add(1)
+		m := new(dns.Msg)
+		m.SetReply(r)
+		q := r.Question[0]
+		switch {
+		case q.Qtype == dns.TypePTR && q.Name == "1.66.249.66.in-addr.arpa.":
+			rr, _ := dns.NewRR(q.Name + " 60 IN PTR crawl-66-249-66-1.googlebot.com.")
+			m.Answer = append(m.Answer, rr)
+		case q.Qtype == dns.TypeA && q.Name == "crawl-66-249-66-1.googlebot.com.":
+			rr, _ := dns.NewRR(q.Name + " 60 IN A 66.249.66.1")
+			m.Answer = append(m.Answer, rr)
+		default:
+			m.Rcode = dns.RcodeNameError
+		}
+		w.WriteMsg(m)
+	})
+	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &dns.Server{PacketConn: pc, Handler: mux}
+	go srv.ActivateAndServe()
+	defer srv.Shutdown()
+
+	robotsFile, logFile := writeIdentityScenario(t)
+	cachePath := filepath.Join(t.TempDir(), "rdns.jsonl")
+	res, err := Run(context.Background(), Config{Robots: robotsFile, Profile: robots.RFC9309,
+		DNS: DNSOptions{Live: true, CachePath: cachePath, Resolver: &rdns.Resolver{Server: pc.LocalAddr().String(), Timeout: time.Second}}},
+		[]string{logFile})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Close()
+	got := identityRows(&res.Summary)
+	if g := got["Googlebot/spoofed"]; g.requests != 3 {
+		t.Errorf("Googlebot/spoofed = %+v, want the 3 requests the ranges call spoofed", g)
+	}
+	if g, ok := got["YandexBot/unverified"]; !ok || g.requests != 1 {
+		t.Errorf("YandexBot = %v: the failing resolver's NXDOMAIN must not make it spoofed", got)
+	}
+	if w := map[string]int64{"verified": 5, "spoofed": 4, "unverified": 3}; !equalCounts(res.Summary.Verification.Identities, w) {
+		t.Errorf("identities = %v, want those of the audit without reverse DNS %v", res.Summary.Verification.Identities, w)
+	}
+	st, _ := res.Summary.Verification.DNS.(DNSStats)
+	if h := st.Resolver; h == nil || h.OK() || h.Confirmed != 1 || h.Probes != 4 ||
+		!strings.Contains(h.Reason, "it confirmed 1 of 4 addresses whose names are known") {
+		t.Errorf("resolver check = %+v, want failing with 1 of 4 confirmed", st.Resolver)
+	}
+	if st.Queried != 0 || st.Changed != 0 || st.NotAsked != 4 {
+		t.Errorf("stats = %+v: the failing resolver was asked, or changed an identity", st)
+	}
+	var warned int
+	for _, w := range res.Warnings {
+		if strings.Contains(w, "failed its check") {
+			warned++
+		}
+	}
+	if warned != 1 {
+		t.Errorf("warnings %q, want one about the resolver", res.Warnings)
+	}
+	// PTR of each of the 4 probes, and the A and AAAA of the one named.
+	if n := queries.Load(); n != 6 {
+		t.Errorf("%d queries, want the 6 of the check", n)
+	}
+}
+
+// TestAuditIdentityUnvouchedCache: a cache kept by a version without the
+// resolver check, whose NXDOMAIN for YandexBot's address may come from a
+// resolver that said NXDOMAIN to everything, makes nothing spoofed, with
+// the cache alone or with a resolver that fails its check; the same answer
+// vouched for by a check does.
+func TestAuditIdentityUnvouchedCache(t *testing.T) {
+	robotsFile, logFile := writeIdentityScenario(t)
+	yandex := netip.MustParseAddr("5.255.253.104")
+	asked := time.Date(2026, 10, 20, 0, 0, 0, 0, time.UTC)
+	for _, c := range []struct {
+		name    string
+		checked bool
+		live    bool
+		want    string
+	}{
+		{"unvouched, cache alone", false, false, "YandexBot/unverified"},
+		{"unvouched, failing resolver", false, true, "YandexBot/unverified"},
+		{"vouched, cache alone", true, false, "YandexBot/spoofed"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cachePath := filepath.Join(t.TempDir(), "rdns.jsonl")
+			cache, err := rdns.LoadCache(cachePath)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cache.Put(rdns.Answer{Addr: yandex, Err: rdns.ErrNXDomain, Time: asked, Checked: c.checked})
+			if err := cache.Save(); err != nil {
+				t.Fatal(err)
+			}
+			// A closed port: the resolver check fails.
+			res, err := Run(context.Background(), Config{Robots: robotsFile, Profile: robots.RFC9309,
+				DNS: DNSOptions{Live: c.live, CachePath: cachePath, Resolver: &rdns.Resolver{Server: "127.0.0.1:9", Timeout: 100 * time.Millisecond}}},
+				[]string{logFile})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer res.Close()
+			got := identityRows(&res.Summary)
+			if g, ok := got[c.want]; !ok || g.requests != 1 {
+				t.Errorf("rows %v, want %s", got, c.want)
+			}
+			if g := got["Googlebot/spoofed"]; g.requests != 3 {
+				t.Errorf("Googlebot/spoofed = %+v, want the 3 requests the ranges call spoofed", g)
+			}
+		})
+	}
+}
+
+// TestAuditIdentityDNSBudget: a resolver that passes its check and then
+// takes longer than the run's DNS time budget: the lookups it cut short
+// are missing data (unverified, never spoofed), counted, and one warning
+// says how to get them.
+func TestAuditIdentityDNSBudget(t *testing.T) {
+	stop := make(chan struct{})
+	googleV6Rev, _ := dns.ReverseAddr("2001:4860:4801:2::5a")
+	mux := dns.NewServeMux()
+	mux.HandleFunc(".", func(w dns.ResponseWriter, r *dns.Msg) {
+		m := new(dns.Msg)
+		m.SetReply(r)
+		q := r.Question[0]
+		switch {
+		case q.Qtype == dns.TypePTR && knownNames[q.Name] != "":
+			rr, _ := dns.NewRR(q.Name + " 60 IN PTR " + knownNames[q.Name])
+			m.Answer = append(m.Answer, rr)
+		case q.Name == googleV6Rev:
+			m.Rcode = dns.RcodeNameError // the fourth probe: no name, at once
+		case strings.HasSuffix(q.Name, ".googlebot.com.") || strings.HasSuffix(q.Name, ".search.msn.com."):
+			if q.Qtype == dns.TypeA {
+				for rev, name := range knownNames {
+					if name == q.Name {
+						f := strings.Split(strings.TrimSuffix(rev, ".in-addr.arpa."), ".")
+						rr, _ := dns.NewRR(q.Name + " 60 IN A " + f[3] + "." + f[2] + "." + f[1] + "." + f[0])
+						m.Answer = append(m.Answer, rr)
+					}
+				}
+			}
+		default:
+			// Every other address: an answer that would refute, too late.
+			select {
+			case <-time.After(3 * time.Second):
+			case <-stop:
+				return
+			}
+			m.Rcode = dns.RcodeNameError
+		}
+		w.WriteMsg(m)
+	})
+	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &dns.Server{PacketConn: pc, Handler: mux}
+	go srv.ActivateAndServe()
+	defer srv.Shutdown()
+	defer close(stop)
+
+	robotsFile, logFile := writeIdentityScenario(t)
+	start := time.Now()
+	res, err := Run(context.Background(), Config{Robots: robotsFile, Profile: robots.RFC9309,
+		DNS: DNSOptions{Live: true, Resolver: &rdns.Resolver{Server: pc.LocalAddr().String(), Timeout: 5 * time.Second, Budget: 400 * time.Millisecond}}},
+		[]string{logFile})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Close()
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("the audit took %v with a DNS budget of 400ms", d)
+	}
+	got := identityRows(&res.Summary)
+	if g, ok := got["YandexBot/unverified"]; !ok || g.requests != 1 {
+		t.Errorf("YandexBot = %v: a lookup over the budget must leave it unverified", got)
+	}
+	if _, ok := got["YandexBot/spoofed"]; ok {
+		t.Errorf("YandexBot spoofed by a lookup over the budget: %v", got)
+	}
+	st, _ := res.Summary.Verification.DNS.(DNSStats)
+	if st.Resolver == nil || !st.Resolver.OK() || st.OverBudget == 0 || st.OverBudget != st.Queried {
+		t.Errorf("stats = %+v, want an ok resolver and every lookup over budget", st)
+	}
+	var warned int
+	for _, w := range res.Warnings {
+		if strings.Contains(w, "within the DNS time budget of 400ms") {
+			warned++
+		}
+	}
+	if warned != 1 {
+		t.Errorf("warnings %q, want one about the budget", res.Warnings)
+	}
+}
+
+// TestAuditIdentityWellKnownProbes: logs without a crawler address that a
+// published range list proves (YandexBot alone) check the resolver with the
+// well-known public addresses; a resolver that names them is trusted, and
+// its answer verifies YandexBot.
+func TestAuditIdentityWellKnownProbes(t *testing.T) {
+	zone := map[string]string{}
+	for _, p := range rdns.WellKnown()[:3] {
+		rev, _ := dns.ReverseAddr(p.Addr.String())
+		zone[rev+"/PTR"] = p.Domains[0] + "."
+		zone[p.Domains[0]+"./A"] = p.Addr.String()
+	}
+	zone["104.253.255.5.in-addr.arpa./PTR"] = "5-255-253-104.spider.yandex.com."
+	zone["5-255-253-104.spider.yandex.com./A"] = "5.255.253.104"
+	mux := dns.NewServeMux()
+	mux.HandleFunc(".", func(w dns.ResponseWriter, r *dns.Msg) {
+		m := new(dns.Msg)
+		m.SetReply(r)
+		q := r.Question[0]
+		if v, ok := zone[q.Name+"/"+dns.TypeToString[q.Qtype]]; ok {
+			rr, _ := dns.NewRR(q.Name + " 60 IN " + dns.TypeToString[q.Qtype] + " " + v)
+			m.Answer = append(m.Answer, rr)
+		} else if q.Qtype != dns.TypeAAAA {
+			m.Rcode = dns.RcodeNameError
+		}
+		w.WriteMsg(m)
+	})
+	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &dns.Server{PacketConn: pc, Handler: mux}
+	go srv.ActivateAndServe()
+	defer srv.Shutdown()
+
+	dir := t.TempDir()
+	robotsFile, logFile := filepath.Join(dir, "robots.txt"), filepath.Join(dir, "access.log")
+	if err := os.WriteFile(robotsFile, []byte(identityRobots), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(logFile, []byte(line("5.255.253.104", "05/Oct/2026:09:00:00 +0000", "/private/y", uaYandex)+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(context.Background(), Config{Robots: robotsFile, Profile: robots.RFC9309,
+		DNS: DNSOptions{Live: true, Resolver: &rdns.Resolver{Server: pc.LocalAddr().String(), Timeout: time.Second}}},
+		[]string{logFile})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Close()
+	if _, ok := identityRows(&res.Summary)["YandexBot/verified"]; !ok {
+		t.Errorf("YandexBot not verified: %v", identityRows(&res.Summary))
+	}
+	st, _ := res.Summary.Verification.DNS.(DNSStats)
+	if h := st.Resolver; h == nil || !h.OK() || h.Probes != 3 || h.Confirmed != 3 {
+		t.Errorf("resolver check = %+v, want ok with the 3 well-known addresses confirmed", st.Resolver)
+	}
 }

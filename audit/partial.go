@@ -354,7 +354,8 @@ func (a *PartialAuditor) judgeOnce(ctx context.Context, cfg Config, read func(co
 	if err := j.claims.rangesErr(); err != nil {
 		return nil, err
 	}
-	if _, err := j.claims.applyDNS(ctx, cfg.DNS); err != nil {
+	dnsStats, err := j.claims.applyDNS(ctx, cfg.DNS)
+	if err != nil {
 		return nil, err
 	}
 	for i, rec := range judged {
@@ -372,6 +373,9 @@ func (a *PartialAuditor) judgeOnce(ctx context.Context, cfg Config, read func(co
 	}
 	judged = nil
 	p := j.partial(cfg, acc, ident)
+	if w := dnsStats.warning(cfg.DNS.Resolver.BudgetOrDefault()); w != "" {
+		p.Warnings = append(p.Warnings, w)
+	}
 	if inputErr != nil {
 		p.Input.Errors = append(p.Input.Errors, inputErr.Error())
 	}

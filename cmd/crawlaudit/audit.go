@@ -49,6 +49,7 @@ type auditOptions struct {
 	rdnsServer         string
 	rdnsTimeout        time.Duration
 	rdnsConcurrency    int
+	rdnsBudget         time.Duration
 	trustedProxies     []string
 	workers, batchRows int
 	maxLineBytes       int
@@ -183,6 +184,7 @@ when interrupted by SIGINT or SIGTERM (nothing half-written is left).`,
 		f.StringVar(&opt.rdnsServer, "rdns-server", "", "DNS server `HOST:PORT` for --rdns (default: the first nameserver of /etc/resolv.conf)")
 		f.DurationVar(&opt.rdnsTimeout, "rdns-timeout", 2*time.Second, "timeout of one DNS query")
 		f.IntVar(&opt.rdnsConcurrency, "rdns-concurrency", 16, "addresses looked up at once")
+		f.DurationVar(&opt.rdnsBudget, "rdns-budget", rdns.DefaultBudget, "time all the lookups of a run may take; an address not looked up by then stays unverified")
 		f.StringArrayVar(&opt.trustedProxies, "trusted-proxy", nil, "a proxy or CDN `CIDR` whose forwarded client address (X-Forwarded-For) is trusted; repeat or comma-separate")
 		f.IntVar(&opt.workers, "workers", 0, "parsing goroutines (default: one per core)")
 		f.IntVar(&opt.batchRows, "batch-rows", 0, "rows per Arrow record batch (default 32768)")
@@ -316,11 +318,17 @@ func runAudit(ctx context.Context, e *env, opt *auditOptions, logs []string) err
 			return usageErr("audit: --ranges: %v", err)
 		}
 	}
-	if opt.rdnsConcurrency < 1 || opt.rdnsTimeout <= 0 {
-		return usageErr("audit: --rdns-concurrency and --rdns-timeout must be positive")
+	if opt.rdnsConcurrency < 1 || opt.rdnsTimeout <= 0 || opt.rdnsBudget <= 0 {
+		return usageErr("audit: --rdns-concurrency, --rdns-timeout and --rdns-budget must be positive")
+	}
+	server := opt.rdnsServer
+	if server != "" {
+		if server, err = rdns.ParseServer(server); err != nil {
+			return usageErr("audit: --rdns-server: %v", err)
+		}
 	}
 	cfg.DNS = audit.DNSOptions{Live: opt.rdns, CachePath: opt.rdnsCache,
-		Resolver: &rdns.Resolver{Server: opt.rdnsServer, Timeout: opt.rdnsTimeout, Concurrency: opt.rdnsConcurrency}}
+		Resolver: &rdns.Resolver{Server: server, Timeout: opt.rdnsTimeout, Concurrency: opt.rdnsConcurrency, Budget: opt.rdnsBudget}}
 	if opt.rdns && e.stderrTTY && !opt.quiet {
 		cfg.DNS.Progress = func(done, total int) {
 			fmt.Fprintf(e.stderr, "\r\033[Kreverse DNS: %d of %d addresses", done, total)

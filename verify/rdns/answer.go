@@ -38,7 +38,9 @@ import (
 // failure: "nxdomain" (the PTR lookup said the reverse name does not exist,
 // which is an answer, not a failure), "timeout", "servfail", "refused",
 // another response code in lower case ("notimp", "formerr", …), "canceled",
-// or the text of a network error. When Names is not empty, Err describes a
+// a CNAME chain that settles nothing ("cname loop", "cname chain too long",
+// "cname chain unresolved"), "over the dns time budget", or the text of a
+// network error. When Names is not empty, Err describes a
 // forward lookup that failed; the PTR lookup itself was answered.
 type Answer struct {
 	Addr    netip.Addr              `json:"addr"`
@@ -46,6 +48,11 @@ type Answer struct {
 	Forward map[string][]netip.Addr `json:"forward,omitempty"` // A/AAAA of each PTR name resolved forward (see above)
 	Err     string                  `json:"error,omitempty"`   // "" | "nxdomain" | "timeout" | "servfail" | "refused" | other rcode/text
 	Time    time.Time               `json:"time"`              // when it was obtained, UTC
+	// Checked tells that the resolver that gave the answer had passed its
+	// check ([Resolver.CheckHealth]) when it gave it. An answer without a
+	// name that no check vouches for (one kept before the check existed)
+	// is not evidence: see [Answer.Unvouched].
+	Checked bool `json:"checked,omitempty"`
 }
 
 // Error strings of [Answer.Err] that the package itself produces.
@@ -55,14 +62,39 @@ const (
 	ErrServFail = "servfail"
 	ErrRefused  = "refused"
 	ErrCanceled = "canceled"
+	// ErrCNAMELoop: the CNAME chain of a reply comes back to a name it
+	// already passed.
+	ErrCNAMELoop = "cname loop"
+	// ErrCNAMEChain: the CNAME chain of a reply is longer than a resolver
+	// follows for a reverse name.
+	ErrCNAMEChain = "cname chain too long"
+	// ErrCNAMEUnresolved: the CNAME chain of a reply stops at a name the
+	// reply gives neither a record of nor a negative answer for.
+	ErrCNAMEUnresolved = "cname chain unresolved"
+	// ErrBudget: the lookup did not end within the time budget of
+	// [Resolve] (Resolver.Budget).
+	ErrBudget = "over the dns time budget"
 )
 
 // Usable reports whether the answer is a settled one, worth keeping and
 // reusing instead of asking again: every query made was answered (Err is
 // "" or "nxdomain"). A failure (timeout, SERVFAIL, REFUSED, …) is not
 // usable: [Resolve] asks again when it may query.
+//
+// An unvouched answer ([Answer.Unvouched]) is not usable either: a
+// resolver that says NXDOMAIN to everything gives exactly that answer, and
+// asking a checked resolver again settles it.
 func (a Answer) Usable() bool {
-	return a.Err == "" || a.Err == ErrNXDomain
+	return (a.Err == "" || a.Err == ErrNXDomain) && !a.Unvouched()
+}
+
+// Unvouched reports whether a is a negative answer without a name (NXDOMAIN,
+// or a PTR lookup answered with no name) from a resolver that no check
+// vouched for. Such an answer refutes nothing: it is what a broken resolver
+// says of every address. An answer with names is never unvouched (a broken
+// resolver gives none), nor is a failure (it refutes nothing anyway).
+func (a Answer) Unvouched() bool {
+	return !a.Checked && len(a.Names) == 0 && (a.Err == "" || a.Err == ErrNXDomain)
 }
 
 // Outcome is the verdict of forward-confirmed reverse DNS on one address.
@@ -209,7 +241,7 @@ func (a *Answer) normalize() {
 
 // equal reports whether two normalized answers are the same.
 func (a Answer) equal(b Answer) bool {
-	if a.Addr != b.Addr || a.Err != b.Err || !a.Time.Equal(b.Time) ||
+	if a.Addr != b.Addr || a.Err != b.Err || !a.Time.Equal(b.Time) || a.Checked != b.Checked ||
 		!slices.Equal(a.Names, b.Names) || len(a.Forward) != len(b.Forward) {
 		return false
 	}

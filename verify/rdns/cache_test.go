@@ -373,7 +373,7 @@ func TestResolveCacheHitsAndRetries(t *testing.T) {
 	stillFailing := netip.MustParseAddr("66.249.66.6") // SERVFAIL again
 	c.Put(Answer{Addr: confirmed, Names: []string{"crawl-66-249-66-1.googlebot.com"},
 		Forward: map[string][]netip.Addr{"crawl-66-249-66-1.googlebot.com": {confirmed}}, Time: t0})
-	c.Put(Answer{Addr: nx, Err: ErrNXDomain, Time: t0})
+	c.Put(Answer{Addr: nx, Err: ErrNXDomain, Time: t0, Checked: true})
 	c.Put(Answer{Addr: refuted, Names: []string{"host-177-37-188-215.example-isp.net.br"},
 		Forward: map[string][]netip.Addr{"host-177-37-188-215.example-isp.net.br": {refuted}}, Time: t0})
 
@@ -383,6 +383,15 @@ func TestResolveCacheHitsAndRetries(t *testing.T) {
 	}
 	if len(got) != 3 || !got[confirmed].Time.Equal(t0) {
 		t.Errorf("cached answers not returned: %v", got)
+	}
+
+	// An NXDOMAIN no resolver check vouched for (a cache of a version
+	// without the check) is asked again, like a failure.
+	unvouched := netip.MustParseAddr("66.249.66.11")
+	c.Put(Answer{Addr: unvouched, Err: ErrNXDomain, Time: t0})
+	got = Resolve(context.Background(), r, c, []netip.Addr{unvouched}, true, nil)
+	if o, _ := got[unvouched].Check(googleDomains); o != Confirmed || srv.queries.Load() == 0 {
+		t.Errorf("unvouched cached NXDOMAIN not asked again: %+v", got[unvouched])
 	}
 
 	c.Put(Answer{Addr: retried, Err: ErrTimeout, Time: t0})

@@ -61,6 +61,27 @@ crawl-66-249-66-11.googlebot.com.  A 66.249.66.11
 5.2.0.192.in-addr.arpa.  CNAME 5.0-25.2.0.192.in-addr.arpa.
 5.0-25.2.0.192.in-addr.arpa.  PTR crawl-192-0-2-5.googlebot.com.
 crawl-192-0-2-5.googlebot.com.  A 192.0.2.5
+; a CNAME loop on the reverse name, a chain of 10 links, a chain that stops
+; at a name that has no record, one under a negative answer, and a loop on
+; the forward name
+30.66.249.66.in-addr.arpa.  CNAME loop-a.example.
+loop-a.example.  CNAME loop-b.example.
+loop-b.example.  CNAME 30.66.249.66.in-addr.arpa.
+31.66.249.66.in-addr.arpa.  CNAME c1.example.
+c1.example.  CNAME c2.example.
+c2.example.  CNAME c3.example.
+c3.example.  CNAME c4.example.
+c4.example.  CNAME c5.example.
+c5.example.  CNAME c6.example.
+c6.example.  CNAME c7.example.
+c7.example.  CNAME c8.example.
+c8.example.  CNAME c9.example.
+c9.example.  CNAME c10.example.
+c10.example.  PTR crawl-66-249-66-31.googlebot.com.
+crawl-66-249-66-31.googlebot.com.  A 66.249.66.31
+32.66.249.66.in-addr.arpa.  CNAME gone.example.
+33.66.249.66.in-addr.arpa.  PTR crawl-66-249-66-33.googlebot.com.
+crawl-66-249-66-33.googlebot.com.  CNAME crawl-66-249-66-33.googlebot.com.
 ; Bingbot
 1.39.55.157.in-addr.arpa.  PTR msnbot-157-55-39-1.search.msn.com.
 msnbot-157-55-39-1.search.msn.com.  A 157.55.39.1
@@ -132,6 +153,11 @@ func TestLookupCheck(t *testing.T) {
 			"crawl-66-249-66-11.googlebot.com", "", []string{"crawl-66-249-66-11.googlebot.com"}},
 		{"ClasslessCNAME", "192.0.2.5", googleDomains, Confirmed,
 			"crawl-192-0-2-5.googlebot.com", "", []string{"crawl-192-0-2-5.googlebot.com"}},
+		{"PTRCNAMELoop", "66.249.66.30", googleDomains, Failed, "", "cname loop", nil},
+		{"PTRCNAMEChainTooLong", "66.249.66.31", googleDomains, Failed, "", "cname chain too long", nil},
+		{"PTRCNAMEUnresolved", "66.249.66.32", googleDomains, Failed, "", "cname chain unresolved", nil},
+		{"ForwardCNAMELoop", "66.249.66.33", googleDomains, Failed,
+			"crawl-66-249-66-33.googlebot.com", "cname loop", []string{"crawl-66-249-66-33.googlebot.com"}},
 		{"BingbotConfirmed", "157.55.39.1", bingDomains, Confirmed,
 			"msnbot-157-55-39-1.search.msn.com", "", []string{"msnbot-157-55-39-1.search.msn.com"}},
 		{"BingbotClaimingGoogle", "157.55.39.1", googleDomains, Refuted,
@@ -315,8 +341,19 @@ func TestCheck(t *testing.T) {
 			if o != tt.want || name != tt.wantName {
 				t.Errorf("Check = %v %q, want %v %q", o, name, tt.want, tt.wantName)
 			}
-			if tt.a.Usable() == (tt.a.Err != "" && tt.a.Err != "nxdomain") {
+			// A negative answer without a name is usable only when a
+			// resolver check vouched for it.
+			settled := tt.a.Err == "" || tt.a.Err == "nxdomain"
+			if tt.a.Usable() != (settled && len(tt.a.Names) > 0) {
 				t.Errorf("Usable() = %v with Err %q", tt.a.Usable(), tt.a.Err)
+			}
+			checked := tt.a
+			checked.Checked = true
+			if checked.Usable() != settled || checked.Unvouched() {
+				t.Errorf("checked: Usable() = %v, Unvouched() = %v with Err %q", checked.Usable(), checked.Unvouched(), tt.a.Err)
+			}
+			if tt.a.Unvouched() != (settled && len(tt.a.Names) == 0) {
+				t.Errorf("Unvouched() = %v with Err %q and names %q", tt.a.Unvouched(), tt.a.Err, tt.a.Names)
 			}
 		})
 	}

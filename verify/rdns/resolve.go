@@ -21,6 +21,8 @@ import (
 //
 // When ctx is done, lookups not yet finished are abandoned: their addresses
 // are absent from the result and nothing is put in the cache for them.
+// When r.Budget runs out first, every lookup not yet finished or begun is
+// an answer with Err [ErrBudget] (a failure, asked again by a later run).
 // progress, if not nil, is called after each live lookup with the number of
 // lookups done and the number to do, from the goroutine that called
 // Resolve. c may be nil (no cache). Resolve does not save the cache.
@@ -53,13 +55,18 @@ func Resolve(ctx context.Context, r *Resolver, c *Cache, addrs []netip.Addr, liv
 		r = &Resolver{}
 	}
 
+	// The budget ends the lookups as a cancellation does, but what it cut
+	// short is reported: an answer that says so, where a cancellation
+	// leaves the address out.
+	bctx, cancel := context.WithTimeout(ctx, r.budget())
+	defer cancel()
 	jobs := make(chan netip.Addr)
 	results := make(chan Answer)
 	var wg sync.WaitGroup
 	for range min(r.concurrency(), len(todo)) {
 		wg.Go(func() {
 			for addr := range jobs {
-				results <- r.Lookup(ctx, addr)
+				results <- r.Lookup(bctx, addr)
 			}
 		})
 	}
@@ -68,7 +75,7 @@ func Resolve(ctx context.Context, r *Resolver, c *Cache, addrs []netip.Addr, liv
 		for _, addr := range todo {
 			select {
 			case jobs <- addr:
-			case <-ctx.Done():
+			case <-bctx.Done():
 				return
 			}
 		}
@@ -81,7 +88,10 @@ func Resolve(ctx context.Context, r *Resolver, c *Cache, addrs []netip.Addr, liv
 	done := 0
 	for a := range results {
 		if a.Err == ErrCanceled {
-			continue
+			if expired(ctx) {
+				continue
+			}
+			a.Err = ErrBudget
 		}
 		if c != nil {
 			c.Put(a)
@@ -90,6 +100,18 @@ func Resolve(ctx context.Context, r *Resolver, c *Cache, addrs []netip.Addr, liv
 		done++
 		if progress != nil {
 			progress(done, len(todo))
+		}
+	}
+	if !expired(ctx) && expired(bctx) {
+		now := r.now()
+		for _, addr := range todo {
+			if _, ok := out[addr]; !ok {
+				a := Answer{Addr: addr, Err: ErrBudget, Time: now}
+				if c != nil {
+					c.Put(a)
+				}
+				out[addr] = a
+			}
 		}
 	}
 	return out

@@ -3,6 +3,7 @@ package rdns
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"net/netip"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/miekg/dns"
@@ -19,6 +21,9 @@ import (
 const (
 	DefaultTimeout     = 2 * time.Second
 	DefaultConcurrency = 16
+	// DefaultBudget bounds the live lookups of one [Resolve] call: a run
+	// with thousands of addresses behind a slow resolver must still end.
+	DefaultBudget = 5 * time.Minute
 	// MaxForward is how many PTR names of one address [Resolver.Lookup]
 	// resolves forward at most; an address with more names (rare, and
 	// never the case for a crawler) keeps the rest unresolved.
@@ -27,7 +32,8 @@ const (
 	// server.
 	ResolvConf = "/etc/resolv.conf"
 	// maxChain bounds the CNAME chain followed inside one response (RFC
-	// 2317 classless reverse delegation puts one CNAME before the PTR).
+	// 2317 classless reverse delegation puts one CNAME before the PTR); a
+	// longer chain is a failure ([ErrCNAMEChain]), never an answer.
 	maxChain = 8
 	// udpSize is the EDNS0 buffer size offered to the server (the DNS flag
 	// day 2020 value); a truncated reply is asked again over TCP.
@@ -51,13 +57,19 @@ type Resolver struct {
 	// Concurrency is how many addresses [Resolve] looks up at once
 	// (default 16). One address's queries are made one after the other.
 	Concurrency int
+	// Budget bounds the time [Resolve] spends on live lookups (default
+	// DefaultBudget). A lookup that has not ended when it runs out, or has
+	// not begun, is an Answer with Err "over the dns time budget": missing
+	// data, never a refutation.
+	Budget time.Duration
 	// Now returns the current time, which stamps each Answer (default
 	// time.Now).
 	Now func() time.Time
 
-	once   sync.Once
-	server string // resolved Server
-	srvErr string // why there is no server
+	once    sync.Once
+	server  string      // resolved Server
+	srvErr  string      // why there is no server
+	vouched atomic.Bool // the last CheckHealth passed: answers are Checked
 }
 
 func (r *Resolver) timeout() time.Duration {
@@ -72,6 +84,21 @@ func (r *Resolver) concurrency() int {
 		return r.Concurrency
 	}
 	return DefaultConcurrency
+}
+
+// BudgetOrDefault returns Budget, or DefaultBudget when it is not set.
+func (r *Resolver) BudgetOrDefault() time.Duration {
+	if r == nil {
+		return DefaultBudget
+	}
+	return r.budget()
+}
+
+func (r *Resolver) budget() time.Duration {
+	if r.Budget > 0 {
+		return r.Budget
+	}
+	return DefaultBudget
 }
 
 func (r *Resolver) now() time.Time {
@@ -114,7 +141,8 @@ func (r *Resolver) serverAddr() (string, string) {
 //
 // Lookup never panics and never returns an error: a failure is an Answer
 // with Err set (see [Answer]). When ctx is done before the lookup ends, Err
-// is "canceled". Time is when the lookup ended.
+// is "canceled". Time is when the lookup ended. Checked is set once r has
+// passed [Resolver.CheckHealth].
 func (r *Resolver) Lookup(ctx context.Context, addr netip.Addr) (a Answer) {
 	if r == nil {
 		r = &Resolver{}
@@ -123,6 +151,7 @@ func (r *Resolver) Lookup(ctx context.Context, addr netip.Addr) (a Answer) {
 	a.Addr = addr
 	defer func() {
 		a.Time = r.now()
+		a.Checked = r.vouched.Load()
 		a.normalize()
 	}()
 	if !addr.IsValid() {
@@ -210,8 +239,8 @@ func (r *Resolver) forward(ctx context.Context, server, name string) ([]netip.Ad
 
 // query asks one question and returns the answer records of type qtype
 // reached from qname through CNAMEs, or the failure: "nxdomain",
-// "timeout", "servfail", "refused", another rcode, "canceled" or the
-// network error's text.
+// "timeout", "servfail", "refused", another rcode, "canceled", a CNAME
+// chain that settles nothing (see follow) or the network error's text.
 func (r *Resolver) query(ctx context.Context, server, qname string, qtype uint16) ([]dns.RR, string) {
 	if ctx.Err() != nil {
 		return nil, ErrCanceled
@@ -229,6 +258,11 @@ func (r *Resolver) query(ctx context.Context, server, qname string, qtype uint16
 	switch resp.Rcode {
 	case dns.RcodeSuccess:
 	case dns.RcodeNameError:
+		// The rcode speaks of the chain's last name (RFC 6604): a chain
+		// that loops or runs on has no last name.
+		if _, status := follow(resp, m.Question[0].Name, qtype); status == ErrCNAMELoop || status == ErrCNAMEChain {
+			return nil, status
+		}
 		return nil, ErrNXDomain
 	case dns.RcodeServerFailure:
 		return nil, ErrServFail
@@ -240,7 +274,7 @@ func (r *Resolver) query(ctx context.Context, server, qname string, qtype uint16
 		}
 		return nil, "rcode " + strconv.Itoa(resp.Rcode)
 	}
-	return follow(resp.Answer, m.Question[0].Name, qtype), ""
+	return follow(resp, m.Question[0].Name, qtype)
 }
 
 // exchange sends m to server over network and waits for the reply, at most
@@ -268,35 +302,108 @@ func failure(ctx context.Context, err error) string {
 	var ne net.Error
 	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, os.ErrDeadlineExceeded) ||
 		(errors.As(err, &ne) && ne.Timeout()) {
-		if ctx.Err() != nil {
-			return ErrCanceled // the caller's deadline, not the query's
+		// The caller's deadline, not the query's: the socket's deadline is
+		// set to it and may pass before ctx says it is done.
+		if expired(ctx) {
+			return ErrCanceled
 		}
 		return ErrTimeout
 	}
 	return err.Error()
 }
 
+// expired reports whether ctx is done or its deadline has passed: a
+// socket whose deadline is ctx's may report the timeout before ctx's timer
+// makes ctx done.
+func expired(ctx context.Context) bool {
+	dl, ok := ctx.Deadline()
+	return ctx.Err() != nil || ok && !time.Now().Before(dl)
+}
+
 // follow returns the records of type qtype owned by qname or by the
-// targets of the CNAME chain that starts at it.
-func follow(answer []dns.RR, qname string, qtype uint16) []dns.RR {
+// targets of the CNAME chain that starts at it, or why the chain settles
+// nothing: a loop ([ErrCNAMELoop]), more than maxChain links
+// ([ErrCNAMEChain]), or a chain that stops at a name the reply says nothing
+// about ([ErrCNAMEUnresolved]). A resolver follows the chain to its end, so
+// a chain it stopped short of the data is a failure to answer, not the
+// answer "no such record" (RFC 1034 §3.6.2); only a negative reply (an SOA
+// in the authority section, RFC 2308) says the chain's last name has none.
+func follow(resp *dns.Msg, qname string, qtype uint16) ([]dns.RR, string) {
 	owners := map[string]bool{strings.ToLower(qname): true}
-	for range maxChain {
-		grew := false
-		for _, rr := range answer {
-			if c, ok := rr.(*dns.CNAME); ok && owners[strings.ToLower(c.Hdr.Name)] && !owners[strings.ToLower(c.Target)] {
-				owners[strings.ToLower(c.Target)] = true
-				grew = true
+	name := strings.ToLower(qname)
+	links := 0
+	for {
+		var target string
+		for _, rr := range resp.Answer {
+			if c, ok := rr.(*dns.CNAME); ok && strings.ToLower(c.Hdr.Name) == name {
+				target = strings.ToLower(c.Target)
+				break
 			}
 		}
-		if !grew {
+		if target == "" {
 			break
 		}
+		if owners[target] {
+			return nil, ErrCNAMELoop
+		}
+		if links++; links > maxChain {
+			return nil, ErrCNAMEChain
+		}
+		owners[target] = true
+		name = target
 	}
 	var out []dns.RR
-	for _, rr := range answer {
+	for _, rr := range resp.Answer {
 		if rr.Header().Rrtype == qtype && owners[strings.ToLower(rr.Header().Name)] {
 			out = append(out, rr)
 		}
 	}
-	return out
+	if len(out) == 0 && links > 0 && !negative(resp) {
+		return nil, ErrCNAMEUnresolved
+	}
+	return out, ""
+}
+
+// negative reports whether the reply is a negative answer: it carries the
+// SOA record of the zone in its authority section (RFC 2308 §2.2).
+func negative(resp *dns.Msg) bool {
+	for _, rr := range resp.Ns {
+		if rr.Header().Rrtype == dns.TypeSOA {
+			return true
+		}
+	}
+	return false
+}
+
+// ParseServer checks a DNS server given as "host:port", "host", "[v6]:port"
+// or a bare IPv6 address, and returns it as "host:port" (port 53 when none
+// is given). host is an IP address or a host name; an IPv6 zone is kept.
+// The error says what is wrong in words for the user.
+func ParseServer(s string) (string, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return "", errors.New("empty DNS server address")
+	}
+	if a, err := netip.ParseAddr(strings.Trim(s, "[]")); err == nil {
+		return net.JoinHostPort(a.String(), "53"), nil
+	}
+	host, port, err := net.SplitHostPort(s)
+	if err != nil {
+		if !strings.Contains(s, ":") && !strings.ContainsAny(s, "[]/ ") {
+			host, port = s, "53"
+		} else {
+			return "", fmt.Errorf("%q is not a DNS server address: give HOST or HOST:PORT, such as 127.0.0.1:53 or [::1]:53", s)
+		}
+	}
+	if p, err := strconv.Atoi(port); err != nil || p < 1 || p > 65535 {
+		return "", fmt.Errorf("%q: port %q is not a number from 1 to 65535", s, port)
+	}
+	if a, err := netip.ParseAddr(host); err == nil {
+		return net.JoinHostPort(a.String(), port), nil
+	}
+	if _, ok := dns.IsDomainName(host); !ok || host == "" || strings.ContainsAny(host, "/ \\@") ||
+		strings.Trim(host, "0123456789.") == "" {
+		return "", fmt.Errorf("%q: %q is neither an IP address nor a host name", s, host)
+	}
+	return net.JoinHostPort(host, port), nil
 }

@@ -12,8 +12,9 @@ import (
 )
 
 // testServer is a real DNS server on 127.0.0.1 (UDP on a random port, and
-// TCP on the same port when it is free) serving a small zone. It never forwards a query anywhere. A name listed
-// in misbehave gets no reply ("timeout": the handler sleeps, at most
+// TCP on the same port when it is free) serving a small zone. It never
+// forwards a query anywhere. A name listed in misbehave (or any name, when
+// "*" is listed) gets no reply ("timeout": the handler sleeps, at most
 // hangFor and never past the server's shutdown, then drops the query),
 // SERVFAIL or REFUSED, whatever the type asked.
 type testServer struct {
@@ -89,7 +90,8 @@ func newTestServer(t testing.TB, zone string, misbehave map[string]string, delay
 }
 
 // ServeDNS answers one query from the zone, as a recursive resolver would:
-// CNAMEs are followed inside the zone.
+// CNAMEs are followed inside the zone, 16 links at most (a loop repeats
+// its links up to that many).
 func (s *testServer) ServeDNS(w dns.ResponseWriter, req *dns.Msg) {
 	s.queries.Add(1)
 	n := s.inflight.Add(1)
@@ -123,7 +125,11 @@ func (s *testServer) ServeDNS(w dns.ResponseWriter, req *dns.Msg) {
 	}
 
 	m := new(dns.Msg)
-	switch s.misbehave[name] {
+	how, ok := s.misbehave[name]
+	if !ok {
+		how = s.misbehave["*."] // every other name
+	}
+	switch how {
 	case "timeout":
 		select {
 		case <-time.After(s.hangFor):
@@ -144,7 +150,7 @@ func (s *testServer) ServeDNS(w dns.ResponseWriter, req *dns.Msg) {
 
 	m.SetReply(req)
 	m.Authoritative = true
-	for range 8 {
+	for range 16 {
 		rrs, ok := s.records[name]
 		if !ok {
 			if len(m.Answer) == 0 {
