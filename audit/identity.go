@@ -257,6 +257,11 @@ type DNSStats struct {
 	Resolver *rdns.Health `json:"resolver,omitempty"`
 }
 
+// ResolverFailing reports whether the resolver failed its check, so that
+// no answer of its settled anything: the reports then do not credit reverse
+// DNS with the identities.
+func (st DNSStats) ResolverFailing() bool { return st.Resolver != nil && !st.Resolver.OK() }
+
 // Probes of the resolver check: up to maxLogProbes addresses of the logs
 // that a published range list gives to a crawler whose operator documents
 // reverse DNS, then well-known public addresses until there are minProbes.

@@ -82,6 +82,12 @@ func WriteTable(w io.Writer, s *Summary, opt TableOptions) error {
 		dns := ""
 		if v.DNS != nil {
 			dns = " and reverse DNS"
+			// A resolver that failed its check settled nothing: say so
+			// rather than credit it (the DNS statistics come from audit,
+			// which report cannot import).
+			if f, ok := v.DNS.(interface{ ResolverFailing() bool }); ok && f.ResolverFailing() {
+				dns = "; reverse DNS unused: the resolver failed its check"
+			}
 		}
 		say("Identity: %s bot requests verified, %s spoofed, %s unverified (operators' published ranges%s); \"(spoofed)\": not made by the crawler named.",
 			Thousands(v.Identities[IdentityVerified]), Thousands(v.Identities[IdentitySpoofed]), Thousands(v.Identities[IdentityUnverified]), dns)
