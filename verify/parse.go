@@ -342,12 +342,13 @@ func parseCreationTime(s string) (time.Time, error) {
 }
 
 // unmarshal decodes one JSON document (a leading UTF-8 byte order mark
-// is allowed); its errors wrap ErrSyntax.
+// is allowed) in which no object holds a key twice; its errors wrap
+// ErrSyntax.
 func unmarshal(data []byte, v any) error {
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	err := json.Unmarshal(data, v)
 	if err == nil {
-		return nil
+		return checkDuplicateKeys(data)
 	}
 	var se *json.SyntaxError
 	var te *json.UnmarshalTypeError
