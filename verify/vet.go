@@ -245,3 +245,102 @@ func (s *Source) setVetted(lists []*List, what func(*List) string, written func(
 	}
 	return s.setVersions(accepted, func(l *List) string { return files[l] })
 }
+
+// deltaVet applies the checks of vetList to the versions of the built-in
+// snapshot as they are decoded from their deltas, without building a
+// list: a prefix that is a default route, too broad or special-purpose
+// refuses every version that holds it (the snapshot is the operators'
+// data, in which there is none to drop), and the shrink rule counts the
+// prefixes of the last accepted version still held exactly.
+type deltaVet struct {
+	bad     map[netip.Prefix]string // the offending prefixes held, with why
+	prevLen int                     // prefixes of the last accepted version; 0: none
+	prevAt  time.Time               // its creation time
+	prevSet map[netip.Prefix]bool   // its prefixes, when a refused version came after it; nil: the version before
+	kept    int                     // prefixes of the version before still held
+	adds    []netip.Prefix          // the delta of the version being decoded
+	removes []netip.Prefix
+}
+
+// begin starts a version; set holds the prefixes of the version before.
+func (d *deltaVet) begin(set map[netip.Prefix]bool) {
+	if d.bad == nil {
+		d.bad = make(map[netip.Prefix]string)
+	}
+	d.kept = len(set)
+	d.adds, d.removes = d.adds[:0], d.removes[:0]
+}
+
+func (d *deltaVet) removed(p netip.Prefix) {
+	d.kept--
+	d.removes = append(d.removes, p)
+	delete(d.bad, p)
+}
+
+func (d *deltaVet) added(p netip.Prefix) {
+	d.adds = append(d.adds, p)
+	min := minV4Bits
+	if p.Addr().Is6() {
+		min = minV6Bits
+	}
+	inside, overlaps := special(p)
+	switch {
+	case p.Bits() == 0:
+		d.bad[p] = fmt.Sprintf("it holds %s, the default route", p)
+	case p.Bits() < min:
+		d.bad[p] = fmt.Sprintf("it holds %s, more address space than any one operator holds", p)
+	case inside != nil:
+		d.bad[p] = fmt.Sprintf("it holds %s, which is %s", p, inside)
+	case overlaps != nil:
+		d.bad[p] = fmt.Sprintf("it holds %s, which spans the %s", p, overlaps)
+	}
+}
+
+// end checks the version of set created at created, and returns why it is
+// refused (nil: accepted).
+func (d *deltaVet) end(set map[netip.Prefix]bool, created time.Time) []string {
+	var reasons []string
+	if created.Year() < earliestYear {
+		reasons = append(reasons, fmt.Sprintf("its creation time %s is before %d", stamp(created), earliestYear))
+	}
+	if len(set) == 0 {
+		reasons = append(reasons, "it holds no prefix")
+	}
+	for _, why := range d.bad {
+		reasons = append(reasons, why)
+	}
+	slices.Sort(reasons)
+	if d.prevLen >= minShrinkBase {
+		kept := d.kept
+		if d.prevSet != nil {
+			kept = 0
+			for p := range d.prevSet {
+				if set[p] {
+					kept++
+				}
+			}
+		}
+		if 2*kept < d.prevLen {
+			reasons = append(reasons, fmt.Sprintf("it keeps %d of the %d prefixes of the list of %s (less than half)", kept, d.prevLen, stamp(d.prevAt)))
+		}
+	}
+	if len(reasons) > 0 {
+		if d.prevSet == nil && d.prevLen > 0 {
+			// Keep the accepted version's prefixes, the version before
+			// this delta, as set moves on.
+			d.prevSet = make(map[netip.Prefix]bool, d.prevLen)
+			for p := range set {
+				d.prevSet[p] = true
+			}
+			for _, p := range d.adds {
+				delete(d.prevSet, p)
+			}
+			for _, p := range d.removes {
+				d.prevSet[p] = true
+			}
+		}
+		return reasons
+	}
+	d.prevLen, d.prevAt, d.prevSet = len(set), created, nil
+	return nil
+}

@@ -131,11 +131,12 @@ func TestDuplicateKey(t *testing.T) {
 	}
 }
 
-// TestVetRealHistories runs the checks over every version of the built-in
-// snapshot (the operators' real histories). The only list refused is SE
+// TestVetRealHistories: the built-in snapshot (the operators' real
+// histories) is checked as it is decoded. The only list refused is SE
 // Ranking's backlinks list of 2026-06-02: 3 of the 95 addresses of the
 // list before it, with 119 (again holding the 95) in the list after it,
-// which is the cut list the shrink rule is for.
+// which is the cut list the shrink rule is for. The checks of the decoder
+// (from deltas) and of vetList agree on every other version.
 func TestVetRealHistories(t *testing.T) {
 	r, err := Snapshot()
 	if err != nil {
@@ -143,6 +144,9 @@ func TestVetRealHistories(t *testing.T) {
 	}
 	var refused []string
 	for _, s := range r.Sources() {
+		for _, n := range s.Refused {
+			refused = append(refused, s.Name+" "+stamp(n.Created)+": "+strings.Join(n.Reasons, "; "))
+		}
 		if len(s.Versions) == 0 {
 			continue
 		}
@@ -151,15 +155,69 @@ func TestVetRealHistories(t *testing.T) {
 		if err := vs.setVetted(s.Versions, name, func(*List) time.Time { return time.Time{} }, time.Now()); err != nil {
 			t.Fatal(err)
 		}
-		for _, n := range vs.Refused {
-			refused = append(refused, n.File)
-		}
-		if len(vs.Dropped) > 0 {
-			t.Errorf("%s: dropped %v", s.Name, vs.Dropped)
+		if len(vs.Refused) > 0 || len(vs.Dropped) > 0 {
+			t.Errorf("%s: vetList refuses %v, drops %v of what the decoder accepted", s.Name, vs.Refused, vs.Dropped)
 		}
 	}
-	if want := "seranking-backlinks 2026-06-02T05:35:42Z"; fmt.Sprint(refused) != "["+want+"]" {
+	want := "seranking-backlinks 2026-06-02T05:35:42Z: it keeps 3 of the 95 prefixes of the list of 2026-04-12T05:29:11Z (less than half)"
+	if fmt.Sprint(refused) != "["+want+"]" {
 		t.Errorf("refused %v, want only %s", refused, want)
+	}
+	// In the refused list's period, an address of the list before it is
+	// verified and one outside it is not spoofed, as it is before.
+	at := us(time.Date(2026, 7, 1, 0, 0, 0, 0, time.UTC))
+	if c := r.Check("SERankingBacklinksBot", addr("5.9.120.8"), at); c.Identity != Verified {
+		t.Errorf("an address of the list before: %+v", c)
+	}
+	if c := r.Check("SERankingBacklinksBot", addr("203.0.114.9"), at); c.Identity != Unverified {
+		t.Errorf("an address outside the list before, in the refused list's period: %+v", c)
+	}
+	if c := r.Check("SERankingBacklinksBot", addr("203.0.114.9"), us(time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC))); c.Identity != Spoofed {
+		t.Errorf("an address outside the list, before the refused one: %+v", c)
+	}
+}
+
+// TestDecodeVersionsVets: versions of a snapshot are checked from their
+// deltas, each against the last accepted one.
+func TestDecodeVersionsVets(t *testing.T) {
+	day := func(d int) time.Time { return time.Date(2026, 1, d, 0, 0, 0, 0, time.UTC) }
+	eight := []string{"66.249.64.0/27", "66.249.64.32/27", "66.249.64.64/27", "66.249.64.96/27",
+		"66.249.65.0/27", "66.249.66.0/27", "66.249.67.0/27", "66.249.68.0/27"}
+	ss := &snapshotSource{Name: "google-common-crawlers", Versions: []snapshotVersion{
+		{Created: time.Date(1999, 12, 31, 0, 0, 0, 0, time.UTC), Add: []string{"66.249.69.0/27"}},
+		{Created: day(1), Add: eight, Remove: []string{"66.249.69.0/27"}},
+		{Created: day(2), Remove: eight[:6]},                                    // cut: 2 of 8
+		{Created: day(3), Add: append(eight[:5:5], "66.249.70.0/27")},           // 7 of 8 again
+		{Created: day(4), Add: []string{"10.0.0.0/8"}},                          // private
+		{Created: day(5), Add: []string{"66.249.71.0/27"}},                      // still holds it
+		{Created: day(6), Remove: []string{"10.0.0.0/8"}},                       // fine again
+		{Created: day(7), Remove: append(eight[:5:5], eight[6:]...), Add: nil},  // cut: 3 of 10
+		{Created: day(8), Remove: []string{"66.249.70.0/27", "66.249.71.0/27"}}, // nothing left
+	}}
+	s := newSource(tableEntry{Name: ss.Name})
+	if err := s.decodeVersions(ss); err != nil {
+		t.Fatal(err)
+	}
+	var accepted, refused []string
+	for _, v := range s.Versions {
+		accepted = append(accepted, fmt.Sprintf("%d:%d", v.Created.Day(), v.Len()))
+	}
+	for _, n := range s.Refused {
+		refused = append(refused, fmt.Sprintf("%d: %s", n.Created.Day(), strings.Join(n.Reasons, "; ")))
+	}
+	if got := strings.Join(accepted, " "); got != "1:8 3:8 6:9" {
+		t.Errorf("accepted %s", got)
+	}
+	want := []string{
+		"31: its creation time 1999-12-31T00:00:00Z is before 2000",
+		"2: it keeps 2 of the 8 prefixes of the list of 2026-01-01T00:00:00Z (less than half)",
+		"4: it holds 10.0.0.0/8, which is private-use (10.0.0.0/8, RFC 1918)",
+		"5: it holds 10.0.0.0/8, which is private-use (10.0.0.0/8, RFC 1918)",
+		"7: it keeps 2 of the 9 prefixes of the list of 2026-01-06T00:00:00Z (less than half)",
+		"8: it holds no prefix; it keeps 0 of the 9 prefixes of the list of 2026-01-06T00:00:00Z (less than half)",
+	}
+	if strings.Join(refused, "\n") != strings.Join(want, "\n") {
+		t.Errorf("refused\n%s\nwant\n%s", strings.Join(refused, "\n"), strings.Join(want, "\n"))
 	}
 }
 
