@@ -51,7 +51,7 @@ type ListNote struct {
 
 // Thresholds of the checks.
 const (
-	// earliestList: no crawler operator published a range list before
+	// earliestYear: no crawler operator published a range list before
 	// 2000; an older creation time is a zero or a mistaken date.
 	earliestYear = 2000
 	// clockSkew is how far in the future a creation time may lie (clocks
