@@ -81,8 +81,10 @@ type prefixEntry struct {
 //	 "prefixes": [{"ipv4Prefix": "66.249.64.0/27"}, {"ipv6Prefix": "2001:4860:4801:10::/64"}]}
 //
 // A creation time without a zone is UTC; one with a zone (RFC 3339) is
-// taken as written. Other keys ("syncToken", "notes", …) are ignored. An
-// empty prefix list is a valid list: it vouches for no address. name is
+// taken as written. Other keys ("syncToken", "notes", …) are ignored; a key
+// written twice in one object is an error. An empty prefix list parses (it
+// vouches for no address), but LoadDir and Update refuse it as
+// implausible. name is
 // the file or URL the data came from, for the errors, which are
 // *[ParseError].
 func ParsePrefixes(name string, data []byte) (*List, error) {
