@@ -825,16 +825,26 @@ func (res *Result) summarize(ctx context.Context, cfg Config, hist *history.Hist
 func verification(ranges *verify.Ranges, c *claims, dns DNSOptions, st DNSStats) *report.Verification {
 	v := &report.Verification{Sources: []report.RangeSource{}, Identities: c.identityCounts()}
 	for _, si := range ranges.Info() {
-		if si.Versions == 0 {
+		if si.Versions == 0 && len(si.Refused) == 0 {
 			continue // a source the snapshot has no list of: it verified nothing
 		}
 		v.Sources = append(v.Sources, report.RangeSource{Name: si.Name, Operator: si.Operator, URL: si.URL,
-			Versions: si.Versions, First: si.First.UTC(), Last: si.Last.UTC(), Origin: si.Origin})
+			Versions: si.Versions, First: si.First.UTC(), Last: si.Last.UTC(), Origin: si.Origin,
+			Refused: listNotes(si.Refused), Dropped: listNotes(si.Dropped)})
 	}
 	if dns.Live || dns.CachePath != "" {
 		v.DNS = st
 	}
 	return v
+}
+
+// listNotes converts the notes of refused or trimmed range lists.
+func listNotes(ns []verify.ListNote) []report.RangeListNote {
+	var out []report.RangeListNote
+	for _, n := range ns {
+		out = append(out, report.RangeListNote{File: n.File, Created: n.Created.UTC(), Reasons: n.Reasons})
+	}
+	return out
 }
 
 // withDamaged is what a run makes of the input error of its reading: a

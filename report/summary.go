@@ -155,6 +155,19 @@ type RangeSource struct {
 	// Origin is where the lists come from: the built-in snapshot (with the
 	// date it was made) or a --ranges directory.
 	Origin string `json:"origin"`
+	// Refused are the lists of a --ranges directory not trusted, with
+	// why; Dropped the lists used without some special-purpose entries.
+	// Each is absent when empty.
+	Refused []RangeListNote `json:"refused,omitempty"`
+	Dropped []RangeListNote `json:"dropped,omitempty"`
+}
+
+// RangeListNote is one list of a --ranges directory that was refused, or
+// used without some entries, with the reasons.
+type RangeListNote struct {
+	File    string    `json:"file"`
+	Created time.Time `json:"created"`
+	Reasons []string  `json:"reasons"`
 }
 
 // Input accounts for every line read (contract §7, §9).

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/crawlaudit/crawlaudit/internal/safefile"
 )
 
 // LoadDir reads a directory of dated range lists, DIR/<source>/<creation
@@ -22,9 +24,20 @@ import (
 // without a list is not held. A directory whose name is not a source of
 // sources.json is an error that lists the known names.
 //
+// Each list is checked before it is trusted (see vetList): an implausible
+// one is refused and kept aside (SourceInfo.Refused; in its period an
+// address outside the list before it is unverified, never spoofed), and
+// special-purpose entries among real ones are dropped (SourceInfo.Dropped).
+// A source whose every list was refused is held without versions, so that
+// Override keeps the snapshot's lists for it.
+//
+// Every file is read only if it is a regular file (a symbolic link is
+// followed) of at most MaxListBytes.
+//
 // The Ranges returned holds only the sources found in DIR; use
 // Snapshot().Override(dirRanges) to audit with the snapshot for the rest.
 func LoadDir(dir string) (*Ranges, error) {
+	now := time.Now()
 	t, err := table()
 	if err != nil {
 		return nil, err
@@ -66,7 +79,7 @@ func LoadDir(dir string) (*Ranges, error) {
 		if len(lists) == 0 {
 			continue
 		}
-		if err := s.setVersions(lists, func(l *List) string { return files[l] }); err != nil {
+		if err := s.setVetted(lists, files.name, files.written, now); err != nil {
 			return nil, err
 		}
 		found[name] = s
@@ -84,37 +97,54 @@ func LoadDir(dir string) (*Ranges, error) {
 	return newRanges(sources, t.DNS), nil
 }
 
+// MaxListBytes bounds a range list file of a --ranges directory, as it
+// bounds a download of `ranges update`: the largest published list is a few
+// hundred kilobytes.
+const MaxListBytes = 32 << 20
+
+// listFiles says where each list read from a directory came from.
+type listFiles struct {
+	path map[*List]string
+	mod  map[*List]time.Time
+}
+
+func (f listFiles) name(l *List) string       { return f.path[l] }
+func (f listFiles) written(l *List) time.Time { return f.mod[l] }
+
 // readSourceDir parses the lists in the directory of source s, and returns
 // them with the file each came from.
-func readSourceDir(s *Source, dir string) ([]*List, map[*List]string, error) {
+func readSourceDir(s *Source, dir string) ([]*List, listFiles, error) {
+	files := listFiles{path: make(map[*List]string), mod: make(map[*List]time.Time)}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return nil, nil, err
+		return nil, files, err
 	}
 	var lists []*List
-	files := make(map[*List]string)
 	for _, de := range entries {
 		name := de.Name()
 		if strings.HasPrefix(name, ".") || !strings.HasSuffix(name, ".json") || de.IsDir() {
 			continue
 		}
 		p := filepath.Join(dir, name)
-		data, err := os.ReadFile(p)
+		data, err := safefile.ReadFile(p, MaxListBytes)
 		if err != nil {
-			return nil, nil, err
+			return nil, files, err
 		}
 		var fileTime time.Time
 		if !hasCreationTime(s.Format) {
 			if fileTime, err = parseFileTime(name); err != nil {
-				return nil, nil, fmt.Errorf("%s: %w", p, err)
+				return nil, files, fmt.Errorf("%s: %w", p, err)
 			}
 		}
 		l, err := ParseFile(s.Format, p, data, fileTime)
 		if err != nil {
-			return nil, nil, err
+			return nil, files, err
 		}
 		lists = append(lists, l)
-		files[l] = p
+		files.path[l] = p
+		if fi, err := os.Stat(p); err == nil {
+			files.mod[l] = fi.ModTime()
+		}
 	}
 	return lists, files, nil
 }

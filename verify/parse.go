@@ -81,8 +81,10 @@ type prefixEntry struct {
 //	 "prefixes": [{"ipv4Prefix": "66.249.64.0/27"}, {"ipv6Prefix": "2001:4860:4801:10::/64"}]}
 //
 // A creation time without a zone is UTC; one with a zone (RFC 3339) is
-// taken as written. Other keys ("syncToken", "notes", …) are ignored. An
-// empty prefix list is a valid list: it vouches for no address. name is
+// taken as written. Other keys ("syncToken", "notes", …) are ignored; a key
+// written twice in one object is an error. An empty prefix list parses (it
+// vouches for no address), but LoadDir and Update refuse it as
+// implausible. name is
 // the file or URL the data came from, for the errors, which are
 // *[ParseError].
 func ParsePrefixes(name string, data []byte) (*List, error) {
@@ -342,12 +344,13 @@ func parseCreationTime(s string) (time.Time, error) {
 }
 
 // unmarshal decodes one JSON document (a leading UTF-8 byte order mark
-// is allowed); its errors wrap ErrSyntax.
+// is allowed) in which no object holds a key twice; its errors wrap
+// ErrSyntax.
 func unmarshal(data []byte, v any) error {
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	err := json.Unmarshal(data, v)
 	if err == nil {
-		return nil
+		return checkDuplicateKeys(data)
 	}
 	var se *json.SyntaxError
 	var te *json.UnmarshalTypeError

@@ -49,6 +49,10 @@ type SourceInfo struct {
 	// Origin says where the lists come from: "built-in snapshot made
 	// 2026-08-21" or the directory they were read from.
 	Origin string `json:"origin"`
+	// Refused are the lists of a --ranges directory not trusted, with why;
+	// Dropped the lists used without some special-purpose entries.
+	Refused []ListNote `json:"refused,omitempty"`
+	Dropped []ListNote `json:"dropped,omitempty"`
 }
 
 // newRanges indexes sources and dns by crawler.
@@ -90,6 +94,9 @@ func newRanges(sources []*Source, dns []DNSOnly) *Ranges {
 		for _, s := range p.auth {
 			for _, v := range s.Versions {
 				p.changes = append(p.changes, v.createdUS)
+			}
+			for _, n := range s.Refused {
+				p.changes = append(p.changes, n.createdUS)
 			}
 			p.usable = p.usable || len(s.Versions) > 0
 		}
@@ -135,7 +142,8 @@ func (r *Ranges) Source(name string) *Source {
 func (r *Ranges) Info() []SourceInfo {
 	out := make([]SourceInfo, 0, len(r.sources))
 	for _, s := range r.sources {
-		si := SourceInfo{Name: s.Name, Operator: s.Operator, URL: s.URL, Versions: len(s.Versions), Origin: s.origin}
+		si := SourceInfo{Name: s.Name, Operator: s.Operator, URL: s.URL, Versions: len(s.Versions), Origin: s.origin,
+			Refused: s.Refused, Dropped: s.Dropped}
 		if n := len(s.Versions); n > 0 {
 			si.First, si.Last = s.Versions[0].Created, s.Versions[n-1].Created
 		}
@@ -155,12 +163,18 @@ func (r *Ranges) Verifiable(bot string) bool { return r.plan(bot).usable }
 func (r *Ranges) DNSDomains(bot string) []string { return r.plan(bot).domains }
 
 // Override returns the ranges of r in which the sources that over holds
-// replace r's of the same name; r's other sources stay. Neither r nor over
-// is modified.
+// replace r's of the same name; r's other sources stay. A source of over
+// without versions (every list of it was refused) keeps r's versions, with
+// over's refusals. Neither r nor over is modified.
 func (r *Ranges) Override(over *Ranges) *Ranges {
 	sources := make([]*Source, 0, len(r.sources)+len(over.sources))
 	for _, s := range r.sources {
 		if o := over.Source(s.Name); o != nil {
+			if len(o.Versions) == 0 && len(s.Versions) > 0 {
+				kept := *s
+				kept.Refused, kept.Dropped = o.Refused, o.Dropped
+				o = &kept
+			}
 			s = o
 		}
 		sources = append(sources, s)
@@ -239,6 +253,7 @@ func (r *Ranges) Check(bot string, addr netip.Addr, atUS int64) Check {
 	var outBuf, missBuf [4]*Source
 	var listBuf [4]*List
 	outside, lists, missing := outBuf[:0], listBuf[:0], missBuf[:0]
+	var refused []string
 	for _, s := range p.auth {
 		l := s.inEffect(atUS)
 		if l == nil {
@@ -261,9 +276,16 @@ func (r *Ranges) Check(bot string, addr netip.Addr, atUS int64) Check {
 			c.Evidence = "in " + s.Name + " list of " + l.stamp + ": " + pfx.String()
 			return c
 		}
+		if n := s.refusedSince(l, atUS); n != nil {
+			// The list before a refused one still verifies, but the
+			// refused one may have rightly dropped addresses or added
+			// this one: nothing accuses until a list is accepted.
+			refused = append(refused, "outside the "+s.Name+" list of "+l.stamp+", but its list of "+stamp(n.Created)+" was refused")
+			continue
+		}
 		outside, lists = append(outside, s), append(lists, l)
 	}
-	if len(missing) == 0 && len(outside) == 1 {
+	if len(missing) == 0 && len(refused) == 0 && len(outside) == 1 {
 		c.Identity, c.Source = Spoofed, outside[0].Name
 		c.Evidence = "outside the " + outside[0].Name + " list of " + lists[0].stamp
 		return c
@@ -280,7 +302,8 @@ func (r *Ranges) Check(bot string, addr netip.Addr, atUS int64) Check {
 	for i, s := range outside {
 		out = append(out, "the "+s.Name+" list of "+lists[i].stamp)
 	}
-	if len(missing) == 0 {
+	parts = append(parts, refused...)
+	if len(missing) == 0 && len(refused) == 0 {
 		c.Identity, c.Source = Spoofed, names(outside)
 		c.Evidence = "outside " + joinAnd(out)
 		return c
@@ -290,6 +313,20 @@ func (r *Ranges) Check(bot string, addr netip.Addr, atUS int64) Check {
 	}
 	c.Evidence = strings.Join(parts, "; ")
 	return c
+}
+
+// refusedSince returns the newest refused list of s created after l (nil:
+// before every version) and at or before atUS, or nil.
+func (s *Source) refusedSince(l *List, atUS int64) *ListNote {
+	i := sort.Search(len(s.Refused), func(i int) bool { return s.Refused[i].createdUS > atUS })
+	if i == 0 {
+		return nil
+	}
+	n := &s.Refused[i-1]
+	if l != nil && n.createdUS <= l.createdUS {
+		return nil
+	}
+	return n
 }
 
 // inEffect returns the version in effect at atUS, or nil before the

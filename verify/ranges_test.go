@@ -359,13 +359,15 @@ func TestLoadDirErrors(t *testing.T) {
 			`openai-gptbot/2026-01-01T00:00:00Z.json: prefixes[0].ipv4Prefix "4.227.36.0/33": bad prefix`},
 		{"not_json", map[string]string{"openai-gptbot/2026-01-01T00:00:00Z.json": `<html>`},
 			`openai-gptbot/2026-01-01T00:00:00Z.json: not a range list of this shape`},
+		{"duplicate_key", map[string]string{"openai-gptbot/2026-01-01T00:00:00Z.json": `{"creationTime": "2026-01-01T00:00:00Z", "prefixes": [{"ipv4Prefix": "74.7.227.0/24"}, {"ipv4Prefix": "4.227.36.0/25", "ipv4Prefix": "0.0.0.0/0"}]}`},
+			`openai-gptbot/2026-01-01T00:00:00Z.json: not a range list of this shape: prefixes[1] holds the key "ipv4Prefix" twice`},
 		{"no_creation_time", map[string]string{"anthropic/2026-01-01T00:00:00Z.json": `{"prefixes": []}`},
 			`anthropic/2026-01-01T00:00:00Z.json: creationTime: bad creation time: missing`},
 		{"ahrefs_bad_name", map[string]string{"ahrefs/latest.json": `{"prefixes": []}`},
 			`ahrefs/latest.json: bad creation time: the file name "latest.json" is not an RFC 3339 creation time`},
 		{"same_time_different_lists", map[string]string{
 			"commoncrawl/a.json": `{"creationTime": "2026-01-01T00:00:00Z", "prefixes": [{"ipv4Prefix": "3.41.188.32/29"}]}`,
-			"commoncrawl/b.json": `{"creationTime": "2026-01-01T00:00:00Z", "prefixes": []}`},
+			"commoncrawl/b.json": `{"creationTime": "2026-01-01T00:00:00Z", "prefixes": [{"ipv4Prefix": "18.97.9.168/29"}]}`},
 			`two different commoncrawl lists created at 2026-01-01T00:00:00Z`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

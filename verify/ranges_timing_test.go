@@ -96,3 +96,15 @@ func BenchmarkCheck(b *testing.B) {
 	}
 	b.ReportMetric(float64(i)/b.Elapsed().Seconds(), "checks/s")
 }
+
+// BenchmarkDecodeSnapshot measures what every audit pays at start to
+// decode (and check) the built-in snapshot.
+func BenchmarkDecodeSnapshot(b *testing.B) {
+	b.SetBytes(int64(len(snapshotGz)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := decodeSnapshot(snapshotGz); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

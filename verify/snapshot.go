@@ -146,17 +146,22 @@ func decodeSnapshot(gz []byte) (*snapshotResult, error) {
 	}, nil
 }
 
-// decodeVersions rebuilds the versions of a source from their deltas.
+// decodeVersions rebuilds the versions of a source from their deltas, and
+// checks each as vetList checks a list of a --ranges directory, from the
+// deltas so that no list is built (see vetDelta).
 func (s *Source) decodeVersions(ss *snapshotSource) error {
 	set := make(map[netip.Prefix]bool)
 	lists := make([]*List, 0, len(ss.Versions))
+	var d deltaVet
 	for i, v := range ss.Versions {
+		d.begin(set)
 		for _, p := range v.Remove {
 			pfx, err := netip.ParsePrefix(p)
 			if err != nil || !set[pfx] {
 				return fmt.Errorf("%s version %d: cannot remove %q", s.Name, i, p)
 			}
 			delete(set, pfx)
+			d.removed(pfx)
 		}
 		for _, p := range v.Add {
 			pfx, err := netip.ParsePrefix(p)
@@ -164,17 +169,20 @@ func (s *Source) decodeVersions(ss *snapshotSource) error {
 				return fmt.Errorf("%s version %d: cannot add %q", s.Name, i, p)
 			}
 			set[pfx] = true
+			d.added(pfx)
+		}
+		if i > 0 && !ss.Versions[i-1].Created.Before(v.Created) {
+			return fmt.Errorf("%s: versions not in ascending creation time at %d", s.Name, i)
+		}
+		if reasons := d.end(set, v.Created); len(reasons) > 0 {
+			s.Refused = append(s.Refused, ListNote{File: "built-in snapshot", Created: v.Created.UTC(), Reasons: reasons, createdUS: v.Created.UnixMicro()})
+			continue
 		}
 		ps := make([]netip.Prefix, 0, len(set))
 		for p := range set {
 			ps = append(ps, p)
 		}
 		lists = append(lists, NewList(v.Created, ps))
-	}
-	for i := 1; i < len(lists); i++ {
-		if !lists[i-1].Created.Before(lists[i].Created) {
-			return fmt.Errorf("%s: versions not in ascending creation time at %d", s.Name, i)
-		}
 	}
 	// The generator wrote only versions whose prefixes changed (a delta
 	// per version): no list is compared here, so that none is built

@@ -54,6 +54,14 @@ type Source struct {
 	// Versions are the lists, by ascending Created; consecutive versions
 	// never hold the same prefix set.
 	Versions []*List
+	// Refused are the lists of a --ranges directory that were not trusted
+	// (see LoadDir), by creation time. From the creation time of a refused
+	// list until the next accepted one, an address outside the list in
+	// effect is unverified, not spoofed.
+	Refused []ListNote
+	// Dropped are the accepted lists of a --ranges directory whose
+	// special-purpose entries were dropped, with those entries.
+	Dropped []ListNote
 
 	origin string // where the versions come from (SourceInfo.Origin)
 }

@@ -48,6 +48,9 @@ type UpdateResult struct {
 	File string `json:"file,omitempty"`
 	// Unchanged: the newest list already stored has the same prefixes.
 	Unchanged bool `json:"unchanged,omitempty"`
+	// Dropped are the special-purpose entries of the list fetched, each
+	// with why: the file keeps them as published, and audits drop them.
+	Dropped []string `json:"dropped,omitempty"`
 	// Err is why the source failed; nil when it did not.
 	Err error `json:"-"`
 }
@@ -56,7 +59,10 @@ type UpdateResult struct {
 // address, and stores it in dir as DIR/<source>/<creation time>.json,
 // verbatim, when its prefix set differs from the newest list already
 // stored there (contract §10). A body that does not parse in its source's
-// shape is refused, and nothing is stored for that source. Files are
+// shape is refused, and nothing is stored for that source; so is a list
+// that parses but is implausible (a *[RefusedError]: empty, a default
+// route, special-purpose ranges, most of the stored list dropped, an
+// impossible date), and the list stored before stays in effect. Files are
 // written to a temporary name and renamed when complete, so that a reader
 // never sees half a list.
 //
@@ -142,6 +148,27 @@ func update(ctx context.Context, client *http.Client, dir string, s *Source, res
 	if err != nil {
 		return fmt.Errorf("the lists already stored: %w", err)
 	}
+	now := time.Now()
+	if opt.Now != nil {
+		now = opt.Now()
+	}
+	// The newest accepted stored list is the one a cut download is
+	// compared with.
+	var prev *List
+	if len(stored) > 0 {
+		vs := newSource(tableEntry{Name: s.Name})
+		if err := vs.setVetted(stored, files.name, files.written, now); err != nil {
+			return fmt.Errorf("the lists already stored: %w", err)
+		}
+		if n := len(vs.Versions); n > 0 {
+			prev = vs.Versions[n-1]
+		}
+	}
+	v := vetList(l, prev, now, time.Time{})
+	if v.list == nil {
+		return &RefusedError{File: res.URL, Created: l.Created, Reasons: v.refused}
+	}
+	res.Dropped = v.dropped
 	var newest *List
 	for _, m := range stored {
 		if newest == nil || m.Created.After(newest.Created) {
@@ -154,7 +181,7 @@ func update(ctx context.Context, client *http.Client, dir string, s *Source, res
 	}
 	p := filepath.Join(srcDir, fileName(l.Created))
 	for _, m := range stored {
-		if files[m] == p {
+		if files.name(m) == p {
 			if m.samePrefixes(l) {
 				res.Unchanged = true
 				return nil

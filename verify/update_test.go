@@ -267,3 +267,51 @@ func TestRewriteURL(t *testing.T) {
 		}
 	}
 }
+
+// TestUpdateRefuses: a download that is empty, a default route or most of
+// the stored list cut away is not stored, and the stored list stays the
+// newest; special-purpose entries among real ones are stored as published
+// and reported.
+func TestUpdateRefuses(t *testing.T) {
+	f, srv := newFakeOperators(t)
+	dir := t.TempDir()
+	const path = "/static/crawling/ipranges/common-crawlers.json"
+	good := `{"creationTime": "2026-08-21T14:45:42.000000", "prefixes": [{"ipv4Prefix": "66.249.64.0/27"}, {"ipv4Prefix": "66.249.64.32/27"}, {"ipv4Prefix": "66.249.65.0/27"}, {"ipv4Prefix": "66.249.66.0/27"}, {"ipv6Prefix": "2001:4860:4801:10::/64"}]}`
+	f.set(path, good)
+	opt := UpdateOptions{Sources: []string{"google-common-crawlers"}, BaseURL: srv.URL}
+	if _, err := Update(context.Background(), srv.Client(), dir, opt); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ name, body, want string }{
+		{"empty", `{"creationTime": "2026-09-01T00:00:00.000000", "prefixes": []}`, "refused as implausible: it holds no prefix"},
+		{"default_route", `{"creationTime": "2026-09-01T00:00:00.000000", "prefixes": [{"ipv4Prefix": "66.249.64.0/27"}, {"ipv4Prefix": "66.249.64.32/27"}, {"ipv4Prefix": "66.249.65.0/27"}, {"ipv4Prefix": "66.249.66.0/27"}, {"ipv4Prefix": "0.0.0.0/0"}]}`, "0.0.0.0/0, the default route"},
+		{"cut", `{"creationTime": "2026-09-01T00:00:00.000000", "prefixes": [{"ipv4Prefix": "66.249.64.0/27"}]}`, "it keeps 1 of the 5 prefixes of the list of 2026-08-21T14:45:42Z"},
+		{"year_1970", `{"creationTime": "1970-01-01T00:00:00.000000", "prefixes": [{"ipv4Prefix": "66.249.64.0/27"}]}`, "before 2000"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f.set(path, tc.body)
+			res, err := Update(context.Background(), srv.Client(), dir, opt)
+			if !errors.Is(err, ErrRefused) || !strings.Contains(err.Error(), tc.want) || res[0].File != "" {
+				t.Fatalf("error %v, result %+v; want refused with %q", err, res[0], tc.want)
+			}
+			if entries, _ := os.ReadDir(filepath.Join(dir, "google-common-crawlers")); len(entries) != 1 {
+				t.Errorf("a refused list was stored: %v", entries)
+			}
+		})
+	}
+	f.set(path, strings.Replace(good, `"2026-08-21T14:45:42.000000", "prefixes": [`, `"2026-09-01T00:00:00.000000", "prefixes": [{"ipv4Prefix": "10.0.0.0/8"}, `, 1))
+	res, err := Update(context.Background(), srv.Client(), dir, opt)
+	if err != nil || res[0].File == "" || len(res[0].Dropped) != 1 || !strings.Contains(res[0].Dropped[0], "10.0.0.0/8 is private-use") {
+		t.Fatalf("a list with one private entry: %v, %+v", err, res[0])
+	}
+	r, err := LoadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := r.Check("Googlebot", addr("10.1.2.3"), us(time.Date(2026, 9, 2, 0, 0, 0, 0, time.UTC))); c.Identity == Verified {
+		t.Errorf("a private address was verified: %+v", c)
+	}
+	if d := r.Info()[0].Dropped; len(d) != 1 {
+		t.Errorf("dropped %+v", d)
+	}
+}

@@ -6,12 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/crawlaudit/crawlaudit/internal/safefile"
 )
 
 // Operator rules (contract §12): how a crawler reads robots.txt where its
@@ -91,10 +92,14 @@ func BuiltinRules() *Rules {
 	return r
 }
 
-// LoadRules reads a --operators file and applies it to the built-in
-// table.
+// MaxRulesBytes bounds a --operators file: the built-in table is a few
+// kilobytes, and a path to a device or a huge file must not fill memory.
+const MaxRulesBytes = 4 << 20
+
+// LoadRules reads a --operators file (a regular file of at most
+// MaxRulesBytes) and applies it to the built-in table.
 func LoadRules(path string) (*Rules, error) {
-	data, err := os.ReadFile(path)
+	data, err := safefile.ReadFile(path, MaxRulesBytes)
 	if err != nil {
 		return nil, err
 	}

@@ -17,7 +17,6 @@ import (
 	"github.com/crawlaudit/crawlaudit/report"
 	"github.com/crawlaudit/crawlaudit/report/firewall"
 	"github.com/crawlaudit/crawlaudit/robots"
-	"github.com/crawlaudit/crawlaudit/verify"
 	"github.com/crawlaudit/crawlaudit/verify/rdns"
 )
 
@@ -314,7 +313,7 @@ func runAudit(ctx context.Context, e *env, opt *auditOptions, logs []string) err
 		}
 	}
 	if opt.ranges != "" {
-		if cfg.Ranges, err = loadRanges(opt.ranges); err != nil {
+		if cfg.Ranges, err = loadRanges(e.stderr, opt.ranges); err != nil {
 			return usageErr("audit: --ranges: %v", err)
 		}
 	}
@@ -531,20 +530,6 @@ func printRejected(e *env, in *report.Input) {
 		}
 		fmt.Fprintf(e.stderr, "  %s:%d: %s: %s\n", report.Printable(s.File, 80), s.Line, s.Reason, report.Printable(s.Text, 100))
 	}
-}
-
-// loadRanges returns the built-in snapshot with the sources of dir in place
-// of its own.
-func loadRanges(dir string) (*verify.Ranges, error) {
-	snap, err := verify.Snapshot()
-	if err != nil {
-		return nil, err
-	}
-	over, err := verify.LoadDir(dir)
-	if err != nil {
-		return nil, err
-	}
-	return snap.Override(over), nil
 }
 
 // afterReadLimit is audit.Config.GoMemoryLimitAfterRead: none when

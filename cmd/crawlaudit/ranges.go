@@ -2,7 +2,9 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -11,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/crawlaudit/crawlaudit/report"
 	"github.com/crawlaudit/crawlaudit/verify"
 )
 
@@ -43,8 +46,13 @@ an audit judges each request by the list in effect at its time.
 Audit with it: crawlaudit audit --ranges DIR ... (its sources replace the
 built-in snapshot's; the others stay).
 
-Exit status: 0 every source fetched or unchanged; 2 a source failed (the
-others are still written).`,
+A list that is implausible is refused and not stored: empty, holding a
+default route or special-purpose addresses, keeping fewer than half of the
+prefixes of the list stored before it, or dated before 2000 or in the
+future (see docs/verification-data.md).
+
+Exit status: 0 every source fetched or unchanged; 2 a source failed or was
+refused (the others are still written).`,
 			Example: `  crawlaudit ranges update --dir /var/lib/crawlaudit/ranges
   crawlaudit ranges update --dir ranges --sources google-common-crawlers,bingbot`,
 			Args: cobra.NoArgs,
@@ -79,12 +87,15 @@ func runRangesUpdate(ctx context.Context, e *env, opt *rangesUpdateOptions) erro
 		return usageErr("ranges update: %v", err)
 	}
 	results, err := verify.Update(ctx, &http.Client{Timeout: opt.timeout}, opt.dir, uo)
-	if err != nil {
+	if err != nil && len(results) == 0 {
 		return usageErr("ranges update: %v", err)
 	}
 	failed := 0
 	for _, r := range results {
 		switch {
+		case errors.Is(r.Err, verify.ErrRefused):
+			failed++
+			fmt.Fprintf(e.stderr, "%-32s refused: %v\n%-32s nothing was stored: the list stored before stays the newest\n", r.Source, r.Err, "")
 		case r.Err != nil:
 			failed++
 			fmt.Fprintf(e.stderr, "%-32s failed: %v\n", r.Source, r.Err)
@@ -95,9 +106,45 @@ func runRangesUpdate(ctx context.Context, e *env, opt *rangesUpdateOptions) erro
 		default:
 			fmt.Fprintf(e.stdout, "%-32s new list: %d prefixes, %s → %s\n", r.Source, r.Prefixes, r.Created.UTC().Format(time.RFC3339), filepath.ToSlash(r.File))
 		}
+		for _, d := range r.Dropped {
+			fmt.Fprintf(e.stderr, "%-32s warning: %s (audits drop it)\n", r.Source, d)
+		}
 	}
 	if failed > 0 {
 		return &exitError{code: exitUsage, err: fmt.Errorf("ranges update: %d of %d sources failed (see above); the others were written to %s", failed, len(results), opt.dir)}
 	}
+	if err != nil {
+		return usageErr("ranges update: %v", err) // interrupted
+	}
 	return nil
+}
+
+// loadRanges returns the built-in snapshot with the sources of dir in place
+// of its own, and tells stderr of each list of dir refused or trimmed.
+func loadRanges(stderr io.Writer, dir string) (*verify.Ranges, error) {
+	snap, err := verify.Snapshot()
+	if err != nil {
+		return nil, err
+	}
+	over, err := verify.LoadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	printListNotes(stderr, over.Info())
+	return snap.Override(over), nil
+}
+
+// printListNotes tells of the lists of a --ranges directory that were
+// refused, or used without some special-purpose entries.
+func printListNotes(w io.Writer, infos []verify.SourceInfo) {
+	for _, si := range infos {
+		for _, n := range si.Refused {
+			fmt.Fprintf(w, "crawlaudit: --ranges: %s: list refused: %s.\n  The %s list before it stays in effect; until a list is accepted, an address outside it is unverified, not spoofed. Replace the file with a correct list (crawlaudit ranges update) or remove it.\n",
+				report.Printable(n.File, 200), strings.Join(n.Reasons, "; "), si.Name)
+		}
+		for _, n := range si.Dropped {
+			fmt.Fprintf(w, "crawlaudit: --ranges: %s: used without %d special-purpose entries: %s\n",
+				report.Printable(n.File, 200), len(n.Reasons), strings.Join(n.Reasons, "; "))
+		}
+	}
 }

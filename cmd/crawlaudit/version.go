@@ -44,8 +44,12 @@ func init() {
 						fmt.Fprintf(e.stdout, "  %-38s %-10s no list in the snapshot (crawlaudit ranges update)\n", s.Name, s.Operator)
 						continue
 					}
-					fmt.Fprintf(e.stdout, "  %-38s %-10s %3d versions %s … %s\n", s.Name, s.Operator, s.Versions,
-						s.First.UTC().Format("2006-01-02"), s.Last.UTC().Format("2006-01-02"))
+					refused := ""
+					if n := len(s.Refused); n > 0 {
+						refused = fmt.Sprintf(" (and %d refused as implausible)", n)
+					}
+					fmt.Fprintf(e.stdout, "  %-38s %-10s %3d versions %s … %s%s\n", s.Name, s.Operator, s.Versions,
+						s.First.UTC().Format("2006-01-02"), s.Last.UTC().Format("2006-01-02"), refused)
 				}
 				return nil
 			},
