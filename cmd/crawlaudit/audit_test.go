@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"flag"
 	"fmt"
 	"net/netip"
 	"os"
@@ -12,7 +11,6 @@ import (
 	"time"
 )
 
-var updateAudit = flag.Bool("update-audit", false, "rewrite the golden summary of the sample audit")
 
 const (
 	sampleRobots = "../../testdata/sample/robots"
@@ -21,7 +19,7 @@ const (
 )
 
 // TestAuditSampleGolden runs the README's demo audit with --json and
-// compares it with the golden summary (-update-audit rewrites it).
+// compares it with the golden summary (-update rewrites it).
 func TestAuditSampleGolden(t *testing.T) {
 	code, out, stderr := runCLI(t, "", "audit", "--json", "--robots", sampleRobots, sampleLog)
 	if code != exitOK {
@@ -56,17 +54,17 @@ func TestAuditSampleGolden(t *testing.T) {
 			}
 		}
 	}
-	if *updateAudit {
+	if *update {
 		if err := os.WriteFile(sampleGolden, []byte(out), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
 	want, err := os.ReadFile(sampleGolden)
 	if err != nil {
-		t.Fatalf("%v (run go test -tags duckdb_arrow ./cmd/crawlaudit -run TestAuditSampleGolden -update-audit)", err)
+		t.Fatalf("%v (run go test -tags duckdb_arrow ./cmd/crawlaudit -run TestAuditSampleGolden -update)", err)
 	}
 	if out != string(want) {
-		t.Errorf("summary differs from %s (rerun with -update-audit if the change is intended):\n%s", sampleGolden, diffLines(string(want), out))
+		t.Errorf("summary differs from %s (rerun with -update if the change is intended):\n%s", sampleGolden, diffLines(string(want), out))
 	}
 }
 

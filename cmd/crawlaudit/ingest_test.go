@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,7 +18,6 @@ import (
 	"github.com/crawlaudit/crawlaudit/ingest"
 )
 
-var updateIngest = flag.Bool("update-ingest", false, "rewrite the golden files of the ingest command")
 
 // ingestFixtures is the directory of the ingest command's test logs: a
 // combined log with malformed lines, invalid UTF-8, CRLF and empty lines; a
@@ -35,7 +33,7 @@ func runCLI(t *testing.T, stdin string, args ...string) (code int, stdout, stder
 }
 
 // TestIngestJSONGolden compares the JSON account of the fixtures with
-// ingest/testdata/cli.golden.json (-update-ingest rewrites it).
+// ingest/testdata/cli.golden.json (-update rewrites it).
 func TestIngestJSONGolden(t *testing.T) {
 	code, out, stderr := runCLI(t, "", "ingest", "--json", ingestFixtures)
 	if code != exitUsage {
@@ -45,17 +43,17 @@ func TestIngestJSONGolden(t *testing.T) {
 		t.Errorf("stderr %q does not name the truncated file and offset", stderr)
 	}
 	golden := "../../ingest/testdata/cli.golden.json"
-	if *updateIngest {
+	if *update {
 		if err := os.WriteFile(golden, []byte(out), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
 	want, err := os.ReadFile(golden)
 	if err != nil {
-		t.Fatalf("%v (run with -update-ingest)", err)
+		t.Fatalf("%v (run with -update)", err)
 	}
 	if out != string(want) {
-		t.Errorf("JSON account differs from %s (run with -update-ingest after checking):\n%s", golden, out)
+		t.Errorf("JSON account differs from %s (run with -update after checking):\n%s", golden, out)
 	}
 	var acc ingest.Accounting
 	if err := json.Unmarshal([]byte(out), &acc); err != nil {

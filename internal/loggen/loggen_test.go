@@ -422,7 +422,7 @@ func TestPathsVariety(t *testing.T) {
 	}
 }
 
-var updateSample = flag.Bool("update-sample", false, "rewrite testdata/sample from the generator")
+var update = flag.Bool("update", false, "rewrite testdata/sample from the generator")
 
 func TestSampleUpToDate(t *testing.T) {
 	dir := filepath.Join("..", "..", "testdata", "sample")
@@ -442,7 +442,7 @@ func TestSampleUpToDate(t *testing.T) {
 		want[filepath.Join("robots", DefaultHost, v.FileName())] = []byte(v.Text)
 	}
 	for name, b := range want {
-		if *updateSample {
+		if *update {
 			if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
 				t.Fatal(err)
 			}
