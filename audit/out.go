@@ -15,6 +15,7 @@ import (
 	"github.com/crawlaudit/crawlaudit/internal/atomicfile"
 	"github.com/crawlaudit/crawlaudit/queries"
 	"github.com/crawlaudit/crawlaudit/report"
+	"github.com/crawlaudit/crawlaudit/report/firewall"
 	"github.com/crawlaudit/crawlaudit/report/markdown"
 	"github.com/crawlaudit/crawlaudit/report/page"
 )
@@ -52,8 +53,11 @@ var csvFiles = []struct {
 // when every one is (contract §9); on any error none is, the previous
 // files stay as they were, and no temporary file is left. A format whose
 // limit the list exceeds (AWS WAF's 10,000 addresses) is such an error.
-// Files of formats not asked for this time are left alone. What the block
-// list files leave out or widen is added to r.Warnings.
+// The files of block list formats not asked for this time, which an
+// earlier run wrote, are removed with the same commit (a firewall must not
+// load last month's list beside this month's); no other file of dir is
+// touched. What the block list files leave out or widen is added to
+// r.Warnings.
 func (r *Result) WriteOut(ctx context.Context, dir string, block BlockPolicy) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("cannot create output directory: %w", err)
@@ -67,6 +71,12 @@ func (r *Result) WriteOut(ctx context.Context, dir string, block BlockPolicy) er
 	}
 	st := atomicfile.NewStaged(dir)
 	defer st.Abort()
+	st.RemoveOthers(OutFiles...)
+	for _, f := range firewall.Formats() {
+		for _, file := range f.Files {
+			st.RemoveOthers(file.Name)
+		}
+	}
 	if err := st.Write("summary.json", func(w io.Writer) error { return report.WriteJSON(w, &r.Summary) }); err != nil {
 		return err
 	}

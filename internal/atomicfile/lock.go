@@ -41,6 +41,7 @@ func (e *LockedError) Error() string {
 // directory (an --out directory may sit in a directory the user cannot
 // write), ".BASE.lock" beside a file.
 func LockPath(target string, isDir bool) string {
+	target = filepath.Clean(target)
 	if isDir {
 		return filepath.Join(target, ".crawlaudit.lock")
 	}
