@@ -5,6 +5,7 @@ package audit
 import (
 	"bytes"
 	"context"
+	"encoding/csv"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -505,4 +506,62 @@ func writeHostile(t *testing.T, opts ...hostilegen.Options) (log, robotsFile str
 		t.Fatal(err)
 	}
 	return log, robotsFile
+}
+
+// TestAuditOutLongURLsSpill: a log of long URLs (every one its own) goes
+// through --out under a memory limit that holds fewer than four of
+// DuckDB's vectors of them. DuckDB cannot spill part of a vector, so the
+// limit must grow with the longest string: without it violations.csv
+// failed with "failed to pin block". Every disallowed request is a row of
+// violations.csv, in full, and the CSV is read back in chunks that fit.
+func TestAuditOutLongURLsSpill(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes 40 MB of long URLs")
+	}
+	oldLimit, oldAfter, oldRows := MemoryLimit, MemoryLimitAfterRead, largeChunkRows
+	MemoryLimit, MemoryLimitAfterRead = "48MB", "32MB"
+	t.Cleanup(func() { MemoryLimit, MemoryLimitAfterRead, largeChunkRows = oldLimit, oldAfter, oldRows })
+	const lines, pathBytes = 700, 60000
+	log, robotsFile := writeHostile(t, hostilegen.Options{Lines: lines, PathBytes: pathBytes})
+	cfg := Config{Robots: robotsFile, SpillDir: t.TempDir(), Ingest: ingest.Options{MaxLineBytes: 200000}}
+	res, err := Run(context.Background(), cfg, []string{log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Close()
+	if got := res.Store().longest; got < pathBytes {
+		t.Fatalf("longest string noted %d, want at least %d", got, pathBytes)
+	}
+	if rows := res.Store().chunkRows(); rows*pathBytes > 2*largeChunkBytes {
+		t.Errorf("EachLarge reads %d rows of %d bytes at a time", rows, pathBytes)
+	}
+	out := filepath.Join(t.TempDir(), "out")
+	if err := res.WriteOut(context.Background(), out, BlockPolicy{}); err != nil {
+		t.Fatalf("--out: %v", err)
+	}
+	f, err := os.Open(filepath.Join(out, "violations.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var disallowed int64
+	for _, b := range res.Summary.Bots {
+		disallowed += b.Disallowed
+	}
+	if disallowed == 0 || int64(len(recs)-1) != disallowed {
+		t.Errorf("violations.csv has %d rows, the summary %d disallowed requests", len(recs)-1, disallowed)
+	}
+	for _, r := range recs[1:] {
+		for _, c := range r {
+			if len(c) >= pathBytes {
+				goto next
+			}
+		}
+		t.Fatalf("a row of violations.csv has no URL of %d bytes: %.200q", pathBytes, r)
+	next:
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -332,10 +333,23 @@ func runAudit(ctx context.Context, e *env, opt *auditOptions, logs []string) err
 		}
 	}
 	cfg.KeepGoing = opt.keepGoing
+	unlock, err := lockOutputs(opt)
+	if err != nil {
+		return usageErr("audit: %v", err)
+	}
+	defer unlock()
 	if opt.out != "" {
 		// What a killed run (SIGKILL) left goes first, whatever becomes
-		// of this one.
+		// of this one: a set it was publishing is completed, its
+		// temporary files removed.
 		atomicfile.SweepStale(opt.out)
+	}
+	// An in-memory audit spills beside what it writes: that disk has
+	// room for the output, where /tmp is often small.
+	if opt.out != "" {
+		cfg.SpillDir = opt.out
+	} else if opt.parquet != "" {
+		cfg.SpillDir = filepath.Dir(filepath.Clean(opt.parquet))
 	}
 	res, err := audit.Run(ctx, cfg, logs)
 	if res == nil {
@@ -459,6 +473,47 @@ func runAudit(ctx context.Context, e *env, opt *auditOptions, logs []string) err
 		}
 	}
 	return nil
+}
+
+// lockOutputs takes the lock of --out, --db and --parquet before the logs
+// are read: a second audit into the same output stops at once, naming the
+// process that writes it, rather than both finishing and the last silently
+// replacing the other's files. unlock releases them all.
+func lockOutputs(opt *auditOptions) (unlock func(), err error) {
+	var locks []*atomicfile.Lock
+	unlock = func() {
+		for _, l := range locks {
+			l.Unlock()
+		}
+	}
+	take := func(flag, target string, isDir bool) error {
+		if target == "" {
+			return nil
+		}
+		if isDir {
+			if err := os.MkdirAll(target, 0o755); err != nil {
+				return fmt.Errorf("%s: cannot create the directory: %w", flag, err)
+			}
+		} else if _, err := os.Stat(filepath.Dir(target)); err != nil {
+			return nil // the error comes where the file is written, as before
+		}
+		l, err := atomicfile.TryLock(target, isDir)
+		if err != nil {
+			return fmt.Errorf("%s: %w", flag, err)
+		}
+		locks = append(locks, l)
+		return nil
+	}
+	for _, o := range []struct {
+		flag, target string
+		isDir        bool
+	}{{"--out", opt.out, true}, {"--db", opt.db, false}, {"--parquet", opt.parquet, false}} {
+		if err := take(o.flag, o.target, o.isDir); err != nil {
+			unlock()
+			return nil, err
+		}
+	}
+	return unlock, nil
 }
 
 // nextSteps is the table's footer: what to do next.
