@@ -86,7 +86,7 @@ func (r *Result) WriteOut(ctx context.Context, dir string, block BlockPolicy) er
 			if err := r.store.namedRows(ctx, f.table, queries.SQL(f.rows), f.names); err != nil {
 				return err
 			}
-			return r.store.WriteCSV(ctx, w, queries.SQL(f.query))
+			return r.store.writeCSV(ctx, w, queries.SQL(f.query), true)
 		})
 		if err != nil {
 			return err
@@ -141,8 +141,14 @@ func (r *Result) WriteReport(ctx context.Context, path string, block BlockPolicy
 // cells (report.CSVWriter), numbers, booleans and times as themselves, NULL
 // as an empty cell.
 func (s *Store) WriteCSV(ctx context.Context, w io.Writer, query string, args ...any) error {
+	return s.writeCSV(ctx, w, query, false, args...)
+}
+
+// writeCSV is WriteCSV; sortApart sorts the rows in a step of their own
+// (eachLargeSorted), for the project's queries that end with their order.
+func (s *Store) writeCSV(ctx context.Context, w io.Writer, query string, sortApart bool, args ...any) error {
 	cw := report.NewCSVWriter(w)
-	err := s.EachLarge(ctx, query, func(cols []string) error { return cw.Header(cols...) }, func(vals []any) error {
+	err := s.eachLarge(ctx, query, sortApart, func(cols []string) error { return cw.Header(cols...) }, func(vals []any) error {
 		for _, v := range vals {
 			writeCell(cw, v)
 		}
