@@ -346,17 +346,29 @@ func runAudit(ctx context.Context, e *env, opt *auditOptions, logs []string) err
 	}
 	// An in-memory audit spills beside what it writes: that disk has
 	// room for the output, where /tmp is often small.
-	if opt.out != "" {
-		cfg.SpillDir = opt.out
-	} else if opt.parquet != "" {
+	spill := os.TempDir()
+	switch {
+	case opt.out != "":
+		cfg.SpillDir, spill = opt.out, opt.out
+	case opt.db != "":
+		spill = filepath.Dir(opt.db) // DuckDB spills beside the file
+	case opt.parquet != "":
 		cfg.SpillDir = filepath.Dir(filepath.Clean(opt.parquet))
+		spill = cfg.SpillDir
+	}
+	// Said before the minutes of reading, not when DuckDB's memory is
+	// full.
+	if warning, err := audit.CheckSpillSpace(spill, logs); err != nil {
+		return usageErr("audit: %v", err)
+	} else if warning != "" {
+		fmt.Fprintf(e.stderr, "crawlaudit: warning: %s\n", warning)
 	}
 	res, err := audit.Run(ctx, cfg, logs)
 	if res == nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		return usageErr("audit: %v", err)
+		return usageErr("audit: %v%s", err, spillHint(err, spill))
 	}
 	committed := false
 	defer func() {
@@ -385,7 +397,7 @@ func runAudit(ctx context.Context, e *env, opt *auditOptions, logs []string) err
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			return usageErr("audit: --parquet %s: %v", opt.parquet, err)
+			return usageErr("audit: --parquet %s: %v%s", opt.parquet, err, spillHint(err, spill))
 		}
 		defer dataset.Abort()
 	}
@@ -394,7 +406,7 @@ func runAudit(ctx context.Context, e *env, opt *auditOptions, logs []string) err
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			return usageErr("audit: --out %s: %v", opt.out, err)
+			return usageErr("audit: --out %s: %v%s", opt.out, err, spillHint(err, spill))
 		}
 	}
 	if dataset != nil {
@@ -473,6 +485,21 @@ func runAudit(ctx context.Context, e *env, opt *auditOptions, logs []string) err
 		}
 	}
 	return nil
+}
+
+// spillHint is what to do about an error of DuckDB running out of memory
+// or of disk space for what it spills into dir ("" for another error):
+// DuckDB's own advice (threads, memory_limit) is not for a user of
+// crawlaudit.
+func spillHint(err error, dir string) string {
+	msg := err.Error()
+	switch {
+	case strings.Contains(msg, "max_temp_directory_size"), strings.Contains(msg, "No space left"):
+		return "\n  the disk of " + dir + " is full: free space there, or write the outputs on another disk"
+	case strings.Contains(msg, "Out of Memory Error"):
+		return "\n  DuckDB ran out of memory: CRAWLAUDIT_DUCKDB_MEMORY=1GB (or more) lets it hold more before it spills to " + dir + ", and --db FILE keeps the audit on disk"
+	}
+	return ""
 }
 
 // lockOutputs takes the lock of --out, --db and --parquet before the logs
