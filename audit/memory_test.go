@@ -509,7 +509,7 @@ func writeHostile(t *testing.T, opts ...hostilegen.Options) (log, robotsFile str
 }
 
 // TestAuditOutLongURLsSpill: a log of long URLs (every one its own) goes
-// through --out under a memory limit that holds fewer than four of
+// through --out and --parquet under a memory limit that holds fewer than three of
 // DuckDB's vectors of them. DuckDB cannot spill part of a vector, so the
 // limit must grow with the longest string: without it violations.csv
 // failed with "failed to pin block". Every disallowed request is a row of
@@ -534,6 +534,15 @@ func TestAuditOutLongURLsSpill(t *testing.T) {
 	}
 	if rows := res.Store().chunkRows(); rows*pathBytes > 2*largeChunkBytes {
 		t.Errorf("EachLarge reads %d rows of %d bytes at a time", rows, pathBytes)
+	}
+	// The Parquet dataset is read in slices of a few minutes: the driver
+	// holds a slice whole.
+	if wheres, err := res.parquetSlices(context.Background(), "requests"); err != nil || len(wheres) < 3 {
+		t.Errorf("Parquet slices of %d rows of %d bytes: %d, %v; want at least 3", lines, pathBytes, len(wheres), err)
+	}
+	st, err := res.WriteParquet(context.Background(), filepath.Join(t.TempDir(), "parquet"))
+	if err != nil || st.Rows != lines {
+		t.Errorf("--parquet: %d rows, %v; want %d", st.Rows, err, lines)
 	}
 	out := filepath.Join(t.TempDir(), "out")
 	if err := res.WriteOut(context.Background(), out, BlockPolicy{}); err != nil {

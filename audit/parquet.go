@@ -278,6 +278,10 @@ func readHead(path string, n int64) ([]byte, error) {
 // parquetSlices).
 var parquetSliceRows int64 = 1 << 17
 
+// parquetSliceBytes bounds the bytes of the longest strings a slice holds
+// (see parquetSlices).
+var parquetSliceBytes int64 = 16 << 20
+
 // ParquetOtherHosts is the partition value (host=~other) of the rows of
 // hosts with fewer than parquetHostDayRows rows a day on average, so that
 // a log with many hosts of a few requests each (hostile Host headers) does
@@ -422,7 +426,16 @@ func (r *Result) writeParquetDataset(ctx context.Context, root string, st *Parqu
 // slice whatever the counts; they filter ts itself, so that DuckDB skips
 // the row groups out of range.
 func (r *Result) parquetSlices(ctx context.Context, table string) ([]string, error) {
-	const hourUS = int64(time.Hour / time.Microsecond)
+	// The driver holds a slice's result whole: with long strings stored
+	// (60 KB URLs), a slice holds parquetSliceBytes of them at most, cut
+	// at minutes rather than hours.
+	sliceRows, unit := parquetSliceRows, time.Hour
+	if l := r.store.longest; l > 0 && sliceRows*l > parquetSliceBytes {
+		sliceRows, unit = max(256, parquetSliceBytes/l), time.Minute
+	}
+	// "hour" below is a unit: an hour, or a minute for long strings.
+	hourUS := int64(unit / time.Microsecond)
+	perDay := int64(24 * time.Hour / unit)
 	type bucket struct{ hour, rows int64 }
 	var hours []bucket
 	var nulls int64
@@ -448,9 +461,9 @@ func (r *Result) parquetSlices(ctx context.Context, table string) ([]string, err
 	}
 	day := func(h int64) int64 {
 		if h < 0 {
-			return (h - 23) / 24
+			return (h - perDay + 1) / perDay
 		}
-		return h / 24
+		return h / perDay
 	}
 	// cuts are the hours where a slice starts, after the first.
 	var cuts []int64
@@ -461,15 +474,15 @@ func (r *Result) parquetSlices(ctx context.Context, table string) ([]string, err
 		for ; j < len(hours) && day(hours[j].hour) == d; j++ {
 			rows += hours[j].rows
 		}
-		if cur > 0 && cur+rows > parquetSliceRows {
-			cuts = append(cuts, d*24)
+		if cur > 0 && cur+rows > sliceRows {
+			cuts = append(cuts, d*perDay)
 			cur = 0
 		}
-		if rows <= parquetSliceRows {
+		if rows <= sliceRows {
 			cur += rows
 		} else {
 			for _, b := range hours[i:j] {
-				if cur > 0 && cur+b.rows > parquetSliceRows {
+				if cur > 0 && cur+b.rows > sliceRows {
 					cuts = append(cuts, b.hour)
 					cur = 0
 				}
@@ -478,7 +491,7 @@ func (r *Result) parquetSlices(ctx context.Context, table string) ([]string, err
 		}
 		i = j
 	}
-	at := func(h int64) string { return fmt.Sprintf("to_timestamp(%d)", h*3600) }
+	at := func(h int64) string { return fmt.Sprintf("to_timestamp(%d)", h*int64(unit/time.Second)) }
 	var wheres []string
 	switch {
 	case len(cuts) == 0:

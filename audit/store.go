@@ -279,20 +279,21 @@ const vectorRows = 2048
 
 // fitLongStrings, once the longest string stored is known (Insert notes
 // it: a query cannot read it back, since the strings may fill the memory
-// limit already), and when vectors of
-// such strings would crowd DuckDB's memory limit, raises the limit to four
-// vectors of them and runs the queries on one thread. DuckDB holds a
+// limit already), and when vectors of such strings would crowd DuckDB's
+// memory limit, raises the limit to three vectors of them and runs the
+// queries on one thread (two failed; four cost 200 MB more at peak with
+// --parquet). DuckDB holds a
 // vector of 2,048 values whole in memory (it cannot spill part of one): a
 // log of 60 KB URLs makes vectors of 120 MB, and a query with a few of them
 // in flight failed with "failed to pin block" under a 256 MB limit. The
 // process's memory then grows by what the strings need, not by the log's
 // size. limit is the memory_limit in force, in bytes.
 func (s *Store) fitLongStrings(ctx context.Context, limit int64) error {
-	need := 4 * vectorRows * s.longest
+	need := 3 * vectorRows * s.longest
 	if limit <= 0 || need <= limit {
 		return nil
 	}
-	return s.Exec(ctx, fmt.Sprintf("SET threads = 1; SET memory_limit = '%dMB'", need>>20+1))
+	return s.Exec(ctx, fmt.Sprintf("SET threads = 1; SET memory_limit = '%dMiB'", need>>20+1))
 }
 
 // EachLarge is Each for a query whose result may be large (a row per
