@@ -140,7 +140,18 @@ type Result struct {
 	// under until Commit renames it to dbFinal; "" once committed or
 	// removed, and for an audit in memory.
 	dbTemp, dbFinal string
+	// dbWithOut: WriteOut publishes the kept audit with the files of
+	// --out (PublishDBWithOut).
+	dbWithOut bool
 }
+
+// PublishDBWithOut makes WriteOut close the database and rename the audit
+// kept with Config.DB over its file in the same commit as the files of
+// --out (one journal: a process killed between the two renames leaves
+// both for the next run to complete), so that --out and --db are never of
+// two runs. Nothing may read the database after that WriteOut; Commit then
+// has nothing left to do.
+func (r *Result) PublishDBWithOut() { r.dbWithOut = true }
 
 // Close releases the database. An audit kept with Config.DB that was not
 // committed is removed: the file the run found is left as it was.

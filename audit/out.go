@@ -114,8 +114,17 @@ func (r *Result) WriteOut(ctx context.Context, dir string, block BlockPolicy) er
 	if err := st.Write("report.md", func(w io.Writer) error { return markdown.Write(w, findings) }); err != nil {
 		return err
 	}
+	if r.dbWithOut && r.dbTemp != "" {
+		if err := r.store.Close(); err != nil {
+			return fmt.Errorf("cannot close the audit kept in %s: %w", r.dbFinal, err)
+		}
+		st.AlsoRename(r.dbTemp, r.dbFinal)
+	}
 	if err := st.Commit(); err != nil {
 		return err
+	}
+	if r.dbWithOut {
+		r.dbTemp = "" // renamed with the set
 	}
 	r.Warnings = append(r.Warnings, blockWarnings(list, block)...)
 	return nil

@@ -452,17 +452,20 @@ func (s *Store) insertValues(ctx context.Context, table string, rows [][]any) er
 	return nil
 }
 
-// Close closes the database.
+// Close closes the database; closing it again does nothing.
 func (s *Store) Close() error {
 	var errs []error
 	if s.conn != nil {
 		errs = append(errs, s.conn.Close())
+		s.conn = nil
 	}
 	if s.db != nil {
 		errs = append(errs, s.db.Close())
+		s.db = nil
 	}
 	if s.tempDir != "" {
 		errs = append(errs, atomicfile.Remove(s.tempDir))
+		s.tempDir = ""
 	}
 	return errors.Join(errs...)
 }

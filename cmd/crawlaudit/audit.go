@@ -402,6 +402,11 @@ func runAudit(ctx context.Context, e *env, opt *auditOptions, logs []string) err
 		defer dataset.Abort()
 	}
 	if opt.out != "" && replace {
+		if cfg.DB != "" && opt.report == "" {
+			// One commit for both: never --out of this run beside --db
+			// of the last (--report still reads the database after).
+			res.PublishDBWithOut()
+		}
 		if err := res.WriteOut(ctx, opt.out, block); err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()

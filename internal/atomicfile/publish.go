@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // A set of files (Staged) is published with a roll-forward journal, as a
@@ -28,6 +29,9 @@ type journal struct {
 	PID    int         `json:"pid"`
 	Rename [][2]string `json:"rename"` // temporary name, final name
 	Remove []string    `json:"remove"`
+	// Also are renames of files outside the directory (Staged.AlsoRename),
+	// as paths.
+	Also [][2]string `json:"also,omitempty"`
 }
 
 func (j *journal) write(dir string) error {
@@ -84,6 +88,17 @@ func Recover(dir string) (bool, error) {
 		}
 		if err := os.Rename(tmp, filepath.Join(dir, r[1])); err != nil {
 			return true, fmt.Errorf("cannot complete the files of an interrupted run in %s: %w", dir, err)
+		}
+	}
+	for _, a := range j.Also {
+		if !strings.Contains(filepath.Base(a[0]), tmpMarker) {
+			continue // only a temporary file of TempPath is moved
+		}
+		if _, err := os.Lstat(a[0]); err != nil {
+			continue
+		}
+		if err := Rename(a[0], a[1]); err != nil {
+			return true, fmt.Errorf("cannot complete the files of an interrupted run: %w", err)
 		}
 	}
 	for _, n := range j.Remove {

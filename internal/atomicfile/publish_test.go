@@ -24,8 +24,15 @@ func TestCommitKilledHalfWay(t *testing.T) {
 			os.WriteFile(filepath.Join(dir, n), []byte("old "+n), 0o644)
 		}
 		os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("the user's"), 0o644)
+		// A database outside the directory, renamed with the set.
+		dbDir := t.TempDir()
+		db := filepath.Join(dbDir, "audit.duckdb")
+		os.WriteFile(db, []byte("old db"), 0o644)
+		dbTmp := TempPath(db)
+		os.WriteFile(dbTmp, []byte("new db"), 0o644)
 		s := NewStaged(dir)
 		s.RemoveOthers(names...)
+		s.AlsoRename(dbTmp, db)
 		for _, n := range []string{"a.txt", "b.txt", "d.txt"} { // c.txt not this time
 			if err := s.Write(n, writeString("new "+n)); err != nil {
 				t.Fatal(err)
@@ -70,6 +77,35 @@ func TestCommitKilledHalfWay(t *testing.T) {
 				t.Errorf("stop after rename %d: %s = %q", stopAfter, n, b)
 			}
 		}
+		if b, _ := os.ReadFile(db); string(b) != "new db" {
+			t.Errorf("stop after rename %d: the database is %q, want the new one", stopAfter, b)
+		}
+		if got := dirNames(t, dbDir); !slices.Equal(got, []string{"audit.duckdb"}) {
+			t.Errorf("stop after rename %d: beside the database: %v", stopAfter, got)
+		}
+	}
+}
+
+// TestAlsoRename: a complete commit renames the file outside the directory
+// too, and a set of one file with it still goes through the journal.
+func TestAlsoRename(t *testing.T) {
+	dir, dbDir := t.TempDir(), t.TempDir()
+	db := filepath.Join(dbDir, "audit.duckdb")
+	dbTmp := TempPath(db)
+	os.WriteFile(dbTmp, []byte("new db"), 0o644)
+	s := NewStaged(dir)
+	if err := s.Write("summary.json", writeString("{}")); err != nil {
+		t.Fatal(err)
+	}
+	s.AlsoRename(dbTmp, db)
+	if err := s.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(db); string(b) != "new db" {
+		t.Errorf("database = %q", b)
+	}
+	if got := dirNames(t, dir); !slices.Equal(got, []string{"summary.json"}) {
+		t.Errorf("directory after Commit: %v", got)
 	}
 }
 

@@ -23,6 +23,9 @@ type Staged struct {
 	// owned are files an earlier set may have held: Commit removes those
 	// not written this time (RemoveOthers).
 	owned []string
+	// also are temporary files of TempPath elsewhere that Commit renames
+	// with the set (AlsoRename).
+	also [][2]string
 }
 
 type stagedFile struct{ tmp, name string }
@@ -118,6 +121,15 @@ func WriteWith(path string, write func(io.Writer) error) error {
 	return s.Commit()
 }
 
+// AlsoRename adds to the set a file outside the directory: tmp, a complete
+// and closed file of TempPath, which Commit renames over path after the
+// directory's files, under the same journal, so that a process killed
+// between the two leaves both for the next run to complete, never the
+// directory new beside path old.
+func (s *Staged) AlsoRename(tmp, path string) {
+	s.also = append(s.also, [2]string{tmp, path})
+}
+
 // Commit renames every written file into place, removes the files of
 // RemoveOthers not written, then syncs the directory. A set of more than
 // one change is published through a journal (see publish.go): a process
@@ -140,8 +152,8 @@ func (s *Staged) Commit() error {
 		}
 	}
 	var j *journal
-	if len(s.files)+len(stale) > 1 {
-		j = &journal{PID: os.Getpid(), Remove: stale}
+	if len(s.files)+len(stale)+len(s.also) > 1 {
+		j = &journal{PID: os.Getpid(), Remove: stale, Also: s.also}
 		for _, f := range s.files {
 			j.Rename = append(j.Rename, [2]string{filepath.Base(f.tmp), filepath.Base(f.name)})
 		}
@@ -166,6 +178,12 @@ func (s *Staged) Commit() error {
 	}
 	s.files = nil
 	var err error
+	for _, a := range s.also {
+		if rerr := Rename(a[0], a[1]); rerr != nil && err == nil {
+			err = fmt.Errorf("cannot replace %s: %w", a[1], rerr)
+		}
+	}
+	s.also = nil
 	for _, n := range stale {
 		if rerr := os.Remove(filepath.Join(s.dir, n)); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) && err == nil {
 			err = fmt.Errorf("cannot remove %s, left from an earlier run: %w", filepath.Join(s.dir, n), rerr)
