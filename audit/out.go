@@ -154,7 +154,7 @@ func (s *Store) WriteCSV(ctx context.Context, w io.Writer, query string, args ..
 }
 
 // writeCSV is WriteCSV; sortApart sorts the rows in a step of their own
-// (eachLargeSorted), for the project's queries that end with their order.
+// (see eachLarge), for the project's queries that end with their order.
 func (s *Store) writeCSV(ctx context.Context, w io.Writer, query string, sortApart bool, args ...any) error {
 	cw := report.NewCSVWriter(w)
 	err := s.eachLarge(ctx, query, sortApart, func(cols []string) error { return cw.Header(cols...) }, func(vals []any) error {
