@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -349,7 +350,9 @@ func runAudit(ctx context.Context, e *env, opt *auditOptions, logs []string) err
 	spill := os.TempDir()
 	switch {
 	case opt.out != "":
-		cfg.SpillDir, spill = opt.out, opt.out
+		// --out is created only when its files are written.
+		cfg.SpillDir = existingDir(opt.out)
+		spill = cfg.SpillDir
 	case opt.db != "":
 		spill = filepath.Dir(opt.db) // DuckDB spills beside the file
 	case opt.parquet != "":
@@ -510,7 +513,11 @@ func spillHint(err error, dir string) string {
 // lockOutputs takes the lock of --out, --db and --parquet before the logs
 // are read: a second audit into the same output stops at once, naming the
 // process that writes it, rather than both finishing and the last silently
-// replacing the other's files. unlock releases them all.
+// replacing the other's files. The lock file is beside the output, so that
+// a run that writes nothing (a damaged log) creates nothing in --out; in
+// the directory itself when its parent is not writable. An output whose
+// directory does not exist yet is not locked (it is created at the end).
+// unlock releases them all.
 func lockOutputs(opt *auditOptions) (unlock func(), err error) {
 	var locks []*atomicfile.Lock
 	unlock = func() {
@@ -518,34 +525,48 @@ func lockOutputs(opt *auditOptions) (unlock func(), err error) {
 			l.Unlock()
 		}
 	}
-	take := func(flag, target string, isDir bool) error {
-		if target == "" {
-			return nil
+	for _, o := range []struct{ flag, target string }{{"--out", opt.out}, {"--db", opt.db}, {"--parquet", opt.parquet}} {
+		if o.target == "" {
+			continue
 		}
-		if isDir {
-			if err := os.MkdirAll(target, 0o755); err != nil {
-				return fmt.Errorf("%s: cannot create the directory: %w", flag, err)
+		target := filepath.Clean(o.target)
+		if _, err := os.Stat(filepath.Dir(target)); err != nil {
+			continue
+		}
+		l, err := atomicfile.TryLock(target, false)
+		if err != nil && !isLocked(err) {
+			if fi, serr := os.Stat(target); serr == nil && fi.IsDir() {
+				l, err = atomicfile.TryLock(target, true)
 			}
-		} else if _, err := os.Stat(filepath.Dir(target)); err != nil {
-			return nil // the error comes where the file is written, as before
 		}
-		l, err := atomicfile.TryLock(target, isDir)
 		if err != nil {
-			return fmt.Errorf("%s: %w", flag, err)
+			unlock()
+			return nil, fmt.Errorf("%s: %w", o.flag, err)
 		}
 		locks = append(locks, l)
-		return nil
-	}
-	for _, o := range []struct {
-		flag, target string
-		isDir        bool
-	}{{"--out", opt.out, true}, {"--db", opt.db, false}, {"--parquet", opt.parquet, false}} {
-		if err := take(o.flag, o.target, o.isDir); err != nil {
-			unlock()
-			return nil, err
-		}
 	}
 	return unlock, nil
+}
+
+// isLocked reports whether err is another process holding a lock.
+func isLocked(err error) bool {
+	var le *atomicfile.LockedError
+	return errors.As(err, &le)
+}
+
+// existingDir is dir, or its nearest ancestor that exists.
+func existingDir(dir string) string {
+	dir = filepath.Clean(dir)
+	for {
+		if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return dir
+		}
+		dir = parent
+	}
 }
 
 // nextSteps is the table's footer: what to do next.

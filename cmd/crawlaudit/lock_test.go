@@ -45,7 +45,7 @@ func TestAuditLockedOutputs(t *testing.T) {
 	defer first.Process.Kill()
 	deadline := time.Now().Add(30 * time.Second)
 	for {
-		_, e1 := os.Stat(filepath.Join(out, ".crawlaudit.lock"))
+		_, e1 := os.Stat(filepath.Join(dir, ".out.lock"))
 		_, e2 := os.Stat(filepath.Join(dir, ".audit.duckdb.lock"))
 		if e1 == nil && e2 == nil {
 			break
@@ -95,7 +95,7 @@ func TestAuditLockedOutputs(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(out, "summary.json")); err != nil {
 		t.Errorf("the first audit wrote no summary.json: %v", err)
 	}
-	for _, p := range []string{filepath.Join(out, ".crawlaudit.lock"), filepath.Join(dir, ".audit.duckdb.lock")} {
+	for _, p := range []string{filepath.Join(dir, ".out.lock"), filepath.Join(dir, ".audit.duckdb.lock")} {
 		if _, err := os.Stat(p); !os.IsNotExist(err) {
 			t.Errorf("lock file %s left after the run: %v", p, err)
 		}
