@@ -81,6 +81,10 @@ type Config struct {
 	From, To time.Time
 	// DB is the DuckDB file to keep the audit in; empty: in memory.
 	DB string
+	// SpillDir is the directory in whose file system an in-memory audit
+	// spills what does not fit in memory (cmd gives --out's); empty: the
+	// system's temporary directory. A DB file spills beside itself.
+	SpillDir string
 	// Ingest configures reading the logs.
 	Ingest ingest.Options
 	// Allocator for the judged batches; nil: an ingest.PoolAllocator.
@@ -139,7 +143,18 @@ type Result struct {
 	// under until Commit renames it to dbFinal; "" once committed or
 	// removed, and for an audit in memory.
 	dbTemp, dbFinal string
+	// dbWithOut: WriteOut publishes the kept audit with the files of
+	// --out (PublishDBWithOut).
+	dbWithOut bool
 }
+
+// PublishDBWithOut makes WriteOut close the database and rename the audit
+// kept with Config.DB over its file in the same commit as the files of
+// --out (one journal: a process killed between the two renames leaves
+// both for the next run to complete), so that --out and --db are never of
+// two runs. Nothing may read the database after that WriteOut; Commit then
+// has nothing left to do.
+func (r *Result) PublishDBWithOut() { r.dbWithOut = true }
 
 // Close releases the database. An audit kept with Config.DB that was not
 // committed is removed: the file the run found is left as it was.
@@ -256,7 +271,7 @@ func runOnce(ctx context.Context, cfg Config, logs []string, damaged []*ingest.I
 	}
 	// DuckDB starts while the history is read and the logs begin to flow:
 	// the first batch waits for it, not the reading.
-	pending := openStoreAsync(ctx, dbPath)
+	pending := openStoreAsync(ctx, dbPath, cfg.SpillDir)
 	ok := false
 	defer func() {
 		if !ok {
@@ -392,10 +407,15 @@ func runOnce(ctx context.Context, cfg Config, logs []string, damaged []*ingest.I
 	}
 	j.streamedChanges = j.stream.finishChanges(j.dict)
 	j.dropIngestState()
+	limit := MemoryLimit
 	if MemoryLimitAfterRead != "" {
 		if err := store.Exec(ctx, "SET memory_limit = "+sqlString(MemoryLimitAfterRead)); err != nil {
 			return nil, err
 		}
+		limit = MemoryLimitAfterRead
+	}
+	if err := store.fitLongStrings(ctx, parseBytes(limit)); err != nil {
+		return nil, err
 	}
 	if lim := cfg.GoMemoryLimitAfterRead; lim > 0 {
 		if prev := debug.SetMemoryLimit(-1); lim < prev {
@@ -585,11 +605,11 @@ type pendingStore struct {
 // openStoreAsync starts opening the audit's database: it opens the store
 // (path: a new file, or "" for memory) and has DuckDB
 // copy batches on one thread (see judgeInto), while the caller goes on.
-func openStoreAsync(ctx context.Context, path string) *pendingStore {
+func openStoreAsync(ctx context.Context, path, spillDir string) *pendingStore {
 	p := &pendingStore{done: make(chan struct{})}
 	go func() {
 		defer close(p.done)
-		s, err := OpenStore(ctx, path)
+		s, err := openStoreSpilling(ctx, path, spillDir)
 		if err != nil {
 			p.err = err
 			return

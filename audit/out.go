@@ -15,6 +15,7 @@ import (
 	"github.com/crawlaudit/crawlaudit/internal/atomicfile"
 	"github.com/crawlaudit/crawlaudit/queries"
 	"github.com/crawlaudit/crawlaudit/report"
+	"github.com/crawlaudit/crawlaudit/report/firewall"
 	"github.com/crawlaudit/crawlaudit/report/markdown"
 	"github.com/crawlaudit/crawlaudit/report/page"
 )
@@ -52,8 +53,11 @@ var csvFiles = []struct {
 // when every one is (contract §9); on any error none is, the previous
 // files stay as they were, and no temporary file is left. A format whose
 // limit the list exceeds (AWS WAF's 10,000 addresses) is such an error.
-// Files of formats not asked for this time are left alone. What the block
-// list files leave out or widen is added to r.Warnings.
+// The files of block list formats not asked for this time, which an
+// earlier run wrote, are removed with the same commit (a firewall must not
+// load last month's list beside this month's); no other file of dir is
+// touched. What the block list files leave out or widen is added to
+// r.Warnings.
 func (r *Result) WriteOut(ctx context.Context, dir string, block BlockPolicy) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("cannot create output directory: %w", err)
@@ -67,6 +71,12 @@ func (r *Result) WriteOut(ctx context.Context, dir string, block BlockPolicy) er
 	}
 	st := atomicfile.NewStaged(dir)
 	defer st.Abort()
+	st.RemoveOthers(OutFiles...)
+	for _, f := range firewall.Formats() {
+		for _, file := range f.Files {
+			st.RemoveOthers(file.Name)
+		}
+	}
 	if err := st.Write("summary.json", func(w io.Writer) error { return report.WriteJSON(w, &r.Summary) }); err != nil {
 		return err
 	}
@@ -76,7 +86,7 @@ func (r *Result) WriteOut(ctx context.Context, dir string, block BlockPolicy) er
 			if err := r.store.namedRows(ctx, f.table, queries.SQL(f.rows), f.names); err != nil {
 				return err
 			}
-			return r.store.WriteCSV(ctx, w, queries.SQL(f.query))
+			return r.store.writeCSV(ctx, w, queries.SQL(f.query), true)
 		})
 		if err != nil {
 			return err
@@ -104,8 +114,17 @@ func (r *Result) WriteOut(ctx context.Context, dir string, block BlockPolicy) er
 	if err := st.Write("report.md", func(w io.Writer) error { return markdown.Write(w, findings) }); err != nil {
 		return err
 	}
+	if r.dbWithOut && r.dbTemp != "" {
+		if err := r.store.Close(); err != nil {
+			return fmt.Errorf("cannot close the audit kept in %s: %w", r.dbFinal, err)
+		}
+		st.AlsoRename(r.dbTemp, r.dbFinal)
+	}
 	if err := st.Commit(); err != nil {
 		return err
+	}
+	if r.dbWithOut {
+		r.dbTemp = "" // renamed with the set
 	}
 	r.Warnings = append(r.Warnings, blockWarnings(list, block)...)
 	return nil
@@ -131,8 +150,14 @@ func (r *Result) WriteReport(ctx context.Context, path string, block BlockPolicy
 // cells (report.CSVWriter), numbers, booleans and times as themselves, NULL
 // as an empty cell.
 func (s *Store) WriteCSV(ctx context.Context, w io.Writer, query string, args ...any) error {
+	return s.writeCSV(ctx, w, query, false, args...)
+}
+
+// writeCSV is WriteCSV; sortApart sorts the rows in a step of their own
+// (see eachLarge), for the project's queries that end with their order.
+func (s *Store) writeCSV(ctx context.Context, w io.Writer, query string, sortApart bool, args ...any) error {
 	cw := report.NewCSVWriter(w)
-	err := s.EachLarge(ctx, query, func(cols []string) error { return cw.Header(cols...) }, func(vals []any) error {
+	err := s.eachLarge(ctx, query, sortApart, func(cols []string) error { return cw.Header(cols...) }, func(vals []any) error {
 		for _, v := range vals {
 			writeCell(cw, v)
 		}

@@ -278,6 +278,10 @@ func readHead(path string, n int64) ([]byte, error) {
 // parquetSlices).
 var parquetSliceRows int64 = 1 << 17
 
+// parquetSliceBytes bounds the bytes of the longest strings a slice holds
+// (see parquetSlices).
+var parquetSliceBytes int64 = 16 << 20
+
 // ParquetOtherHosts is the partition value (host=~other) of the rows of
 // hosts with fewer than parquetHostDayRows rows a day on average, so that
 // a log with many hosts of a few requests each (hostile Host headers) does
@@ -294,22 +298,57 @@ var parquetHostDayRows int64 = 100
 // ParquetOtherHosts; it is not written.
 const otherColumn = "crawlaudit_other_host"
 
+// parquetRowsSQL is the rows of the view judged (queries/judged.sql) on
+// ids, and parquetNames the id columns namedRows names; parquetJudgedSQL
+// selects from the named table the columns of judged, in its order and
+// with its types, so that the dataset is the view's rows.
+const parquetRowsSQL = `SELECT r.ts, r.host_id, r.client_ip_id, r.client_ip, r.method_id, r.target_id, r.target,
+    r.status, r.bytes, r.user_agent_id, r.user_agent, r.bot_id, r.file_id, r.line,
+    r.robots_version_id, r.robots_group_id, r.verdict_id, r.rule_id, r.rule_line,
+    r.crawl_delay, r.rate_requests, r.rate_seconds, r.visit_window_id, r.visit_breach, r.robots_fetch,
+    m.gap_us, m.rate_count, m.crawl_delay_breach, m.request_rate_breach,
+    r.identity, cl.evidence AS identity_evidence
+FROM requests r
+JOIN measures m ON r.rid = m.rid
+LEFT JOIN claims cl ON cl.id = r.claim_id`
+
+var parquetNames = []idName{
+	{id: "host_id", as: "host_name"}, {id: "method_id", as: "method"}, {id: "file_id", as: "file"},
+	{id: "robots_version_id", as: "robots_version"}, {id: "robots_group_id", as: "robots_group"},
+	{id: "verdict_id", as: "verdict"}, {id: "rule_id", as: "rule"}, {id: "visit_window_id", as: "visit_window"},
+	{id: "client_ip_id", as: "client_ip_name", many: true}, {id: "target_id", as: "target_name", many: true},
+	{id: "user_agent_id", as: "user_agent_name", many: true}, {id: "bot_id", as: "bot", many: true},
+}
+
+const parquetJudgedSQL = `SELECT ts, coalesce(host_name, '') AS host, coalesce(client_ip_name, client_ip) AS client_ip,
+    method, coalesce(target_name, target) AS target, status, bytes,
+    coalesce(user_agent_name, user_agent) AS user_agent, bot, file, line,
+    robots_version, robots_group, verdict, rule, rule_line, crawl_delay, rate_requests, rate_seconds,
+    visit_window, visit_breach, robots_fetch, gap_us, rate_count, crawl_delay_breach, request_rate_breach,
+    identity, identity_evidence`
+
 // writeParquetDataset writes the dataset into the empty directory root.
 //
 // The driver materialises the whole result of a query before its first
 // batch, and DuckDB cannot spill such a result, so the rows are not read by
-// one query: the view judged is copied into a temporary table (a table
-// spills to disk under DuckDB's memory limit; the copy also frees the
-// view's joins before anything is sorted), which is read in slices of ts
-// (parquetSlices), each sorted by host and ts, then dropped. The view and
-// the table are made by SQL, not registered from Arrow: reading them
-// through the Arrow interface is reliable (see Store).
+// one query: the rows of the view judged are stored in a temporary table
+// (a table spills to disk under DuckDB's memory limit), named one dict
+// join at a time (namedRows: the view's twelve joins at once held twelve
+// hash tables and failed under the limit from about 0.8 M bot requests),
+// and read in slices of ts (parquetSlices), each sorted by host and ts,
+// then dropped. The view and the table are made by SQL, not registered
+// from Arrow: reading them through the Arrow interface is reliable (see
+// Store).
 func (r *Result) writeParquetDataset(ctx context.Context, root string, st *ParquetStats) error {
 	table := fmt.Sprintf("crawlaudit_parquet_%d", r.store.views.Add(1))
-	if err := r.store.Exec(ctx, "CREATE TEMP TABLE "+table+" AS SELECT * FROM judged"); err != nil {
+	named := table + "_named"
+	defer r.store.Exec(context.WithoutCancel(ctx), "DROP VIEW IF EXISTS "+table+"; DROP TABLE IF EXISTS "+named)
+	if err := r.store.namedRows(ctx, named, parquetRowsSQL, parquetNames); err != nil {
 		return err
 	}
-	defer r.store.Exec(context.WithoutCancel(ctx), "DROP TABLE IF EXISTS "+table)
+	if err := r.store.Exec(ctx, "CREATE TEMP VIEW "+table+" AS "+parquetJudgedSQL+" FROM "+named); err != nil {
+		return err
+	}
 	wheres, err := r.parquetSlices(ctx, table)
 	if err != nil {
 		return err
@@ -327,16 +366,16 @@ func (r *Result) writeParquetDataset(ctx context.Context, root string, st *Parqu
 	defer r.store.Exec(context.WithoutCancel(ctx), "DROP TABLE IF EXISTS "+hosts)
 	// The hosts with partitions of their own: those with enough rows a
 	// day, and those the robots.txt history names.
-	named := "SELECT NULL::VARCHAR WHERE false"
+	namedHosts := "SELECT NULL::VARCHAR WHERE false"
 	if r.hist != nil && !r.hist.AnyHost() {
 		var names []string
 		for _, h := range r.hist.Hosts() {
 			names = append(names, sqlString(h))
 		}
-		named = "SELECT unnest([" + strings.Join(names, ", ") + "]::VARCHAR[])"
+		namedHosts = "SELECT unnest([" + strings.Join(names, ", ") + "]::VARCHAR[])"
 	}
 	if err := r.store.Exec(ctx, fmt.Sprintf(`CREATE TEMP TABLE %s AS SELECT host FROM %s GROUP BY host
-		HAVING count(*) >= %d * count(DISTINCT epoch_us(ts) // %d) UNION %s`, hosts, table, parquetHostDayRows, int64(24*time.Hour/time.Microsecond), named)); err != nil {
+		HAVING count(*) >= %d * count(DISTINCT epoch_us(ts) // %d) UNION %s`, hosts, table, parquetHostDayRows, int64(24*time.Hour/time.Microsecond), namedHosts)); err != nil {
 		return err
 	}
 	from, order := table+" t", "t.host, t.ts, t.file, t.line"
@@ -387,7 +426,16 @@ func (r *Result) writeParquetDataset(ctx context.Context, root string, st *Parqu
 // slice whatever the counts; they filter ts itself, so that DuckDB skips
 // the row groups out of range.
 func (r *Result) parquetSlices(ctx context.Context, table string) ([]string, error) {
-	const hourUS = int64(time.Hour / time.Microsecond)
+	// The driver holds a slice's result whole: with long strings stored
+	// (60 KB URLs), a slice holds parquetSliceBytes of them at most, cut
+	// at minutes rather than hours.
+	sliceRows, unit := parquetSliceRows, time.Hour
+	if l := r.store.longest; l > 0 && sliceRows*l > parquetSliceBytes {
+		sliceRows, unit = max(256, parquetSliceBytes/l), time.Minute
+	}
+	// "hour" below is a unit: an hour, or a minute for long strings.
+	hourUS := int64(unit / time.Microsecond)
+	perDay := int64(24 * time.Hour / unit)
 	type bucket struct{ hour, rows int64 }
 	var hours []bucket
 	var nulls int64
@@ -413,9 +461,9 @@ func (r *Result) parquetSlices(ctx context.Context, table string) ([]string, err
 	}
 	day := func(h int64) int64 {
 		if h < 0 {
-			return (h - 23) / 24
+			return (h - perDay + 1) / perDay
 		}
-		return h / 24
+		return h / perDay
 	}
 	// cuts are the hours where a slice starts, after the first.
 	var cuts []int64
@@ -426,15 +474,15 @@ func (r *Result) parquetSlices(ctx context.Context, table string) ([]string, err
 		for ; j < len(hours) && day(hours[j].hour) == d; j++ {
 			rows += hours[j].rows
 		}
-		if cur > 0 && cur+rows > parquetSliceRows {
-			cuts = append(cuts, d*24)
+		if cur > 0 && cur+rows > sliceRows {
+			cuts = append(cuts, d*perDay)
 			cur = 0
 		}
-		if rows <= parquetSliceRows {
+		if rows <= sliceRows {
 			cur += rows
 		} else {
 			for _, b := range hours[i:j] {
-				if cur > 0 && cur+b.rows > parquetSliceRows {
+				if cur > 0 && cur+b.rows > sliceRows {
 					cuts = append(cuts, b.hour)
 					cur = 0
 				}
@@ -443,7 +491,7 @@ func (r *Result) parquetSlices(ctx context.Context, table string) ([]string, err
 		}
 		i = j
 	}
-	at := func(h int64) string { return fmt.Sprintf("to_timestamp(%d)", h*3600) }
+	at := func(h int64) string { return fmt.Sprintf("to_timestamp(%d)", h*int64(unit/time.Second)) }
 	var wheres []string
 	switch {
 	case len(cuts) == 0:

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync/atomic"
 
@@ -45,6 +46,9 @@ type Store struct {
 	// tempDir is DuckDB's temp_directory of an in-memory store (a
 	// tracked temporary name of package atomicfile); "" for a file.
 	tempDir string
+	// longest is the length in bytes of the longest string stored
+	// through Insert (noteLongest).
+	longest int64
 }
 
 // MemoryLimit is DuckDB's memory_limit for the stores opened from then on:
@@ -83,6 +87,13 @@ func OpenStore(ctx context.Context, path string) (*Store, error) {
 	return openStore(ctx, path, true)
 }
 
+// openStoreSpilling is OpenStore for an in-memory database that spills
+// into a temporary directory inside spillDir (the system's temporary
+// directory when empty).
+func openStoreSpilling(ctx context.Context, path, spillDir string) (*Store, error) {
+	return openStoreFull(ctx, path, true, "", spillDir)
+}
+
 // OpenStoreReadOnly opens the kept audit at path so that no SQL run on it
 // can change anything (contract §9): the database is opened with DuckDB's
 // access_mode READ_ONLY (INSERT, UPDATE, DELETE, DROP, CREATE fail), then
@@ -115,6 +126,12 @@ func openStore(ctx context.Context, path string, schema bool) (*Store, error) {
 // openStoreMode opens the database at path with DuckDB's access_mode mode
 // ("" for the default, READ_WRITE for a file).
 func openStoreMode(ctx context.Context, path string, schema bool, mode string) (*Store, error) {
+	return openStoreFull(ctx, path, schema, mode, "")
+}
+
+// openStoreFull is openStoreMode with the directory an in-memory database
+// spills into (see bound).
+func openStoreFull(ctx context.Context, path string, schema bool, mode, spillDir string) (*Store, error) {
 	dsn := path
 	if mode != "" {
 		dsn += "?access_mode=" + mode
@@ -130,7 +147,7 @@ func openStoreMode(ctx context.Context, path string, schema bool, mode string) (
 		return nil, fmt.Errorf("cannot connect to DuckDB database %q: %w", path, err)
 	}
 	s := &Store{db: db, conn: conn}
-	if err := s.bound(ctx, path); err != nil {
+	if err := s.bound(ctx, path, spillDir); err != nil {
 		s.Close()
 		return nil, err
 	}
@@ -158,15 +175,21 @@ func openStoreMode(ctx context.Context, path string, schema bool, mode string) (
 
 // bound sets DuckDB's memory_limit (MemoryLimit) and, for an in-memory
 // database, its temp_directory: a temporary name of package atomicfile in
-// os.TempDir() (".crawlaudit-duckdb.tmp-PID-RANDOM"), which DuckDB makes
-// when it first spills, Close removes, and atomicfile.RemoveTemporary or
-// SweepStale remove after an interrupted or killed run. A database file
-// spills to DuckDB's default, FILE.tmp beside it, which DuckDB removes when
-// it closes and atomicfile knows as a companion of the file.
-func (s *Store) bound(ctx context.Context, path string) error {
+// spillDir, or os.TempDir() when it is empty
+// (".crawlaudit-duckdb.tmp-PID-RANDOM"), which DuckDB makes when it first
+// spills, Close removes, and atomicfile.RemoveTemporary or SweepStale
+// remove after an interrupted or killed run. spillDir is the output's
+// directory: what the audit writes lands on that disk, and /tmp is often
+// a small RAM disk. A database file spills to DuckDB's default, FILE.tmp
+// beside it, which DuckDB removes when it closes and atomicfile knows as a
+// companion of the file.
+func (s *Store) bound(ctx context.Context, path, spillDir string) error {
 	if path == "" {
-		atomicfile.SweepStaleOf(os.TempDir(), "crawlaudit-duckdb") // what killed runs left
-		s.tempDir = atomicfile.TempPath(filepath.Join(os.TempDir(), "crawlaudit-duckdb"))
+		if spillDir == "" {
+			spillDir = os.TempDir()
+		}
+		atomicfile.SweepStaleOf(spillDir, "crawlaudit-duckdb") // what killed runs left
+		s.tempDir = atomicfile.TempPath(filepath.Join(spillDir, "crawlaudit-duckdb"))
 		if err := s.Exec(ctx, "SET temp_directory = "+sqlString(s.tempDir)); err != nil {
 			return err
 		}
@@ -232,8 +255,46 @@ func (s *Store) Each(ctx context.Context, query string, head func(cols []string)
 }
 
 // largeChunkRows is the number of rows EachLarge reads back at a time (a
-// variable for the tests).
+// variable for the tests), fewer when long strings are stored
+// (chunkRows).
 var largeChunkRows = 65536
+
+// largeChunkBytes bounds the bytes of long strings EachLarge reads back at
+// a time: the driver holds a chunk whole, outside DuckDB's memory limit.
+const largeChunkBytes = 32 << 20
+
+// chunkRows is the number of rows EachLarge reads at a time: largeChunkRows,
+// or fewer when a row may carry the longest string stored (60 KB URLs:
+// 546 rows, 33 MB, where 65,536 rows would be 4 GB).
+func (s *Store) chunkRows() int64 {
+	n := int64(largeChunkRows)
+	if s.longest > 0 {
+		n = min(n, max(16, largeChunkBytes/s.longest))
+	}
+	return n
+}
+
+// vectorRows is DuckDB's vector size: the rows an operator holds at once.
+const vectorRows = 2048
+
+// fitLongStrings, once the longest string stored is known (Insert notes
+// it: a query cannot read it back, since the strings may fill the memory
+// limit already), and when vectors of such strings would crowd DuckDB's
+// memory limit, raises the limit to three vectors of them and runs the
+// queries on one thread (two failed; four cost 200 MB more at peak with
+// --parquet). DuckDB holds a
+// vector of 2,048 values whole in memory (it cannot spill part of one): a
+// log of 60 KB URLs makes vectors of 120 MB, and a query with a few of them
+// in flight failed with "failed to pin block" under a 256 MB limit. The
+// process's memory then grows by what the strings need, not by the log's
+// size. limit is the memory_limit in force, in bytes.
+func (s *Store) fitLongStrings(ctx context.Context, limit int64) error {
+	need := 3 * vectorRows * s.longest
+	if limit <= 0 || need <= limit {
+		return nil
+	}
+	return s.Exec(ctx, fmt.Sprintf("SET threads = 1; SET memory_limit = '%dMiB'", need>>20+1))
+}
 
 // EachLarge is Each for a query whose result may be large (a row per
 // request, per address, per bot name). DuckDB's driver materializes a
@@ -243,27 +304,66 @@ var largeChunkRows = 65536
 // other, and is read back largeChunkRows rows at a time in the query's
 // order. query is one statement (a trailing semicolon is allowed).
 func (s *Store) EachLarge(ctx context.Context, query string, head func(cols []string) error, row func(vals []any) error, args ...any) error {
+	return s.eachLarge(ctx, query, false, head, row, args...)
+}
+
+// eachLarge is EachLarge; with sortApart, for one of the project's
+// queries whose last line is its order ("ORDER BY ts, file, line"), the
+// rows are stored unsorted first, with preserve_insertion_order off, and
+// sorted in a second step from that table. Sorting the output of a query
+// of unions and joins in the same step failed under DuckDB's memory limit
+// ("failed to pin block") where sorting a stored table spills: breaches.csv
+// of a month read three times (0.9 M breaches) under 256 MB.
+func (s *Store) eachLarge(ctx context.Context, query string, sortApart bool, head func(cols []string) error, row func(vals []any) error, args ...any) error {
 	name := fmt.Sprintf("each_large_%d", s.views.Add(1))
 	query = strings.TrimRight(strings.TrimSpace(query), ";")
+	defer s.conn.ExecContext(context.WithoutCancel(ctx), "DROP TABLE IF EXISTS "+name+"; DROP TABLE IF EXISTS "+name+"_unsorted")
+	if body, order, ok := splitFinalOrder(query); sortApart && ok {
+		err := s.Exec(ctx, "SET preserve_insertion_order = false; CREATE TEMP TABLE "+name+"_unsorted AS\n"+body, args...)
+		if rerr := s.Exec(context.WithoutCancel(ctx), "SET preserve_insertion_order = true"); err == nil {
+			err = rerr
+		}
+		if err != nil {
+			return err
+		}
+		query, args = "SELECT * FROM "+name+"_unsorted\n"+order, nil
+	}
 	// The table keeps the rows in the query's order: DuckDB preserves
 	// insertion order (preserve_insertion_order, on by default), and
 	// rowid counts the rows as they were inserted.
 	if err := s.Exec(ctx, "CREATE TEMP TABLE "+name+" AS\n"+query, args...); err != nil {
 		return err
 	}
-	defer s.conn.ExecContext(context.WithoutCancel(ctx), "DROP TABLE IF EXISTS "+name)
+	s.conn.ExecContext(ctx, "DROP TABLE IF EXISTS "+name+"_unsorted")
 	var n int64
 	if err := s.conn.QueryRowContext(ctx, "SELECT count(*) FROM "+name).Scan(&n); err != nil {
 		return fmt.Errorf("DuckDB: %w", err)
 	}
-	for from := int64(0); from == 0 || from < n; from += int64(largeChunkRows) {
-		chunk := fmt.Sprintf("SELECT * FROM %s WHERE rowid >= %d AND rowid < %d ORDER BY rowid", name, from, from+int64(largeChunkRows))
+	step := s.chunkRows()
+	for from := int64(0); from == 0 || from < n; from += step {
+		chunk := fmt.Sprintf("SELECT * FROM %s WHERE rowid >= %d AND rowid < %d ORDER BY rowid", name, from, from+step)
 		if err := s.Each(ctx, chunk, head, row); err != nil {
 			return err
 		}
 		head = nil
 	}
 	return nil
+}
+
+// splitFinalOrder splits query at its last line when that line is a
+// plain ORDER BY of output columns ("ORDER BY ts, file, line": no
+// parenthesis, no other clause after it); ok is false otherwise.
+func splitFinalOrder(query string) (body, order string, ok bool) {
+	i := strings.LastIndexByte(query, '\n')
+	if i < 0 {
+		return "", "", false
+	}
+	last := strings.TrimSpace(query[i+1:])
+	if !strings.HasPrefix(last, "ORDER BY ") || strings.ContainsAny(last, "()'\"") ||
+		strings.Contains(last, " LIMIT") || strings.Contains(last, "--") {
+		return "", "", false
+	}
+	return query[:i], last, true
 }
 
 // Insert appends the rows of rec to table, whose columns must have the
@@ -277,6 +377,9 @@ func (s *Store) Insert(ctx context.Context, table string, rec arrow.RecordBatch)
 		return fmt.Errorf("cannot make an Arrow reader for %s: %w", table, err)
 	}
 	defer reader.Release()
+	for _, col := range rec.Columns() {
+		s.noteLongest(col)
+	}
 	view := fmt.Sprintf("crawlaudit_batch_%d", s.views.Add(1))
 	release, err := s.arrow.RegisterView(reader, view)
 	if err != nil {
@@ -288,6 +391,29 @@ func (s *Store) Insert(ctx context.Context, table string, rec arrow.RecordBatch)
 		return err
 	}
 	return s.Exec(ctx, "DROP VIEW IF EXISTS "+view)
+}
+
+// noteLongest raises s.longest to the longest value of a string column
+// (inside structs too), from its offsets: no string is read.
+func (s *Store) noteLongest(a arrow.Array) {
+	switch x := a.(type) {
+	case *array.String:
+		for i := 0; i < x.Len(); i++ {
+			s.longest = max(s.longest, int64(x.ValueLen(i)))
+		}
+	case *array.LargeString:
+		for i := 0; i < x.Len(); i++ {
+			s.longest = max(s.longest, int64(x.ValueLen(i)))
+		}
+	case *array.Binary:
+		for i := 0; i < x.Len(); i++ {
+			s.longest = max(s.longest, int64(x.ValueLen(i)))
+		}
+	case *array.Struct:
+		for i := 0; i < x.NumField(); i++ {
+			s.noteLongest(x.Field(i))
+		}
+	}
 }
 
 // InsertRequests appends rec, a batch of RequestsSchema, to the judged
@@ -326,17 +452,20 @@ func (s *Store) insertValues(ctx context.Context, table string, rows [][]any) er
 	return nil
 }
 
-// Close closes the database.
+// Close closes the database; closing it again does nothing.
 func (s *Store) Close() error {
 	var errs []error
 	if s.conn != nil {
 		errs = append(errs, s.conn.Close())
+		s.conn = nil
 	}
 	if s.db != nil {
 		errs = append(errs, s.db.Close())
+		s.db = nil
 	}
 	if s.tempDir != "" {
 		errs = append(errs, atomicfile.Remove(s.tempDir))
+		s.tempDir = ""
 	}
 	return errors.Join(errs...)
 }
@@ -349,4 +478,25 @@ func firstLine(q string) string {
 		}
 	}
 	return q
+}
+
+// parseBytes parses a DuckDB memory size ("320MB", "1GB", "512MiB",
+// "1.5 GB"), 0 when it is not one.
+func parseBytes(v string) int64 {
+	v = strings.ToUpper(strings.TrimSpace(v))
+	units := []struct {
+		suffix string
+		mult   float64
+	}{{"KIB", 1 << 10}, {"MIB", 1 << 20}, {"GIB", 1 << 30}, {"TIB", 1 << 40},
+		{"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"TB", 1e12}, {"B", 1}}
+	for _, u := range units {
+		if num, ok := strings.CutSuffix(v, u.suffix); ok {
+			f, err := strconv.ParseFloat(strings.TrimSpace(num), 64)
+			if err != nil || f < 0 {
+				return 0
+			}
+			return int64(f * u.mult)
+		}
+	}
+	return 0
 }

@@ -5,6 +5,8 @@ package audit
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -212,6 +214,27 @@ FROM range(0, 200000) t(i) WHERE i % $1 <> 0 GROUP BY k ORDER BY n DESC, k DESC;
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("EachLarge's %d rows differ from Each's %d", len(got), len(want))
 	}
+	// Sorted in a step of its own: the same rows in the same order, from
+	// a query whose last line is its order; a query whose order is not a
+	// plain last line is run as it is.
+	sortApart := func(ctx context.Context, q string, head func([]string) error, row func([]any) error, args ...any) error {
+		return s.eachLarge(ctx, strings.ReplaceAll(q, "$1", "3"), true, head, row)
+	}
+	split := strings.Replace(query, " ORDER BY n DESC", "\nORDER BY n DESC", 1)
+	if _, order, ok := splitFinalOrder(strings.TrimRight(split, ";")); !ok || order != "ORDER BY n DESC, k DESC" {
+		t.Fatalf("splitFinalOrder: %q, %v", order, ok)
+	}
+	for _, q := range []string{split, query} {
+		gotHeads, got = collect(sortApart, q)
+		if fmt.Sprint(gotHeads) != fmt.Sprint(wantHeads) || strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("sorted apart (%.40q…): %d rows, columns %v, differ from Each's", q, len(got), gotHeads)
+		}
+	}
+	for _, q := range []string{"SELECT 1\nORDER BY count(*)", "SELECT 1 ORDER BY a", "SELECT 1\nORDER BY a LIMIT 3"} {
+		if _, _, ok := splitFinalOrder(q); ok {
+			t.Errorf("splitFinalOrder(%q) split it", q)
+		}
+	}
 	gotHeads, got = collect(s.EachLarge, "SELECT 1 AS a WHERE $1 = 0")
 	if len(got) != 0 || fmt.Sprint(gotHeads) != "[[a]]" {
 		t.Errorf("empty result: rows %q, columns %v", got, gotHeads)
@@ -225,5 +248,37 @@ FROM range(0, 200000) t(i) WHERE i % $1 <> 0 GROUP BY k ORDER BY n DESC, k DESC;
 	}
 	if tables != 0 {
 		t.Errorf("%d temporary tables left", tables)
+	}
+}
+
+// TestCheckSpillSpace: a disk with room says nothing; a log larger than the
+// free space warns before the reading; standard input cannot be told.
+func TestCheckSpillSpace(t *testing.T) {
+	dir := t.TempDir()
+	free, ok := freeSpace(dir)
+	if !ok {
+		t.Skip("this system does not tell free space")
+	}
+	small := filepath.Join(dir, "small.log")
+	os.WriteFile(small, []byte("x\n"), 0o644)
+	if w, err := CheckSpillSpace(dir, []string{small, "-"}); w != "" || err != nil {
+		t.Errorf("a small log: %q, %v", w, err)
+	}
+	// A sparse file larger than the free space: nothing is written.
+	big := filepath.Join(dir, "big.log.gz")
+	f, err := os.Create(big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(int64(free/8 + 1<<30)); err != nil {
+		t.Skipf("no sparse file here: %v", err)
+	}
+	f.Close()
+	w, err := CheckSpillSpace(dir, []string{big})
+	if err != nil || !strings.Contains(w, "free on the disk of "+dir) {
+		t.Errorf("a log larger than the disk: %q, %v", w, err)
+	}
+	if got := humanBytes(3 << 30); got != "3.0 GiB" {
+		t.Errorf("humanBytes(3 GiB) = %q", got)
 	}
 }

@@ -2,9 +2,14 @@
 # memory.sh: the peak memory (RSS) and wall time of `crawlaudit audit` on the
 # inputs of README "Memory": an ordinary ~4 GB log through stdin, and the
 # hostile ones of internal/hostilegen (2 M distinct bot User-Agents and 5 M
-# distinct paths; 60 KB URLs). Needs /usr/bin/time (GNU time).
+# distinct paths; 60 KB URLs); and the ones that write files, which must
+# spill rather than fail (docs/performance-memory.md): --out on 60 KB URLs,
+# on a month read three times, on 2 M distinct client addresses, and
+# --parquet on a 3 M-line month. Needs /usr/bin/time (GNU time).
 #
-#   scripts/memory.sh [INPUT...]     INPUT: ordinary, cardinality, cardinality-1m, long, long-default (default: all)
+#   scripts/memory.sh [INPUT...]     INPUT: ordinary, cardinality, cardinality-1m, long, long-default,
+#                                    out-long, out-thrice, out-addresses, parquet-month
+#                                    (default: all)
 #
 # Environment: DIR keeps the generated inputs (default: a temporary directory,
 # removed at the end; give DIR to generate them once and rerun), CA the
@@ -28,15 +33,17 @@ if [ -z "${CA:-}" ]; then
 fi
 [ -x "$DIR/hostilegen" ] || go build -o "$DIR/hostilegen" ./internal/hostilegen/cmd/hostilegen
 
-inputs=${*:-ordinary cardinality cardinality-1m long long-default}
+inputs=${*:-ordinary cardinality cardinality-1m long long-default out-long out-thrice out-addresses parquet-month}
 
-# measure NAME LOG ROBOTS [FLAGS...]: audits LOG through stdin and prints the
-# peak RSS and the wall time.
+# measure NAME LOG ROBOTS [FLAGS...]: audits LOG through stdin (TIMES times
+# over when TIMES is set) and prints the peak RSS and the wall time.
 measure() {
 	name=$1 log=$2 robots=$3
 	shift 3
+	n=${TIMES:-1}
 	# shellcheck disable=SC2086
-	/usr/bin/time -v -o "$DIR/time.txt" "$CA" audit --robots "$robots" --quiet ${ARGS:-} "$@" - <"$log" >"$DIR/out.txt" 2>"$DIR/err.txt" || {
+	for _ in $(seq "$n"); do cat "$log"; done |
+		/usr/bin/time -v -o "$DIR/time.txt" "$CA" audit --robots "$robots" --quiet ${ARGS:-} "$@" - >"$DIR/out.txt" 2>"$DIR/err.txt" || {
 		echo "$name: audit failed:" >&2
 		tail -5 "$DIR/err.txt" >&2
 	}
@@ -75,8 +82,37 @@ for in in $inputs; do
 			measure long-default "$DIR/long.log" "$DIR/robots.txt"
 		fi
 		;;
+	out-long)
+		# 4,000 bot lines with 60 KB URLs, --out: DuckDB's vectors of
+		# such strings (120 MB each) must fit its memory limit.
+		[ -s "$DIR/out-long.log" ] || "$DIR/hostilegen" -lines 4000 -path-bytes 60000 -o "$DIR/out-long.log" -robots "$DIR/robots.txt"
+		rm -rf "$DIR/out"
+		measure out-long "$DIR/out-long.log" "$DIR/robots.txt" --max-line-bytes 200000 --out "$DIR/out"
+		;;
+	out-thrice)
+		# A 3 M-line gen month read three times through stdin, --out:
+		# 0.9 M breaches to sort for breaches.csv.
+		[ -s "$DIR/month.log" ] || "$CA" gen --lines 3000000 --robots-dir "$DIR/month-robots" -o "$DIR/month.log"
+		rm -rf "$DIR/out"
+		TIMES=3
+		measure out-thrice "$DIR/month.log" "$DIR/month-robots" --out "$DIR/out"
+		TIMES=1
+		;;
+	out-addresses)
+		# 2 M bot lines from 2 M distinct client addresses, every one on
+		# the block list, --out.
+		[ -s "$DIR/addresses.log" ] || "$DIR/hostilegen" -lines 2000000 -addresses 2000000 -o "$DIR/addresses.log" -robots "$DIR/robots.txt"
+		rm -rf "$DIR/out"
+		measure out-addresses "$DIR/addresses.log" "$DIR/robots.txt" --out "$DIR/out"
+		;;
+	parquet-month)
+		# The 3 M-line gen month (1.2 M bot requests), --parquet.
+		[ -s "$DIR/month.log" ] || "$CA" gen --lines 3000000 --robots-dir "$DIR/month-robots" -o "$DIR/month.log"
+		rm -rf "$DIR/parquet"
+		measure parquet-month "$DIR/month.log" "$DIR/month-robots" --parquet "$DIR/parquet"
+		;;
 	*)
-		echo "unknown input $in: use ordinary, cardinality, cardinality-1m, long, long-default" >&2
+		echo "unknown input $in: use ordinary, cardinality, cardinality-1m, long, long-default, out-long, out-thrice, out-addresses, parquet-month" >&2
 		exit 2
 		;;
 	esac

@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -348,17 +350,44 @@ func runAudit(ctx context.Context, e *env, opt *auditOptions, logs []string) err
 		}
 	}
 	cfg.KeepGoing = opt.keepGoing
+	unlock, err := lockOutputs(opt)
+	if err != nil {
+		return usageErr("audit: %v", err)
+	}
+	defer unlock()
 	if opt.out != "" {
 		// What a killed run (SIGKILL) left goes first, whatever becomes
-		// of this one.
+		// of this one: a set it was publishing is completed, its
+		// temporary files removed.
 		atomicfile.SweepStale(opt.out)
+	}
+	// An in-memory audit spills beside what it writes: that disk has
+	// room for the output, where /tmp is often small.
+	spill := os.TempDir()
+	switch {
+	case opt.out != "":
+		// --out is created only when its files are written.
+		cfg.SpillDir = existingDir(opt.out)
+		spill = cfg.SpillDir
+	case opt.db != "":
+		spill = filepath.Dir(opt.db) // DuckDB spills beside the file
+	case opt.parquet != "":
+		cfg.SpillDir = filepath.Dir(filepath.Clean(opt.parquet))
+		spill = cfg.SpillDir
+	}
+	// Said before the minutes of reading, not when DuckDB's memory is
+	// full.
+	if warning, err := audit.CheckSpillSpace(spill, logs); err != nil {
+		return usageErr("audit: %v", err)
+	} else if warning != "" {
+		fmt.Fprintf(e.stderr, "crawlaudit: warning: %s\n", warning)
 	}
 	res, err := audit.Run(ctx, cfg, logs)
 	if res == nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		return usageErr("audit: %v", err)
+		return usageErr("audit: %v%s", err, spillHint(err, spill))
 	}
 	committed := false
 	defer func() {
@@ -387,16 +416,21 @@ func runAudit(ctx context.Context, e *env, opt *auditOptions, logs []string) err
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			return usageErr("audit: --parquet %s: %v", opt.parquet, err)
+			return usageErr("audit: --parquet %s: %v%s", opt.parquet, err, spillHint(err, spill))
 		}
 		defer dataset.Abort()
 	}
 	if opt.out != "" && replace {
+		if cfg.DB != "" && opt.report == "" {
+			// One commit for both: never --out of this run beside --db
+			// of the last (--report still reads the database after).
+			res.PublishDBWithOut()
+		}
 		if err := res.WriteOut(ctx, opt.out, block); err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			return usageErr("audit: --out %s: %v", opt.out, err)
+			return usageErr("audit: --out %s: %v%s", opt.out, err, spillHint(err, spill))
 		}
 	}
 	if dataset != nil {
@@ -498,6 +532,80 @@ func runAudit(ctx context.Context, e *env, opt *auditOptions, logs []string) err
 		}
 	}
 	return nil
+}
+
+// spillHint is what to do about an error of DuckDB running out of memory
+// or of disk space for what it spills into dir ("" for another error):
+// DuckDB's own advice (threads, memory_limit) is not for a user of
+// crawlaudit.
+func spillHint(err error, dir string) string {
+	msg := err.Error()
+	switch {
+	case strings.Contains(msg, "max_temp_directory_size"), strings.Contains(msg, "No space left"):
+		return "\n  the disk of " + dir + " is full: free space there, or write the outputs on another disk"
+	case strings.Contains(msg, "Out of Memory Error"):
+		return "\n  DuckDB ran out of memory: CRAWLAUDIT_DUCKDB_MEMORY=1GB (or more) lets it hold more before it spills to " + dir + ", and --db FILE keeps the audit on disk"
+	}
+	return ""
+}
+
+// lockOutputs takes the lock of --out, --db and --parquet before the logs
+// are read: a second audit into the same output stops at once, naming the
+// process that writes it, rather than both finishing and the last silently
+// replacing the other's files. The lock file is beside the output, so that
+// a run that writes nothing (a damaged log) creates nothing in --out; in
+// the directory itself when its parent is not writable. An output whose
+// directory does not exist yet is not locked (it is created at the end).
+// unlock releases them all.
+func lockOutputs(opt *auditOptions) (unlock func(), err error) {
+	var locks []*atomicfile.Lock
+	unlock = func() {
+		for _, l := range locks {
+			l.Unlock()
+		}
+	}
+	for _, o := range []struct{ flag, target string }{{"--out", opt.out}, {"--db", opt.db}, {"--parquet", opt.parquet}} {
+		if o.target == "" {
+			continue
+		}
+		target := filepath.Clean(o.target)
+		if _, err := os.Stat(filepath.Dir(target)); err != nil {
+			continue
+		}
+		l, err := atomicfile.TryLock(target, false)
+		if err != nil && !isLocked(err) {
+			if fi, serr := os.Stat(target); serr == nil && fi.IsDir() {
+				l, err = atomicfile.TryLock(target, true)
+			}
+		}
+		if err != nil {
+			unlock()
+			return nil, fmt.Errorf("%s: %w", o.flag, err)
+		}
+		locks = append(locks, l)
+	}
+	return unlock, nil
+}
+
+// isLocked reports whether err is another process holding a lock.
+func isLocked(err error) bool {
+	var le *atomicfile.LockedError
+	return errors.As(err, &le)
+}
+
+// existingDir is dir, or its nearest ancestor that exists.
+func existingDir(dir string) string {
+	dir = filepath.Clean(dir)
+	for {
+		if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return dir
+		}
+		dir = parent
+	}
 }
 
 // nextSteps is the table's footer: what to do next.

@@ -36,19 +36,25 @@ func main() {
 }
 
 // runInterruptible runs the command line with SIGINT and SIGTERM handled
-// (contract §9): the first signal cancels the run, which unwinds and
+// (contract §9), and SIGHUP (a closed terminal or ssh session) and SIGQUIT
+// as SIGTERM: the first signal cancels the run, which unwinds and
 // removes its temporary files, leaving --out and --db as they were or
-// complete; the exit status is then 128 + the signal's number (130, 143)
-// with a one-line message. A second signal exits at once, after removing
-// the temporary files still there.
+// complete; the exit status is then 128 + the signal's number (130, 143,
+// 129, 131) with a one-line message. A second signal exits at once, after
+// removing the temporary files still there.
 func runInterruptible(args []string) int {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	sigs := make(chan os.Signal, 2)
-	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
 	caught := make(chan os.Signal, 1)
 	go func() {
 		first := <-sigs
+		if first == syscall.SIGHUP {
+			// The terminal is gone: writing to it must fail, not kill the
+			// process (SIGPIPE) before it has removed its temporary files.
+			signal.Ignore(syscall.SIGPIPE)
+		}
 		caught <- first
 		cancel()
 		<-sigs
@@ -93,6 +99,10 @@ func signalName(sig os.Signal) string {
 		return "SIGINT (Ctrl-C)"
 	case syscall.SIGTERM:
 		return "SIGTERM"
+	case syscall.SIGHUP:
+		return "SIGHUP (terminal closed)"
+	case syscall.SIGQUIT:
+		return "SIGQUIT"
 	}
 	return sig.String()
 }

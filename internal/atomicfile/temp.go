@@ -117,8 +117,10 @@ func createTemp(dir, base string) (*os.File, error) {
 // SweepStale removes from dir the temporary files (and DuckDB companions)
 // of crawlaudit runs whose process no longer exists: what a run killed
 // with SIGKILL leaves behind. A file of a running process is left alone.
-// It returns the names removed.
+// It returns the names removed. A Commit a killed run left half-done is
+// completed first (Recover): its temporary files are the new set.
 func SweepStale(dir string) []string {
+	Recover(dir)
 	es, err := os.ReadDir(dir)
 	if err != nil {
 		return nil
