@@ -293,7 +293,10 @@ func runOnce(ctx context.Context, cfg Config, logs []string, damaged []*ingest.I
 		mem = ingest.NewPoolAllocator()
 	}
 	ident := bots.NewIdentifier()
-	j := newJudge(mem, hist, cfg.Profile, ident, pendingRanges)
+	j, err := newJudgeContext(ctx, mem, hist, cfg.Profile, ident, pendingRanges)
+	if err != nil {
+		return nil, err
+	}
 	defer j.release()
 	configureJudge(j, cfg)
 	j.collectClients = cfg.SeenClients

@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"context"
 	"fmt"
 	"net/netip"
 	"strings"
@@ -359,6 +360,14 @@ func (l *lazyStrings) flush() {
 }
 
 func newJudge(mem memory.Allocator, hist *history.History, profile robots.Profile, ident *bots.Identifier, ranges <-chan rangesResult) *judge {
+	j, _ := newJudgeContext(context.Background(), mem, hist, profile, ident, ranges)
+	return j
+}
+
+// newJudgeContext is newJudge that stops compiling the robots.txt versions
+// when ctx is done, and then returns ctx's error: a history of hundreds of
+// large versions takes seconds to compile, and Ctrl-C must not wait for it.
+func newJudgeContext(ctx context.Context, mem memory.Allocator, hist *history.History, profile robots.Profile, ident *bots.Identifier, ranges <-chan rangesResult) (*judge, error) {
 	j := &judge{
 		mem:          mem,
 		botsOut:      newBotsRows(mem),
@@ -384,6 +393,9 @@ func newJudge(mem memory.Allocator, hist *history.History, profile robots.Profil
 	j.rules = bots.BuiltinRules()
 	j.noGroup = robots.Compile(robots.Parse(nil), profile).Default()
 	for _, v := range hist.All() {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		j.versions = append(j.versions, version{
 			name:   j.intern(v.Name),
 			robots: robots.Compile(robots.Parse(v.Data), profile),
@@ -413,7 +425,7 @@ func newJudge(mem memory.Allocator, hist *history.History, profile robots.Profil
 		uaStr:       lazyStrings{b: f(rcUserAgent).(*array.StringBuilder)},
 		ipStr:       lazyStrings{b: f(rcClientIP).(*array.StringBuilder)},
 	}
-	return j
+	return j, nil
 }
 
 func (j *judge) release() {

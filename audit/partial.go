@@ -156,8 +156,11 @@ type PartialAuditor struct {
 	hist     *history.History
 	ranges   *verify.Ranges
 	warnings []string
-	// rules is a judge made for AddedRules only, on first use.
-	rules *judge
+	// rules is a judge made for AddedRules only, on first use; texts
+	// caches the rule texts of the groups of the change textsOf.
+	rules   *judge
+	texts   groupTexts
+	textsOf [2]int
 }
 
 // NewPartialAuditor loads what every part of the audit cfg needs: the
@@ -310,7 +313,10 @@ func (a *PartialAuditor) judgeOnce(ctx context.Context, cfg Config, read func(co
 		mem = ingest.NewPoolAllocator()
 	}
 	ident := bots.NewIdentifier()
-	j := newJudge(mem, a.hist, cfg.Profile, ident, readyRanges(a.ranges))
+	j, err := newJudgeContext(ctx, mem, a.hist, cfg.Profile, ident, readyRanges(a.ranges))
+	if err != nil {
+		return nil, err
+	}
 	defer j.release()
 	configureJudge(j, cfg)
 
@@ -665,7 +671,10 @@ func (a *PartialAuditor) AddedRules(c VersionChange, ua, bot string) []string {
 		a.rules = newJudge(memory.DefaultAllocator, a.hist, a.cfg.Profile, bots.NewIdentifier(), readyRanges(a.ranges))
 		configureJudge(a.rules, a.cfg)
 	}
-	return addedRules(a.rules, c.prev, c.cur, ua, bot)
+	if a.texts == nil || a.textsOf != [2]int{c.prev, c.cur} {
+		a.texts, a.textsOf = groupTexts{}, [2]int{c.prev, c.cur}
+	}
+	return addedRules(a.rules, a.texts, c.prev, c.cur, ua, bot)
 }
 
 // FoldBotRows folds the bot rows of a summary past Run's limit (100,000

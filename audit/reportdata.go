@@ -291,6 +291,9 @@ func (r *Result) versions(ctx context.Context, f *report.Findings) error {
 	all := r.hist.All()
 	number := 0
 	for i, v := range all {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		lines := report.SplitLines(v.Data)
 		rv := report.RobotsVersion{Host: v.Host, Name: v.Name, Start: v.Start.UTC(), Lines: len(lines), Bytes: len(v.Data),
 			Rules: countRules(lines), Requests: judged[v.Name].requests, Disallowed: judged[v.Name].disallowed}
