@@ -246,11 +246,15 @@ func (m *writer) write(f *report.Findings) {
 		control := ""
 		if n.Control != "" {
 			control = "; its crawl rate is set in " + Text(n.Control)
-			if n.ControlURL != "" {
+			switch {
+			case n.ControlURL == "":
+			case strings.HasPrefix(n.ControlURL, "https://") && !strings.ContainsAny(n.ControlURL, " <>\t\r\n"):
 				control += " (<" + n.ControlURL + ">)"
+			default:
+				control += " (" + Text(n.ControlURL) + ")"
 			}
 		}
-		m.p("Crawl-delay has no effect on %s: %s ignores it%s. Its %s requests sooner than Crawl-delay after the one before are counted as crawl_delay_unsupported, not as breaches.",
+		m.p("Crawl-delay has no effect on %s: %s ignores it%s. %s of its requests came sooner than Crawl-delay after the one before: counted as crawl_delay_unsupported, not as breaches.",
 			Name(n.Bot), Text(n.Operator), control, num(n.N))
 		m.p("")
 	}

@@ -240,7 +240,7 @@ func TestCrawlDelayIgnoredNote(t *testing.T) {
 	breaches = breaches[:strings.Index(breaches, "</section>")]
 	for _, want := range []string{
 		"Crawl-delay has no effect on Googlebot: Google ignores it; its crawl rate is set in Search Console (crawl rate) (<code>https://developers.google.com/search/docs/crawling-indexing/reduce-crawl-rate</code>).",
-		"Its 1,216 requests sooner than Crawl-delay",
+		"1,216 of its requests came sooner than Crawl-delay after the one before: counted as crawl_delay_unsupported",
 	} {
 		if !strings.Contains(breaches, want) {
 			t.Errorf("breaches section lacks %q:\n%s", want, breaches)
