@@ -46,7 +46,7 @@ func TestGoogleOnly_AcceptTypos(t *testing.T) {
 // Foo Bar" names Foo under both profiles. The crawler "Foo Bar" is refused
 // Foo's group under google, as upstream asks: Google's matcher compares the
 // crawler's name whole. rfc9309 reads a value with a space as a User-Agent
-// header (contract §2.1, §5), in which Foo appears as a product name. A real
+// header, in which Foo appears as a product name. A real
 // header keeps its product reading under google too.
 func TestGoogleOnly_AcceptUserAgentUpToFirstSpace(t *testing.T) {
 	body := "User-Agent: *\nDisallow: /\nUser-Agent: Foo Bar\nAllow: /x/\nDisallow: /\n"
