@@ -139,6 +139,9 @@ type Result struct {
 	// hist is the robots.txt history the audit judged by (for reports
 	// that show its versions).
 	hist *history.History
+	// operators are the operator rules the audit judged by (for the
+	// reports' notes on crawlers that ignore Crawl-delay).
+	operators *bots.Rules
 	// dbTemp is the temporary name the audit kept with Config.DB is built
 	// under until Commit renames it to dbFinal; "" once committed or
 	// removed, and for an audit in memory.
@@ -311,9 +314,13 @@ func runOnce(ctx context.Context, cfg Config, logs []string, damaged []*ingest.I
 		mem = ingest.NewPoolAllocator()
 	}
 	ident := bots.NewIdentifier()
-	j := newJudge(mem, hist, cfg.Profile, ident, pendingRanges)
+	j, err := newJudgeContext(ctx, mem, hist, cfg.Profile, ident, pendingRanges)
+	if err != nil {
+		return nil, err
+	}
 	defer j.release()
 	configureJudge(j, cfg)
+	res.operators = j.rules
 	j.collectClients = cfg.SeenClients
 	if !cfg.DNS.Live && cfg.DNS.CachePath == "" {
 		// Reverse DNS settles claims, and so identities, at the end.
@@ -697,7 +704,7 @@ func (j *judge) storeTables(ctx context.Context, s *Store) error {
 	}
 	var policies [][]any
 	for id, p := range j.policies {
-		row := []any{id, p.version, nullID(p.group), nil, nil, nil, nullID(p.visit)}
+		row := []any{id, p.version, nullID(p.group), nil, nil, nil, nullID(p.visit), p.delayIgnored}
 		if p.hasDelay {
 			row[3] = p.crawlDelay
 		}
@@ -812,7 +819,7 @@ func (res *Result) summarize(ctx context.Context, cfg Config, hist *history.Hist
 		if err := rows.Scan(&bot, &r.Host, &r.Identity, &op, &purpose, &r.Requests, &r.RobotsFetches, &r.Disallowed,
 			&r.DisallowedInGrace, &r.CrawlDelayBreaches, &r.RequestRateBreaches, &r.VisitTimeBreaches,
 			&r.Unaudited, &r.IPs, &r.FirstSeen, &r.LastSeen,
-			&r.DisallowedUnreachable, &r.AllowedUnavailable, &r.UserTriggered, &folded, &pos); err != nil {
+			&r.DisallowedUnreachable, &r.AllowedUnavailable, &r.UserTriggered, &r.CrawlDelayUnsupported, &folded, &pos); err != nil {
 			return fmt.Errorf("reading the summary: %w", err)
 		}
 		if bot != nil {

@@ -103,7 +103,7 @@ var scenarioLog = []string{
 	line("66.249.66.1", "30/Sep/2026:23:00:00 +0000", "/private/early", uaGooglebot),
 	// Googlebot, group *: 5 audited requests.
 	line("66.249.66.1", "02/Oct/2026:10:00:00 +0200", "/private/a", uaGooglebot),      // disallowed (v1 line 3)
-	line("66.249.66.1", "02/Oct/2026:10:00:05 +0200", "/index.html", uaGooglebot),     // 5 s after: crawl-delay 10 breached
+	line("66.249.66.1", "02/Oct/2026:10:00:05 +0200", "/index.html", uaGooglebot),     // 5 s after: under Crawl-delay 10, which Google ignores
 	line("66.249.66.2", "02/Oct/2026:10:00:30 +0200", "/robots.txt", uaGooglebot),     // robots fetch, 25 s: fine
 	line("66.249.66.1", "20/Oct/2026:03:00:00 +0200", "/caf%C3%A9/", uaGooglebot),     // 01:00Z, v3 disallows; v2 24 h earlier allowed: in grace
 	line("66.249.66.1", "21/Oct/2026:10:00:00 +0200", "/caf%c3%a9/menu", uaGooglebot), // v3 both now and 24 h earlier: disallowed
@@ -135,10 +135,11 @@ var scenarioLog = []string{
 
 type wantRow struct {
 	requests, robots, disallowed, grace, delay, rate, visit, ips int64
+	unsupported                                                  int64 // crawl_delay_unsupported
 }
 
 var scenarioWant = map[string]wantRow{
-	"Googlebot": {requests: 6, robots: 1, disallowed: 2, grace: 1, delay: 1, ips: 2},
+	"Googlebot": {requests: 6, robots: 1, disallowed: 2, grace: 1, unsupported: 1, ips: 2},
 	"GPTBot":    {requests: 4, disallowed: 2, grace: 1, ips: 1},
 	"AhrefsBot": {requests: 5, disallowed: 2, rate: 2, ips: 2},
 	"bingbot":   {requests: 5, disallowed: 1, visit: 2, ips: 1},
@@ -198,7 +199,7 @@ func checkScenario(t *testing.T, res *Result) {
 			continue
 		}
 		g := wantRow{r.Requests, r.RobotsFetches, r.Disallowed, r.DisallowedInGrace, r.CrawlDelayBreaches,
-			r.RequestRateBreaches, r.VisitTimeBreaches, r.IPs}
+			r.RequestRateBreaches, r.VisitTimeBreaches, r.IPs, r.CrawlDelayUnsupported}
 		if g != w {
 			t.Errorf("%s: got %+v\n want %+v", bot, g, w)
 		}
@@ -237,7 +238,7 @@ func TestAuditScenario(t *testing.T) {
 	for _, r := range breaches[1:] {
 		kinds[r[5]]++
 	}
-	if kinds["crawl-delay"] != 1 || kinds["request-rate"] != 2 || kinds["visit-time"] != 2 {
+	if kinds["crawl-delay-unsupported"] != 1 || kinds["crawl-delay"] != 0 || kinds["request-rate"] != 2 || kinds["visit-time"] != 2 {
 		t.Errorf("breaches.csv kinds = %v", kinds)
 	}
 	bl, err := os.ReadFile(filepath.Join(out, "blocklist.txt"))
@@ -389,7 +390,7 @@ func TestAuditLimitFromLaterVersion(t *testing.T) {
 	log := filepath.Join(dir, "access.log")
 	lines := []string{
 		line("66.249.66.1", "09/Oct/2026:23:59:55 +0000", "/a", uaGooglebot), // v1: no delay in force
-		line("66.249.66.1", "10/Oct/2026:00:00:03 +0000", "/b", uaGooglebot), // v2: 8 s after the v1 request: breach
+		line("66.249.66.1", "10/Oct/2026:00:00:03 +0000", "/b", uaGooglebot), // v2: 8 s after the v1 request: short (unsupported: Google ignores Crawl-delay)
 		line("66.249.66.1", "10/Oct/2026:00:00:30 +0000", "/c", uaGooglebot), // 27 s: fine
 		line("157.55.39.1", "05/Oct/2026:10:00:00 +0000", "/a", uaBing),      // v1, no limit
 		line("157.55.39.1", "05/Oct/2026:10:00:01 +0000", "/b", uaBing),      // 1 s later, still no limit
@@ -404,18 +405,18 @@ func TestAuditLimitFromLaterVersion(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer res.Close()
-	delays := map[string]int64{}
+	delays := map[string][2]int64{}
 	for _, r := range res.Summary.Bots {
-		delays[r.Bot] = r.CrawlDelayBreaches
+		delays[r.Bot] = [2]int64{r.CrawlDelayBreaches, r.CrawlDelayUnsupported}
 	}
-	if delays["Googlebot"] != 1 || delays["bingbot"] != 0 || len(delays) != 2 {
-		t.Errorf("crawl-delay breaches = %v, want Googlebot 1, bingbot 0", delays)
+	if delays["Googlebot"] != [2]int64{0, 1} || delays["bingbot"] != [2]int64{0, 0} || len(delays) != 2 {
+		t.Errorf("crawl-delay breaches and unsupported = %v, want Googlebot 0 and 1, bingbot none", delays)
 	}
 	if err := res.materialize(ctx); err != nil {
 		t.Fatal(err)
 	}
 	var gaps []string
-	err = res.Store().Each(ctx, `SELECT bot, coalesce(gap_us::VARCHAR, 'NULL'), crawl_delay_breach FROM judged ORDER BY bot, ts`, nil, func(v []any) error {
+	err = res.Store().Each(ctx, `SELECT bot, coalesce(gap_us::VARCHAR, 'NULL'), crawl_delay_breach OR crawl_delay_unsupported FROM judged ORDER BY bot, ts`, nil, func(v []any) error {
 		gaps = append(gaps, fmt.Sprint(v...))
 		return nil
 	})

@@ -10,6 +10,7 @@ import (
 
 	"github.com/crawlaudit/crawlaudit/queries"
 	"github.com/crawlaudit/crawlaudit/report"
+	"github.com/crawlaudit/crawlaudit/robots"
 )
 
 // changeWindow is how far around a robots.txt change a bot must have been
@@ -129,10 +130,26 @@ func (r *Result) changes(ctx context.Context, j *judge) ([]report.Change, error)
 	}
 	results := make(map[key]*report.Change, len(pairs))
 	var added [][]any
-	for _, p := range pairs {
+	// The pairs in change order, so that the cache of group texts holds
+	// the groups of two versions at a time.
+	order := make([]int, len(pairs))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(pairs[a].change, pairs[b].change) })
+	var cache groupTexts
+	cached := -1
+	for _, pi := range order {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		p := pairs[pi]
 		c := list[p.change]
+		if p.change != cached {
+			cache, cached = groupTexts{}, p.change
+		}
 		ch := &report.Change{Host: c.host, Version: c.version, Previous: c.previous, At: c.at, Bot: p.bot, Identity: p.idName}
-		ch.AddedRules = addedRules(j, c.prev, c.cur, p.ua, p.bot)
+		ch.AddedRules = addedRules(j, cache, c.prev, c.cur, p.ua, p.bot)
 		results[key{p.change, p.botID, p.identity}] = ch
 		for _, t := range ch.AddedRules {
 			if strings.HasPrefix(t, "Disallow:") {
@@ -258,39 +275,66 @@ func streamedMarks(sc *streamedChange, addedRules []string, still func(us int64)
 	return m
 }
 
+// groupTexts caches, per resolved group, the rule texts addedRules compares,
+// and their set: many bots share one group, and a group of a large
+// robots.txt (tens of thousands of rules) is costly to list again for each.
+// Not safe for concurrent use.
+type groupTexts map[*robots.Resolved]*ruleTexts
+
+// ruleTexts are a group's rule texts in file order, and the same as a set.
+type ruleTexts struct {
+	list []string
+	set  map[string]struct{}
+}
+
+// of returns g's rule texts, listing them on first use (a nil cache lists
+// them each time).
+func (c groupTexts) of(g *robots.Resolved) *ruleTexts {
+	if t, ok := c[g]; ok {
+		return t
+	}
+	t := &ruleTexts{set: map[string]struct{}{}}
+	add := func(s string) {
+		if _, dup := t.set[s]; !dup {
+			t.set[s] = struct{}{}
+			t.list = append(t.list, s)
+		}
+	}
+	for i := range g.Rules() {
+		add(g.RuleText(i))
+	}
+	if d, ok := g.CrawlDelay(); ok {
+		add(fmt.Sprintf("Crawl-delay: %g", d))
+	}
+	for _, rr := range g.RequestRates() {
+		s := fmt.Sprintf("Request-rate: %d/%ds", rr.Requests, rr.Seconds)
+		if rr.HasWindow {
+			s += fmt.Sprintf(" %02d%02d-%02d%02d", rr.Window.Start/60, rr.Window.Start%60, rr.Window.End/60, rr.Window.End%60)
+		}
+		add(s)
+	}
+	if s, e, ok := g.VisitTime(); ok {
+		add(fmt.Sprintf("Visit-time: %02d%02d-%02d%02d", s/60, s%60, e/60, e%60))
+	}
+	if c != nil {
+		c[g] = t
+	}
+	return t
+}
+
 // addedRules returns the rule texts of bot's group in version cur that its
-// group in version prev lacks.
-func addedRules(j *judge, prev, cur int, ua, bot string) []string {
+// group in version prev lacks, in the order of cur. It takes time linear in
+// the two groups' rules (once per group when cache is shared).
+func addedRules(j *judge, cache groupTexts, prev, cur int, ua, bot string) []string {
 	b := j.ident.Identify(ua)
 	if b.Name != bot {
 		b = j.ident.Identify(bot)
 	}
 	rule, _ := j.rules.Crawler(b.Name)
-	texts := func(id int) []string {
-		g := groupOf(j.versions[id].robots, ua, b, rule, j.noGroup)
-		var ts []string
-		for i := range g.Rules() {
-			ts = append(ts, g.RuleText(i))
-		}
-		if d, ok := g.CrawlDelay(); ok {
-			ts = append(ts, fmt.Sprintf("Crawl-delay: %g", d))
-		}
-		for _, rr := range g.RequestRates() {
-			t := fmt.Sprintf("Request-rate: %d/%ds", rr.Requests, rr.Seconds)
-			if rr.HasWindow {
-				t += fmt.Sprintf(" %02d%02d-%02d%02d", rr.Window.Start/60, rr.Window.Start%60, rr.Window.End/60, rr.Window.End%60)
-			}
-			ts = append(ts, t)
-		}
-		if s, e, ok := g.VisitTime(); ok {
-			ts = append(ts, fmt.Sprintf("Visit-time: %02d%02d-%02d%02d", s/60, s%60, e/60, e%60))
-		}
-		return ts
-	}
-	old := texts(prev)
+	old := cache.of(groupOf(j.versions[prev].robots, ua, b, rule, j.noGroup))
 	added := []string{}
-	for _, t := range texts(cur) {
-		if !slices.Contains(old, t) && !slices.Contains(added, t) {
+	for _, t := range cache.of(groupOf(j.versions[cur].robots, ua, b, rule, j.noGroup)).list {
+		if _, ok := old.set[t]; !ok {
 			added = append(added, t)
 		}
 	}

@@ -1,7 +1,9 @@
 package audit
 
 import (
+	"context"
 	"fmt"
+	"math"
 	"net/netip"
 	"strings"
 
@@ -231,7 +233,10 @@ type uaState struct {
 	// grace in µs (0: none).
 	rule    bots.CrawlerRule
 	graceUS int64
-	groups  map[int]*groupState // by version ID, made and filled lazily
+	// delayIgnoredUS is the instant (µs) from which its operator says it
+	// ignores Crawl-delay; math.MaxInt64 when it supports it.
+	delayIgnoredUS int64
+	groups         map[int]*groupState // by version ID, made and filled lazily
 	// limits says, per history host index, whether some version of the
 	// host gives it a Crawl-delay or a Request-rate (see mayLimit);
 	// lastLimitHost (the index plus one) and lastLimit are the last answer.
@@ -269,6 +274,7 @@ type policy struct {
 	group        int32 // dict id of "googlebot", "*"; -1 when no group applies
 	crawlDelay   float64
 	hasDelay     bool
+	delayIgnored bool // the crawler's operator says it ignores Crawl-delay
 	rateN, rateS int32
 	hasRate      bool
 	visit        int32 // dict id of the Visit-time window "HHMM-HHMM"; -1 when none
@@ -359,6 +365,14 @@ func (l *lazyStrings) flush() {
 }
 
 func newJudge(mem memory.Allocator, hist *history.History, profile robots.Profile, ident *bots.Identifier, ranges <-chan rangesResult) *judge {
+	j, _ := newJudgeContext(context.Background(), mem, hist, profile, ident, ranges)
+	return j
+}
+
+// newJudgeContext is newJudge that stops compiling the robots.txt versions
+// when ctx is done, and then returns ctx's error: a history of hundreds of
+// large versions takes seconds to compile, and Ctrl-C must not wait for it.
+func newJudgeContext(ctx context.Context, mem memory.Allocator, hist *history.History, profile robots.Profile, ident *bots.Identifier, ranges <-chan rangesResult) (*judge, error) {
 	j := &judge{
 		mem:          mem,
 		botsOut:      newBotsRows(mem),
@@ -384,6 +398,9 @@ func newJudge(mem memory.Allocator, hist *history.History, profile robots.Profil
 	j.rules = bots.BuiltinRules()
 	j.noGroup = robots.Compile(robots.Parse(nil), profile).Default()
 	for _, v := range hist.All() {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		j.versions = append(j.versions, version{
 			name:   j.intern(v.Name),
 			robots: robots.Compile(robots.Parse(v.Data), profile),
@@ -413,7 +430,7 @@ func newJudge(mem memory.Allocator, hist *history.History, profile robots.Profil
 		uaStr:       lazyStrings{b: f(rcUserAgent).(*array.StringBuilder)},
 		ipStr:       lazyStrings{b: f(rcClientIP).(*array.StringBuilder)},
 	}
-	return j
+	return j, nil
 }
 
 func (j *judge) release() {
@@ -569,9 +586,16 @@ func (j *judge) newUAState(ua string, logged bool) int32 {
 			j.botsOut.append(j.dict[st.botID], st.botID, st.bot, st.rule.UserTriggered)
 		}
 		st.graceUS = j.graceUS
-		if o, ok := j.rules.Operator(st.bot.Operator); ok && !j.graceForAll {
-			if d, ok := o.GraceDuration(); ok {
+		st.delayIgnoredUS = math.MaxInt64
+		if o, ok := j.rules.Operator(st.bot.Operator); ok {
+			if d, ok := o.GraceDuration(); ok && !j.graceForAll {
 				st.graceUS = d.Microseconds()
+			}
+			if since, ok := o.CrawlDelayIgnored(); ok {
+				st.delayIgnoredUS = math.MinInt64
+				if !since.IsZero() {
+					st.delayIgnoredUS = since.UnixMicro()
+				}
 			}
 		}
 		if logged {
@@ -718,6 +742,20 @@ func (j *judge) policyAt(g *groupState, sec int64) int32 {
 	if n, s, ok := g.group.RequestRate(sec); ok {
 		p.rateN, p.rateS, p.hasRate = int32(n), int32(s), true
 	}
+	if id, ok := j.policyIDs[p]; ok {
+		return id
+	}
+	id := int32(len(j.policies))
+	j.policies = append(j.policies, p)
+	j.policyIDs[p] = id
+	return id
+}
+
+// delayIgnored returns the id of policy pid for a crawler whose operator
+// says it ignores Crawl-delay: its short gaps are crawl_delay_unsupported.
+func (j *judge) delayIgnored(pid int32) int32 {
+	p := j.policies[pid]
+	p.delayIgnored = true
 	if id, ok := j.policyIDs[p]; ok {
 		return id
 	}
@@ -1054,6 +1092,9 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 		pid := g.policyID
 		if g.rateWindowed {
 			pid = j.policyAt(g, floorDiv(us, 1_000_000))
+		}
+		if g.policy.hasDelay && us >= uas.delayIgnoredUS {
+			pid = j.delayIgnored(pid)
 		}
 		c.policy.UnsafeAppend(pid)
 		if j.stream != nil {

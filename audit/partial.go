@@ -43,6 +43,7 @@ const (
 	PartialUserTriggered
 	PartialUserAgent
 	PartialRule
+	PartialCrawlDelayIgnored
 )
 
 // PartialSchema is the schema of the judged bot requests of a partial
@@ -73,26 +74,29 @@ const (
 //     availability of robots.txt (queries/availability.sql) is kept by;
 //   - user_agent: the User-Agent header, NULL when the line had none;
 //   - rule: the rule that decided the verdict ("Disallow: /private/"),
-//     NULL when none did.
+//     NULL when none did;
+//   - crawl_delay_ignored: the bot's operator says it ignores the
+//     Crawl-delay in force (the column of the table "policies").
 var PartialSchema = arrow.NewSchema([]arrow.Field{
-	PartialTS:            {Name: "ts", Type: &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}},
-	PartialHost:          {Name: "host", Type: arrow.BinaryTypes.String},
-	PartialBot:           {Name: "bot", Type: arrow.BinaryTypes.String},
-	PartialIdentity:      {Name: "identity", Type: arrow.PrimitiveTypes.Uint8},
-	PartialFile:          {Name: "file", Type: arrow.BinaryTypes.String},
-	PartialLine:          {Name: "line", Type: arrow.PrimitiveTypes.Int64},
-	PartialVerdict:       {Name: "verdict", Type: arrow.BinaryTypes.String},
-	PartialRobotsFetch:   {Name: "robots_fetch", Type: arrow.FixedWidthTypes.Boolean},
-	PartialVisitBreach:   {Name: "visit_breach", Type: arrow.FixedWidthTypes.Boolean},
-	PartialCrawlDelay:    {Name: "crawl_delay", Type: arrow.PrimitiveTypes.Float64, Nullable: true},
-	PartialRateRequests:  {Name: "rate_requests", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
-	PartialRateSeconds:   {Name: "rate_seconds", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
-	PartialClientIP:      {Name: "client_ip", Type: arrow.BinaryTypes.String, Nullable: true},
-	PartialStatus:        {Name: "status", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
-	PartialOperator:      {Name: "operator", Type: arrow.BinaryTypes.String},
-	PartialUserTriggered: {Name: "user_triggered", Type: arrow.FixedWidthTypes.Boolean},
-	PartialUserAgent:     {Name: "user_agent", Type: arrow.BinaryTypes.String, Nullable: true},
-	PartialRule:          {Name: "rule", Type: arrow.BinaryTypes.String, Nullable: true},
+	PartialTS:                {Name: "ts", Type: &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}},
+	PartialHost:              {Name: "host", Type: arrow.BinaryTypes.String},
+	PartialBot:               {Name: "bot", Type: arrow.BinaryTypes.String},
+	PartialIdentity:          {Name: "identity", Type: arrow.PrimitiveTypes.Uint8},
+	PartialFile:              {Name: "file", Type: arrow.BinaryTypes.String},
+	PartialLine:              {Name: "line", Type: arrow.PrimitiveTypes.Int64},
+	PartialVerdict:           {Name: "verdict", Type: arrow.BinaryTypes.String},
+	PartialRobotsFetch:       {Name: "robots_fetch", Type: arrow.FixedWidthTypes.Boolean},
+	PartialVisitBreach:       {Name: "visit_breach", Type: arrow.FixedWidthTypes.Boolean},
+	PartialCrawlDelay:        {Name: "crawl_delay", Type: arrow.PrimitiveTypes.Float64, Nullable: true},
+	PartialRateRequests:      {Name: "rate_requests", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
+	PartialRateSeconds:       {Name: "rate_seconds", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
+	PartialClientIP:          {Name: "client_ip", Type: arrow.BinaryTypes.String, Nullable: true},
+	PartialStatus:            {Name: "status", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
+	PartialOperator:          {Name: "operator", Type: arrow.BinaryTypes.String},
+	PartialUserTriggered:     {Name: "user_triggered", Type: arrow.FixedWidthTypes.Boolean},
+	PartialUserAgent:         {Name: "user_agent", Type: arrow.BinaryTypes.String, Nullable: true},
+	PartialRule:              {Name: "rule", Type: arrow.BinaryTypes.String, Nullable: true},
+	PartialCrawlDelayIgnored: {Name: "crawl_delay_ignored", Type: arrow.FixedWidthTypes.Boolean},
 }, nil)
 
 // BotInfo is what a partial audit knows of one bot name.
@@ -156,8 +160,11 @@ type PartialAuditor struct {
 	hist     *history.History
 	ranges   *verify.Ranges
 	warnings []string
-	// rules is a judge made for AddedRules only, on first use.
-	rules *judge
+	// rules is a judge made for AddedRules only, on first use; texts
+	// caches the rule texts of the groups of the change textsOf.
+	rules   *judge
+	texts   groupTexts
+	textsOf [2]int
 }
 
 // NewPartialAuditor loads what every part of the audit cfg needs: the
@@ -310,7 +317,10 @@ func (a *PartialAuditor) judgeOnce(ctx context.Context, cfg Config, read func(co
 		mem = ingest.NewPoolAllocator()
 	}
 	ident := bots.NewIdentifier()
-	j := newJudge(mem, a.hist, cfg.Profile, ident, readyRanges(a.ranges))
+	j, err := newJudgeContext(ctx, mem, a.hist, cfg.Profile, ident, readyRanges(a.ranges))
+	if err != nil {
+		return nil, err
+	}
 	defer j.release()
 	configureJudge(j, cfg)
 
@@ -506,6 +516,7 @@ func (j *judge) partialBatch(mem memory.Allocator, rec arrow.RecordBatch) (arrow
 		oUser     = b.Field(PartialUserTriggered).(*array.BooleanBuilder)
 		oUA       = b.Field(PartialUserAgent).(*array.StringBuilder)
 		oRule     = b.Field(PartialRule).(*array.StringBuilder)
+		oIgnored  = b.Field(PartialCrawlDelayIgnored).(*array.BooleanBuilder)
 	)
 	// What the table "bots" holds of each bot name: its first state's
 	// (storeTables).
@@ -567,12 +578,14 @@ func (j *judge) partialBatch(mem memory.Allocator, rec arrow.RecordBatch) (arrow
 			oDelay.AppendNull()
 			oRateN.AppendNull()
 			oRateS.AppendNull()
+			oIgnored.Append(false)
 		} else {
 			id := policy.Value(i)
 			if id < 0 || int(id) >= len(j.policies) {
 				return nil, fmt.Errorf("judged row with policy %d of %d", id, len(j.policies))
 			}
 			p := j.policies[id]
+			oIgnored.Append(p.delayIgnored)
 			if p.hasDelay {
 				oDelay.Append(p.crawlDelay)
 			} else {
@@ -669,7 +682,10 @@ func (a *PartialAuditor) AddedRules(c VersionChange, ua, bot string) []string {
 		a.rules = newJudge(memory.DefaultAllocator, a.hist, a.cfg.Profile, bots.NewIdentifier(), readyRanges(a.ranges))
 		configureJudge(a.rules, a.cfg)
 	}
-	return addedRules(a.rules, c.prev, c.cur, ua, bot)
+	if a.texts == nil || a.textsOf != [2]int{c.prev, c.cur} {
+		a.texts, a.textsOf = groupTexts{}, [2]int{c.prev, c.cur}
+	}
+	return addedRules(a.rules, a.texts, c.prev, c.cur, ua, bot)
 }
 
 // FoldBotRows folds the bot rows of a summary past Run's limit (100,000

@@ -88,8 +88,8 @@ func TestAuditRealLogs(t *testing.T) {
 		if (b.Bot == "AhrefsBot" || b.Bot == "MJ12bot") && b.Disallowed == 0 {
 			t.Errorf("%s: no disallowed request under Disallow: /", b.Bot)
 		}
-		if b.Bot == "Googlebot" && b.Identity == "verified" && b.Disallowed+b.CrawlDelayBreaches == 0 {
-			t.Errorf("Googlebot: neither disallowed nor delay breaches in a busy 2015 log: %+v", b)
+		if b.Bot == "Googlebot" && b.Identity == "verified" && b.Disallowed+b.CrawlDelayBreaches+b.CrawlDelayUnsupported == 0 {
+			t.Errorf("Googlebot: neither disallowed nor gaps shorter than Crawl-delay in a busy 2015 log: %+v", b)
 		}
 	}
 }
@@ -189,5 +189,57 @@ func TestAuditRealLogsIdentity(t *testing.T) {
 	res = audit("darcien-findmu-gptbot-2026-snippet/access.log")
 	if got := rows(res); got["GPTBot/verified"] != 10 || len(got) != 1 {
 		t.Errorf("2026 GPTBot: %v, want 10 verified requests", got)
+	}
+}
+
+// TestCrawlDelayUnsupportedRealLog: on the 2015 Apache log with
+// "Crawl-delay: 5" for everyone, the verified Googlebot's 216 short gaps
+// are crawl_delay_unsupported (Google's crawlers ignore Crawl-delay), not
+// breaches, and its verdict is ok; YandexBot's stay breaches, as Yandex
+// ignores Crawl-delay only since 2018. Measured by the judge's stream and
+// by the SQL (a run with a reverse DNS cache leaves the windows to it).
+func TestCrawlDelayUnsupportedRealLog(t *testing.T) {
+	log := filepath.Join(shareddata.Path(t, "real-logs"), "elastic-apache-semicomplete-2015/apache_logs.gz")
+	dir := t.TempDir()
+	robotsFile := filepath.Join(dir, "robots.txt")
+	if err := os.WriteFile(robotsFile, []byte("User-agent: *\nCrawl-delay: 5\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cache := filepath.Join(dir, "rdns.jsonl")
+	if err := os.WriteFile(cache, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		dns  DNSOptions
+	}{{"streamed", DNSOptions{}}, {"sql", DNSOptions{CachePath: cache}}} {
+		t.Run(c.name, func(t *testing.T) {
+			res, err := Run(context.Background(), Config{Robots: robotsFile, DNS: c.dns}, []string{log})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer res.Close()
+			var google, yandex bool
+			for _, r := range res.Summary.Bots {
+				switch {
+				case r.Bot == "Googlebot" && r.Identity == "verified":
+					google = true
+					if r.CrawlDelayUnsupported != 216 || r.CrawlDelayBreaches != 0 || r.Verdict != "ok" {
+						t.Errorf("Googlebot: %d unsupported, %d breaches, verdict %q; want 216, 0, ok",
+							r.CrawlDelayUnsupported, r.CrawlDelayBreaches, r.Verdict)
+					}
+				case r.Bot == "YandexBot":
+					yandex = true
+					if r.CrawlDelayUnsupported != 0 || r.CrawlDelayBreaches == 0 {
+						t.Errorf("YandexBot in 2015: %d unsupported, %d breaches; want 0 and some", r.CrawlDelayUnsupported, r.CrawlDelayBreaches)
+					}
+				case r.Operator != "Google" && r.CrawlDelayUnsupported != 0:
+					t.Errorf("%s (%s): %d crawl_delay_unsupported", r.Bot, r.Operator, r.CrawlDelayUnsupported)
+				}
+			}
+			if !google || !yandex {
+				t.Errorf("rows for Googlebot (verified) %v, YandexBot %v", google, yandex)
+			}
+		})
 	}
 }

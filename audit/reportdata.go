@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/crawlaudit/crawlaudit/audit/bots"
 	"github.com/crawlaudit/crawlaudit/queries"
 	"github.com/crawlaudit/crawlaudit/report"
 	"github.com/crawlaudit/crawlaudit/report/firewall"
@@ -263,6 +264,8 @@ func (r *Result) findings(ctx context.Context, list *firewall.List, st firewall.
 		return nil, fmt.Errorf("report: breaches: %w", err)
 	}
 
+	f.CrawlDelayIgnored = crawlDelayNotes(r.Summary.Bots, r.operators)
+
 	// robots.txt versions.
 	if err := r.versions(ctx, f); err != nil {
 		return nil, err
@@ -300,6 +303,9 @@ func (r *Result) versions(ctx context.Context, f *report.Findings) error {
 	all := r.hist.All()
 	number := 0
 	for i, v := range all {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		lines := report.SplitLines(v.Data)
 		rv := report.RobotsVersion{Host: v.Host, Name: v.Name, Start: v.Start.UTC(), Lines: len(lines), Bytes: len(v.Data),
 			Rules: countRules(lines), Requests: judged[v.Name].requests, Disallowed: judged[v.Name].disallowed}
@@ -456,4 +462,35 @@ func str(v any) string {
 		return ""
 	}
 	return fmt.Sprint(v)
+}
+
+// crawlDelayNotes returns the reports' notes on the bots with
+// crawl_delay_unsupported gaps: one per bot name, most gaps first, with
+// what its operator's rule says of its own crawl-rate control.
+func crawlDelayNotes(rows []report.BotRow, rules *bots.Rules) []report.CrawlDelayNote {
+	byBot := map[string]*report.CrawlDelayNote{}
+	var out []*report.CrawlDelayNote
+	for _, r := range rows {
+		if r.CrawlDelayUnsupported == 0 || r.Bot == "" {
+			continue
+		}
+		n := byBot[r.Bot]
+		if n == nil {
+			n = &report.CrawlDelayNote{Bot: r.Bot, Operator: r.Operator}
+			if o, ok := rules.Operator(r.Operator); ok && o.CrawlDelay != nil {
+				n.Control, n.ControlURL, n.Source = o.CrawlDelay.Control, o.CrawlDelay.ControlURL, o.CrawlDelay.Source
+			}
+			byBot[r.Bot] = n
+			out = append(out, n)
+		}
+		n.N += r.CrawlDelayUnsupported
+	}
+	slices.SortStableFunc(out, func(a, b *report.CrawlDelayNote) int {
+		return cmp.Or(cmp.Compare(b.N, a.N), strings.Compare(a.Bot, b.Bot))
+	})
+	notes := make([]report.CrawlDelayNote, len(out))
+	for i, n := range out {
+		notes[i] = *n
+	}
+	return notes
 }

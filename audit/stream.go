@@ -8,6 +8,7 @@ import (
 	"sort"
 
 	"github.com/crawlaudit/crawlaudit/robots/history"
+	"github.com/crawlaudit/crawlaudit/verify"
 )
 
 // streamKeys is what the judge keeps, while the logs stream, of the
@@ -216,7 +217,8 @@ func (w *streamKeys) windowsStreamed() bool { return w != nil && !w.windowsOff }
 
 // rows returns the keys with a limit, with what they breached, as rows of
 // the table streamed_windows (bot_id, host_id, identity_code,
-// crawl_delay_breaches, request_rate_breaches); policies are the judge's.
+// crawl_delay_breaches, request_rate_breaches, crawl_delay_unsupported);
+// policies are the judge's.
 // It sorts their requests.
 func (w *streamKeys) rows(policies []policy) [][]any {
 	if !w.windowsStreamed() {
@@ -249,16 +251,21 @@ func (w *streamKeys) rows(policies []policy) [][]any {
 				times = append(times, r.us)
 			}
 		}
-		var delays, rates int64
+		var delays, rates, unsupported int64
 		for j, r := range k.reqs {
 			if r.policy < 0 {
 				continue
 			}
 			p := &policies[r.policy]
 			// gap_us < crawl_delay * 1000000, compared as DuckDB compares
-			// a BIGINT with a DOUBLE.
+			// a BIGINT with a DOUBLE. A spoofer is held to the Crawl-delay
+			// its claimed crawler ignores.
 			if p.hasDelay && j > 0 && float64(r.us-k.reqs[j-1].us) < p.crawlDelay*1e6 {
-				delays++
+				if p.delayIgnored && k.identity != uint8(verify.Spoofed) {
+					unsupported++
+				} else {
+					delays++
+				}
 			}
 			if p.hasRate {
 				// The RANGE frame on epoch_us(ts): from rate_seconds × 10^6 − 1
@@ -271,7 +278,7 @@ func (w *streamKeys) rows(policies []policy) [][]any {
 				}
 			}
 		}
-		out = append(out, []any{k.bot, k.host, k.identity, delays, rates})
+		out = append(out, []any{k.bot, k.host, k.identity, delays, rates, unsupported})
 	}
 	return out
 }
@@ -295,7 +302,7 @@ func (w *streamKeys) measure(policies []policy) {
 // summary_counts.sql whether its window functions must run.
 func (w *streamKeys) store(ctx context.Context, s *Store) error {
 	if err := s.Exec(ctx, `CREATE OR REPLACE TEMP TABLE streamed_windows (bot_id INTEGER, host_id INTEGER,
-    identity_code UTINYINT, crawl_delay_breaches BIGINT, request_rate_breaches BIGINT)`); err != nil {
+    identity_code UTINYINT, crawl_delay_breaches BIGINT, request_rate_breaches BIGINT, crawl_delay_unsupported BIGINT)`); err != nil {
 		return err
 	}
 	streamed := w.windowsStreamed() && w.measured != nil

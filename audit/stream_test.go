@@ -41,7 +41,9 @@ var windowPolicies = []policy{
 	{hasRate: true, rateN: 3, rateS: 10},
 	{hasDelay: true, crawlDelay: 5, hasRate: true, rateN: 2, rateS: 60},
 	{hasRate: true, rateN: 1, rateS: 86400},
-	{}, // a group without limits
+	{},                                                    // a group without limits
+	{hasDelay: true, crawlDelay: 10, delayIgnored: true},  // a crawler that ignores Crawl-delay
+	{hasDelay: true, crawlDelay: 1.5, delayIgnored: true}, // (crawl_delay_unsupported unless spoofed)
 }
 
 // randomWindowRows returns n requests over a few keys with many requests at
@@ -93,8 +95,8 @@ func randomWindowRows(rng *rand.Rand, n int) []windowRow {
 // sqlWindowCounts returns what summary_counts.sql counts with the window
 // functions of queries/measures.sql (window_measures(false)) over rows: per
 // key with a limit, "bot/host/identity" → {crawl-delay breaches,
-// request-rate breaches}.
-func sqlWindowCounts(t *testing.T, rows []windowRow) map[string][2]int64 {
+// request-rate breaches, crawl_delay_unsupported}.
+func sqlWindowCounts(t *testing.T, rows []windowRow) map[string][3]int64 {
 	t.Helper()
 	ctx := context.Background()
 	s, err := openStore(ctx, "", false)
@@ -109,12 +111,13 @@ func sqlWindowCounts(t *testing.T, rows []windowRow) map[string][2]int64 {
 		}
 	}
 	exec(`CREATE TABLE requests (rid BIGINT, ts TIMESTAMPTZ, bot_id INTEGER, host_id INTEGER, identity_code UTINYINT,
-		file_id INTEGER, line BIGINT, crawl_delay DOUBLE, rate_requests INTEGER, rate_seconds INTEGER)`)
+		file_id INTEGER, line BIGINT, crawl_delay DOUBLE, rate_requests INTEGER, rate_seconds INTEGER, crawl_delay_ignored BOOLEAN)`)
 	var values [][]any
 	for i, r := range rows {
-		v := []any{i, r.us, r.bot, r.host, r.identity, r.file, r.line, nil, nil, nil}
+		v := []any{i, r.us, r.bot, r.host, r.identity, r.file, r.line, nil, nil, nil, false}
 		if r.policy >= 0 {
 			p := windowPolicies[r.policy]
+			v[10] = p.delayIgnored
 			if p.hasDelay {
 				v[7] = p.crawlDelay
 			}
@@ -125,18 +128,19 @@ func sqlWindowCounts(t *testing.T, rows []windowRow) map[string][2]int64 {
 		values = append(values, v)
 	}
 	exec(`CREATE TABLE staged (rid BIGINT, us BIGINT, bot_id INTEGER, host_id INTEGER, identity_code UTINYINT,
-		file_id INTEGER, line BIGINT, crawl_delay DOUBLE, rate_requests INTEGER, rate_seconds INTEGER)`)
+		file_id INTEGER, line BIGINT, crawl_delay DOUBLE, rate_requests INTEGER, rate_seconds INTEGER, crawl_delay_ignored BOOLEAN)`)
 	if err := s.insertValues(ctx, "staged", values); err != nil {
 		t.Fatal(err)
 	}
 	exec(`INSERT INTO requests SELECT rid, make_timestamp(us)::TIMESTAMPTZ, bot_id, host_id, identity_code,
-		file_id, line, crawl_delay, rate_requests, rate_seconds FROM staged`)
+		file_id, line, crawl_delay, rate_requests, rate_seconds, crawl_delay_ignored FROM staged`)
 	exec(queries.SQL("measures.sql"))
-	out := map[string][2]int64{}
+	out := map[string][3]int64{}
 	err = s.Each(ctx, `SELECT bot_id, host_id, identity_code,
-	    count(*) FILTER (WHERE crawl_delay_breach), count(*) FILTER (WHERE request_rate_breach)
+	    count(*) FILTER (WHERE crawl_delay_breach), count(*) FILTER (WHERE request_rate_breach),
+	    count(*) FILTER (WHERE crawl_delay_unsupported)
 	FROM window_measures(false) GROUP BY ALL`, nil, func(v []any) error {
-		out[fmt.Sprintf("%v/%v/%v", v[0], v[1], v[2])] = [2]int64{numeric(v[3]), numeric(v[4])}
+		out[fmt.Sprintf("%v/%v/%v", v[0], v[1], v[2])] = [3]int64{numeric(v[3]), numeric(v[4]), numeric(v[5])}
 		return nil
 	})
 	if err != nil {
@@ -147,7 +151,7 @@ func sqlWindowCounts(t *testing.T, rows []windowRow) map[string][2]int64 {
 
 // streamWindowCounts returns what streamKeys counts of rows, fed in
 // their order, in sqlWindowCounts's form.
-func streamWindowCounts(t *testing.T, rows []windowRow) map[string][2]int64 {
+func streamWindowCounts(t *testing.T, rows []windowRow) map[string][3]int64 {
 	t.Helper()
 	w := newStreamKeys(nil)
 	for _, r := range rows {
@@ -156,9 +160,9 @@ func streamWindowCounts(t *testing.T, rows []windowRow) map[string][2]int64 {
 	if !w.windowsStreamed() {
 		t.Fatal("streamKeys gave up")
 	}
-	out := map[string][2]int64{}
+	out := map[string][3]int64{}
 	for _, v := range w.rows(windowPolicies) {
-		out[fmt.Sprintf("%v/%v/%v", v[0], v[1], v[2])] = [2]int64{v[3].(int64), v[4].(int64)}
+		out[fmt.Sprintf("%v/%v/%v", v[0], v[1], v[2])] = [3]int64{v[3].(int64), v[4].(int64), v[5].(int64)}
 	}
 	return out
 }
@@ -171,7 +175,7 @@ func streamWindowCounts(t *testing.T, rows []windowRow) map[string][2]int64 {
 // Request-rate windows, and keys whose requests arrive in and out of order.
 func TestStreamWindowsEqualSQL(t *testing.T) {
 	rng := rand.New(rand.NewPCG(15, 2026))
-	var breaches [2]int64
+	var breaches [3]int64
 	for round := range 30 {
 		rows := randomWindowRows(rng, 50+rng.IntN(400))
 		want := sqlWindowCounts(t, rows)
@@ -196,10 +200,11 @@ func TestStreamWindowsEqualSQL(t *testing.T) {
 		for _, c := range want {
 			breaches[0] += c[0]
 			breaches[1] += c[1]
+			breaches[2] += c[2]
 		}
 	}
 	// The rounds must have had something to agree on.
-	if breaches[0] == 0 || breaches[1] == 0 {
+	if breaches[0] == 0 || breaches[1] == 0 || breaches[2] == 0 {
 		t.Fatalf("the random requests breached %v: the test measured nothing", breaches)
 	}
 }

@@ -56,6 +56,7 @@ func (f *botFolds) addFolded(r *report.BotRow, n int64) {
 	s.AllowedUnavailable += r.AllowedUnavailable
 	s.UserTriggered += r.UserTriggered
 	s.CrawlDelayBreaches += r.CrawlDelayBreaches
+	s.CrawlDelayUnsupported += r.CrawlDelayUnsupported
 	s.RequestRateBreaches += r.RequestRateBreaches
 	s.VisitTimeBreaches += r.VisitTimeBreaches
 	s.Unaudited += r.Unaudited

@@ -1,4 +1,5 @@
--- One row per breach of Crawl-delay, Request-rate or Visit-time
+-- One row per breach of Crawl-delay, Request-rate or Visit-time, and per short gap of a
+-- crawler whose operator says it ignores Crawl-delay (kind crawl-delay-unsupported)
 -- (breaches.csv, contract §2.2): the measured value against the limit, from the rows of
 -- breaches_rows.sql with their names (the columns of the view judged).
 -- resolution is the resolution of the log's timestamps ('1s' when every
@@ -12,7 +13,7 @@ named AS (
     SELECT ts, coalesce(host, '') AS host, coalesce(client_ip_name, client_ip) AS client_ip, bot,
         identity, robots_version, coalesce(target_name, target) AS target, file, line,
         visit_window, crawl_delay, rate_requests, rate_seconds, visit_breach,
-        gap_us, rate_count, crawl_delay_breach, request_rate_breach
+        gap_us, rate_count, crawl_delay_breach, request_rate_breach, crawl_delay_unsupported
     FROM breach_rows
 )
 SELECT ts, host, client_ip, bot, identity, kind, measured, limit_value, unit, res.resolution, robots_version, target, file, line
@@ -21,6 +22,12 @@ FROM (
            round(gap_us / 1e6, 6)::VARCHAR AS measured, crawl_delay::VARCHAR AS limit_value,
            'seconds since previous request' AS unit, robots_version, target, file, line
     FROM named WHERE crawl_delay_breach
+    UNION ALL
+    -- Not a breach: the crawler's operator says it ignores Crawl-delay.
+    SELECT ts, host, client_ip, bot, identity, 'crawl-delay-unsupported',
+           round(gap_us / 1e6, 6)::VARCHAR, crawl_delay::VARCHAR,
+           'seconds since previous request', robots_version, target, file, line
+    FROM named WHERE crawl_delay_unsupported
     UNION ALL
     SELECT ts, host, client_ip, bot, identity, 'request-rate',
            rate_count::VARCHAR, rate_requests::VARCHAR || '/' || rate_seconds::VARCHAR || 's',

@@ -3,7 +3,7 @@
 -- `crawlaudit query`, keyed by the rid of "requests" (a narrow table:
 -- copying every column of requests would cost several times the windows).
 CREATE OR REPLACE TABLE measures AS
-SELECT rid, gap_us, rate_count, crawl_delay_breach, request_rate_breach FROM window_measures(true);
+SELECT rid, gap_us, rate_count, crawl_delay_breach, request_rate_breach, crawl_delay_unsupported FROM window_measures(true);
 
 -- judged: every audited request with its names and measures, for the
 -- reports and for `crawlaudit query`.
@@ -35,6 +35,7 @@ SELECT
     m.rate_count,
     m.crawl_delay_breach,
     m.request_rate_breach,
+    m.crawl_delay_unsupported,
     r.identity,
     cl.evidence               AS identity_evidence
 FROM requests r

@@ -9,7 +9,10 @@
 --                        (requests ordered by time, then file and line)
 --   rate_count           the bot's requests to the host in (ts - rate_seconds, ts], itself
 --                        included; NULL where no Request-rate is in force
---   crawl_delay_breach   gap_us < Crawl-delay in force
+--   crawl_delay_breach   gap_us < Crawl-delay in force, for a crawler that supports it
+--   crawl_delay_unsupported  gap_us < Crawl-delay in force, for a crawler whose operator says it
+--                        ignores Crawl-delay (policies.crawl_delay_ignored), unless the request
+--                        is spoofed: an impostor is held to the rule its claimed crawler ignores
 --   request_rate_breach  rate_count > n of the Request-rate n/t in force
 --
 -- Only the bots and hosts with a limit can breach one, and the windows sort what they
@@ -18,7 +21,8 @@
 -- some Request-rate applies to; other rows say NULL without being counted.
 CREATE OR REPLACE MACRO window_measures(everything) AS TABLE
 WITH req AS (
-    SELECT rid, ts, bot_id, host_id, identity_code, file_id, line, crawl_delay, rate_requests, rate_seconds
+    SELECT rid, ts, bot_id, host_id, identity_code, file_id, line, crawl_delay, rate_requests, rate_seconds,
+        crawl_delay_ignored AND identity_code <> 2 AS delay_unsupported
     FROM requests
 ),
 limited AS (
@@ -48,6 +52,9 @@ windowed AS (
     FROM parts WHERE rated
 )
 SELECT rid, bot_id, host_id, identity_code, gap_us, rate_count,
-    coalesce(crawl_delay IS NOT NULL AND gap_us IS NOT NULL AND gap_us < crawl_delay * 1000000, false) AS crawl_delay_breach,
-    coalesce(rate_requests IS NOT NULL AND rate_count > rate_requests, false)                      AS request_rate_breach
+    coalesce(crawl_delay IS NOT NULL AND gap_us IS NOT NULL AND gap_us < crawl_delay * 1000000, false)
+        AND NOT delay_unsupported                                                                  AS crawl_delay_breach,
+    coalesce(rate_requests IS NOT NULL AND rate_count > rate_requests, false)                      AS request_rate_breach,
+    coalesce(crawl_delay IS NOT NULL AND gap_us IS NOT NULL AND gap_us < crawl_delay * 1000000, false)
+        AND delay_unsupported                                                                      AS crawl_delay_unsupported
 FROM windowed;

@@ -35,7 +35,8 @@ CREATE TABLE IF NOT EXISTS policies (
     crawl_delay       DOUBLE,       -- Crawl-delay in force, seconds
     rate_requests     INTEGER,      -- Request-rate in force: n requests ...
     rate_seconds      INTEGER,      -- ... per this many seconds
-    visit_window_id   INTEGER       -- Visit-time in force, 'HHMM-HHMM' UTC
+    visit_window_id   INTEGER,      -- Visit-time in force, 'HHMM-HHMM' UTC
+    crawl_delay_ignored BOOLEAN     -- the crawler's operator says it ignores Crawl-delay
 );
 
 -- A verdict and the rule that decided it.
@@ -82,6 +83,7 @@ SELECT
     CASE WHEN av.unreachable THEN NULL ELSE d.rule_line END AS rule_line,
     p.crawl_delay, p.rate_requests, p.rate_seconds, p.visit_window_id,
     s.visit_breach, s.robots_fetch,
+    coalesce(p.crawl_delay_ignored, false) AS crawl_delay_ignored,
     coalesce(c.identity_code, 0) AS identity_code,
     ['unverified', 'verified', 'spoofed'][coalesce(c.identity_code, 0) + 1] AS identity, s.claim_id,
     s.target, s.user_agent, s.client_ip

@@ -17,7 +17,7 @@ WITH named AS (
         requests, robots_fetches, disallowed, disallowed_in_grace,
         crawl_delay_breaches, request_rate_breaches, visit_time_breaches,
         unaudited, ips, first_seen, last_seen,
-        c.disallowed_unreachable, c.allowed_unavailable, c.user_triggered
+        c.disallowed_unreachable, c.allowed_unavailable, c.user_triggered, c.crawl_delay_unsupported
     FROM summary_counted c
     JOIN dict bot ON bot.id = c.bot_id
     LEFT JOIN dict host ON host.id = c.host_id
@@ -38,7 +38,7 @@ SELECT bot, host, identity, operator, purpose,
     requests, robots_fetches, disallowed, disallowed_in_grace,
     crawl_delay_breaches, request_rate_breaches, visit_time_breaches,
     unaudited, ips, first_seen, last_seen,
-    disallowed_unreachable, allowed_unavailable, user_triggered,
+    disallowed_unreachable, allowed_unavailable, user_triggered, crawl_delay_unsupported,
     0::BIGINT AS folded, pos
 FROM top
 UNION ALL
@@ -47,6 +47,7 @@ SELECT NULL, host, identity, NULL, NULL,
     sum(crawl_delay_breaches)::BIGINT, sum(request_rate_breaches)::BIGINT, sum(visit_time_breaches)::BIGINT,
     sum(unaudited)::BIGINT, sum(ips)::BIGINT, min(first_seen), max(last_seen),
     sum(disallowed_unreachable)::BIGINT, sum(allowed_unavailable)::BIGINT, sum(user_triggered)::BIGINT,
+    sum(crawl_delay_unsupported)::BIGINT,
     count(*), NULL
 FROM named ANTI JOIN top USING (bot_id, host_id, identity_code)
 GROUP BY host, identity

@@ -53,18 +53,20 @@ GROUP BY bot_id, host_id, identity_code;
 CREATE OR REPLACE TEMP TABLE summary_breaches AS
 SELECT bot_id, host_id, identity_code,
     count(*) FILTER (WHERE crawl_delay_breach)  AS crawl_delay_breaches,
-    count(*) FILTER (WHERE request_rate_breach) AS request_rate_breaches
+    count(*) FILTER (WHERE request_rate_breach) AS request_rate_breaches,
+    count(*) FILTER (WHERE crawl_delay_unsupported) AS crawl_delay_unsupported
 FROM window_measures(false)
 WHERE NOT coalesce(getvariable('windows_streamed'), false)
 GROUP BY bot_id, host_id, identity_code
 UNION ALL
-SELECT bot_id, host_id, identity_code, crawl_delay_breaches, request_rate_breaches
+SELECT bot_id, host_id, identity_code, crawl_delay_breaches, request_rate_breaches, crawl_delay_unsupported
 FROM streamed_windows;
 
 CREATE OR REPLACE TEMP TABLE summary_counted AS
 SELECT per.*,
     coalesce(b.crawl_delay_breaches, 0)  AS crawl_delay_breaches,
     coalesce(b.request_rate_breaches, 0) AS request_rate_breaches,
+    coalesce(b.crawl_delay_unsupported, 0) AS crawl_delay_unsupported,
     coalesce(i.ips, 0)                   AS ips
 FROM summary_per per LEFT JOIN summary_breaches b USING (bot_id, host_id, identity_code)
          LEFT JOIN summary_ips i USING (bot_id, host_id, identity_code);

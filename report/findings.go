@@ -66,6 +66,11 @@ type Findings struct {
 	// counts the groups.
 	Breaches      []BreachGroup
 	BreachesTotal int
+	// CrawlDelayIgnored are the crawlers with short gaps that their
+	// operator says ignore Crawl-delay (crawl_delay_unsupported), one per
+	// bot name, most gaps first: the reports say the rule has no effect on
+	// them and where their operator's own control is.
+	CrawlDelayIgnored []CrawlDelayNote
 	// Block is the block list: what was written and why.
 	Block BlockFindings
 }
@@ -157,6 +162,26 @@ type RobotsVersion struct {
 	Diff           []DiffLine
 	DiffCut        int
 	Added, Removed int
+}
+
+// CrawlDelayNote is a crawler on which Crawl-delay has no effect.
+type CrawlDelayNote struct {
+	Bot, Operator string
+	// N counts its requests sooner than Crawl-delay after its previous one.
+	N int64
+	// Control names where its operator lets a site set its crawl rate,
+	// ControlURL documents it, and Source is the operator's statement.
+	Control, ControlURL, Source string
+}
+
+// Sentence is the note as one sentence: "Crawl-delay has no effect on
+// Googlebot: Google ignores it; its crawl rate is set in Search Console".
+func (n CrawlDelayNote) Sentence() string {
+	s := "Crawl-delay has no effect on " + n.Bot + ": " + n.Operator + " ignores it"
+	if n.Control != "" {
+		s += "; its crawl rate is set in " + n.Control
+	}
+	return s
 }
 
 // DiffLine is one line of a diff. Op is '+' (added), '-' (removed), ' '

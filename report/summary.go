@@ -268,6 +268,11 @@ type BotRow struct {
 	FirstSeen           time.Time `json:"first_seen"`
 	LastSeen            time.Time `json:"last_seen"`
 	Verdict             string    `json:"verdict"`
+	// CrawlDelayUnsupported: requests that came sooner than Crawl-delay
+	// after the bot's previous one, from a crawler whose operator says it
+	// ignores Crawl-delay (Google's; Yandex's since 2018); not counted in
+	// CrawlDelayBreaches, and no finding against the crawler.
+	CrawlDelayUnsupported int64 `json:"crawl_delay_unsupported"`
 	// Verifiable tells that the bot's operator publishes ranges or
 	// documents reverse DNS, so that its identity could be established.
 	Verifiable bool `json:"-"`

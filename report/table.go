@@ -132,16 +132,16 @@ func outside(n int64) string {
 func writeTSV(w io.Writer, s *Summary) error {
 	header := []string{"bot", "host", "identity", "operator", "purpose", "requests", "robots_fetches", "disallowed",
 		"disallowed_in_grace", "crawl_delay_breaches", "request_rate_breaches", "visit_time_breaches", "ips", "verdict",
-		"disallowed_unreachable", "allowed_unavailable", "user_triggered"}
+		"disallowed_unreachable", "allowed_unavailable", "user_triggered", "crawl_delay_unsupported"}
 	if _, err := fmt.Fprintln(w, strings.Join(header, "\t")); err != nil {
 		return err
 	}
 	for _, r := range s.Bots {
-		_, err := fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t%d\t%d\t%d\n",
+		_, err := fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t%d\t%d\t%d\t%d\n",
 			tsvField(r.Bot), tsvField(r.Host), r.Identity, tsvField(r.Operator), tsvField(r.Purpose),
 			r.Requests, r.RobotsFetches, r.Disallowed, r.DisallowedInGrace,
 			r.CrawlDelayBreaches, r.RequestRateBreaches, r.VisitTimeBreaches, r.IPs, r.Verdict,
-			r.DisallowedUnreachable, r.AllowedUnavailable, r.UserTriggered)
+			r.DisallowedUnreachable, r.AllowedUnavailable, r.UserTriggered, r.CrawlDelayUnsupported)
 		if err != nil {
 			return err
 		}

@@ -76,9 +76,14 @@ func TestWriteTable(t *testing.T) {
 		t.Fatalf("TSV has %d lines, want header + 4 rows:\n%s", len(lines), tsv.String())
 	}
 	for _, l := range lines {
-		if n := strings.Count(l, "\t"); n != 16 {
-			t.Errorf("TSV line has %d tabs, want 16: %q", n, l)
+		if n := strings.Count(l, "\t"); n != 17 {
+			t.Errorf("TSV line has %d tabs, want 17: %q", n, l)
 		}
+	}
+	// crawl_delay_unsupported is the last column, so the others keep
+	// their places.
+	if !strings.HasSuffix(lines[0], "\tuser_triggered\tcrawl_delay_unsupported") {
+		t.Errorf("TSV header: %q", lines[0])
 	}
 	// A spoofed row names no operator and is not blamed on the crawler.
 	if !strings.Contains(tsv.String(), "Googlebot\twww.example.com\tspoofed\t\t\t7\t0\t3\t") || !strings.Contains(lines[2], "\t"+VerdictSpoofed+"\t") {

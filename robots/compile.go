@@ -227,6 +227,12 @@ func (r *Robots) Default() *Resolved { return r.star }
 // the "*" groups, under every profile (google/robotstxt's
 // GoogleOnly_SystemTest asks an empty agent).
 //
+// Google-only: an agent with a space or tab but none of the other header
+// separators ("Foo Bar", "Googlebot Images") is a crawler's name, not a
+// header; Google's matcher compares it whole with each token the file
+// names, and as a token never holds a space it gets the "*" groups. A
+// User-Agent line "Foo Bar" in the file still names Foo (googleToken).
+//
 // rfc9309 and google: a bare token selects the groups whose token equals it,
 // case-insensitively (RFC 9309 §2.2.1). In a header, a robots.txt token
 // applies when it appears as a product name (contract §5): case-insensitively,
@@ -256,6 +262,13 @@ func (r *Robots) Resolve(agent string) *Resolved {
 		return r.star
 	}
 	header := strings.ContainsAny(agent, " \t/();,")
+	if header && r.profile == Google && !strings.ContainsAny(agent, "/();,") {
+		// Google's matcher compares the crawler's name whole with each
+		// file token, so a name with a space ("Foo Bar") equals none and
+		// gets the "*" groups (google/robotstxt robots_test.cc,
+		// GoogleOnly_AcceptUserAgentUpToFirstSpace).
+		return r.star
+	}
 	if r.records != nil {
 		return r.resolveRecord(agent, header)
 	}

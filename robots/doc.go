@@ -84,7 +84,9 @@
 //
 // Resolve takes a bare product token or a full User-Agent header; a header
 // selects the longest robots.txt token that appears in it as a product name
-// (contract §5). An empty agent gets the "*" groups only. See
+// (contract §5). An empty agent gets the "*" groups only. Google-only: a
+// name with a space and no other header separator ("Foo Bar") is compared
+// whole, as Google's matcher does, so it gets the "*" groups. See
 // Robots.Resolve for the boundaries and the Koster profiles.
 //
 // # Extensions

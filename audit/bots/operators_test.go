@@ -38,6 +38,26 @@ func TestBuiltinRules(t *testing.T) {
 	if d, set := g.GraceDuration(); !ok || !set || d != 24*time.Hour {
 		t.Errorf("Google's grace = %v (%v), want 24h", d, ok)
 	}
+	// Crawl-delay: Google's crawlers never support it, Yandex's not since
+	// 2018-02-22; Microsoft's do.
+	for _, c := range []struct {
+		operator string
+		ignored  bool
+		since    time.Time
+	}{
+		{"Google", true, time.Time{}},
+		{"Yandex", true, time.Date(2018, 2, 22, 0, 0, 0, 0, time.UTC)},
+		{"Microsoft", false, time.Time{}},
+	} {
+		o, _ := r.Operator(c.operator)
+		since, ignored := o.CrawlDelayIgnored()
+		if ignored != c.ignored || !since.Equal(c.since) {
+			t.Errorf("%s: Crawl-delay ignored %v since %v, want %v since %v", c.operator, ignored, since, c.ignored, c.since)
+		}
+		if ignored && (!strings.HasPrefix(o.CrawlDelay.Source, "https://") || !strings.HasPrefix(o.CrawlDelay.ControlURL, "https://") || o.CrawlDelay.Control == "") {
+			t.Errorf("%s: Crawl-delay rule without its source or control: %+v", c.operator, o.CrawlDelay)
+		}
+	}
 	for _, o := range r.OperatorRules() {
 		if !strings.HasPrefix(o.Source, "https://") {
 			t.Errorf("%s: source %q", o.Operator, o.Source)
@@ -97,6 +117,8 @@ func TestParseRulesErrors(t *testing.T) {
 		{"bad grace", "operators:\n  - operator: Google\n    grace: 1 day\n", "ops.yaml:2: operator \"Google\": grace \"1 day\""},
 		{"negative grace", "operators:\n  - operator: Google\n    grace: -1h\n", "ops.yaml:2: operator \"Google\": grace \"-1h\""},
 		{"no operator", "operators:\n  - grace: 1h\n", "ops.yaml:2: an operator entry without an operator"},
+		{"bad crawl_delay since", "operators:\n  - operator: Yandex\n    crawl_delay: {unsupported: true, since: 22.02.2018}\n", "ops.yaml:2: operator \"Yandex\": crawl_delay since \"22.02.2018\""},
+		{"unknown crawl_delay field", "operators:\n  - operator: Yandex\n    crawl_delay: {ignored: true}\n", "field ignored not found"},
 		{"not yaml", "crawlers: [\n", "ops.yaml: yaml: line 1"},
 	} {
 		t.Run(c.name, func(t *testing.T) {

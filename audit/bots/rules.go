@@ -58,8 +58,40 @@ type OperatorRule struct {
 	Grace string `yaml:"grace,omitempty" json:"grace,omitempty"`
 	// Source is the URL of the operator's documentation.
 	Source string `yaml:"source" json:"source"`
+	// CrawlDelay is what the operator documents of Crawl-delay, when it
+	// says its crawlers do not support it.
+	CrawlDelay *CrawlDelayRule `yaml:"crawl_delay,omitempty" json:"crawl_delay,omitempty"`
 
-	grace time.Duration
+	grace          time.Duration
+	delayIgnoredAt time.Time
+}
+
+// CrawlDelayRule says that an operator's crawlers ignore Crawl-delay
+// (Google's; Yandex's since 2018): their short gaps count as
+// crawl_delay_unsupported, not as crawl_delay_breaches, and the reports
+// point to the operator's own control of its crawl rate.
+type CrawlDelayRule struct {
+	// Unsupported: the operator's crawlers ignore Crawl-delay.
+	Unsupported bool `yaml:"unsupported" json:"unsupported"`
+	// Since is the day (YYYY-MM-DD, UTC) or instant (RFC 3339) from which
+	// they ignore it; requests before it are held to Crawl-delay. Empty:
+	// always.
+	Since string `yaml:"since,omitempty" json:"since,omitempty"`
+	// Control names where the operator lets a site set its crawl rate
+	// ("Search Console"), and ControlURL documents it.
+	Control    string `yaml:"control,omitempty" json:"control,omitempty"`
+	ControlURL string `yaml:"control_url,omitempty" json:"control_url,omitempty"`
+	// Source is the URL of the operator's statement.
+	Source string `yaml:"source" json:"source"`
+}
+
+// CrawlDelayIgnored reports whether the operator's crawlers ignore
+// Crawl-delay, and from when (the zero time: always).
+func (o OperatorRule) CrawlDelayIgnored() (since time.Time, ok bool) {
+	if o.CrawlDelay == nil || !o.CrawlDelay.Unsupported {
+		return time.Time{}, false
+	}
+	return o.delayIgnoredAt, true
 }
 
 // GraceDuration returns the parsed Grace and whether one is set.
@@ -172,6 +204,16 @@ func ParseRules(name string, data []byte, base *Rules) (*Rules, error) {
 				return nil, fmt.Errorf("%s: operator %q: grace %q: want a duration such as 24h or 0s", at, o.Operator, o.Grace)
 			}
 			o.grace = d
+		}
+		if c := o.CrawlDelay; c != nil && c.Since != "" {
+			t, err := time.Parse(time.DateOnly, c.Since)
+			if err != nil {
+				t, err = time.Parse(time.RFC3339, c.Since)
+			}
+			if err != nil {
+				return nil, fmt.Errorf("%s: operator %q: crawl_delay since %q: want a day such as 2018-02-22 or an RFC 3339 time", at, o.Operator, c.Since)
+			}
+			o.delayIgnoredAt = t.UTC()
 		}
 		r.operators[k] = o
 	}

@@ -48,10 +48,10 @@ func keyChanges(a *audit.PartialAuditor, key botKey, k *keyRows) ([]report.Chang
 		}
 		ch := report.Change{Host: c.Host, Version: c.Version, Previous: c.Previous, At: c.At, Bot: key.Bot, Identity: id}
 		ch.AddedRules = a.AddedRules(c, ua, key.Bot)
-		var disallow []string
+		disallow := map[string]bool{}
 		for _, r := range ch.AddedRules {
 			if strings.HasPrefix(r, "Disallow:") {
-				disallow = append(disallow, r)
+				disallow[r] = true
 			}
 		}
 		from, until := c.At.UnixMicro(), c.Until.UnixMicro()
@@ -65,7 +65,7 @@ func keyChanges(a *audit.PartialAuditor, key botKey, k *keyRows) ([]report.Chang
 				firstFetch = &ts
 			}
 			breaks := (k.verdict[i] == audit.VerdictDisallowed || k.verdict[i] == audit.VerdictInGrace) &&
-				k.hasRule[i] && slices.Contains(disallow, k.rule[i])
+				k.hasRule[i] && disallow[k.rule[i]]
 			if breaks {
 				ch.Breaking++
 				if lastBreak == nil || ts > *lastBreak {

@@ -27,6 +27,7 @@ const (
 	kcUserTriggered
 	kcUserAgent
 	kcRule
+	kcCrawlDelayIgnored
 )
 
 // dictString is the type of the columns whose values repeat: dictionary
@@ -38,20 +39,21 @@ var dictString = &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, Va
 // part of the input, the columns of keyRows. An element is one record
 // batch of it in the Arrow IPC stream format.
 var keySchema = arrow.NewSchema([]arrow.Field{
-	kcTS:            {Name: "ts", Type: arrow.PrimitiveTypes.Int64},
-	kcOrder:         {Name: "order", Type: arrow.PrimitiveTypes.Int64},
-	kcLine:          {Name: "line", Type: arrow.PrimitiveTypes.Int64},
-	kcVerdict:       {Name: "verdict", Type: arrow.BinaryTypes.String},
-	kcRobotsFetch:   {Name: "robots_fetch", Type: arrow.FixedWidthTypes.Boolean},
-	kcVisitBreach:   {Name: "visit_breach", Type: arrow.FixedWidthTypes.Boolean},
-	kcCrawlDelay:    {Name: "crawl_delay", Type: arrow.PrimitiveTypes.Float64, Nullable: true},
-	kcRateRequests:  {Name: "rate_requests", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
-	kcRateSeconds:   {Name: "rate_seconds", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
-	kcClientIP:      {Name: "client_ip", Type: arrow.BinaryTypes.String, Nullable: true},
-	kcOperator:      {Name: "operator", Type: arrow.BinaryTypes.String},
-	kcUserTriggered: {Name: "user_triggered", Type: arrow.FixedWidthTypes.Boolean},
-	kcUserAgent:     {Name: "user_agent", Type: dictString, Nullable: true},
-	kcRule:          {Name: "rule", Type: dictString, Nullable: true},
+	kcTS:                {Name: "ts", Type: arrow.PrimitiveTypes.Int64},
+	kcOrder:             {Name: "order", Type: arrow.PrimitiveTypes.Int64},
+	kcLine:              {Name: "line", Type: arrow.PrimitiveTypes.Int64},
+	kcVerdict:           {Name: "verdict", Type: arrow.BinaryTypes.String},
+	kcRobotsFetch:       {Name: "robots_fetch", Type: arrow.FixedWidthTypes.Boolean},
+	kcVisitBreach:       {Name: "visit_breach", Type: arrow.FixedWidthTypes.Boolean},
+	kcCrawlDelay:        {Name: "crawl_delay", Type: arrow.PrimitiveTypes.Float64, Nullable: true},
+	kcRateRequests:      {Name: "rate_requests", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
+	kcRateSeconds:       {Name: "rate_seconds", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
+	kcClientIP:          {Name: "client_ip", Type: arrow.BinaryTypes.String, Nullable: true},
+	kcOperator:          {Name: "operator", Type: arrow.BinaryTypes.String},
+	kcUserTriggered:     {Name: "user_triggered", Type: arrow.FixedWidthTypes.Boolean},
+	kcUserAgent:         {Name: "user_agent", Type: dictString, Nullable: true},
+	kcRule:              {Name: "rule", Type: dictString, Nullable: true},
+	kcCrawlDelayIgnored: {Name: "crawl_delay_ignored", Type: arrow.FixedWidthTypes.Boolean},
 }, nil)
 
 // encodeKeyRows returns k as an Arrow IPC stream of one batch of keySchema.
@@ -74,6 +76,7 @@ func encodeKeyRows(mem memory.Allocator, k *keyRows) ([]byte, error) {
 	b.Field(kcClientIP).(*array.StringBuilder).AppendValues(k.clientIP, k.hasIP)
 	b.Field(kcOperator).(*array.StringBuilder).AppendValues(k.operator, nil)
 	b.Field(kcUserTriggered).(*array.BooleanBuilder).AppendValues(k.userTriggered, nil)
+	b.Field(kcCrawlDelayIgnored).(*array.BooleanBuilder).AppendValues(k.delayIgnored, nil)
 	for _, c := range []struct {
 		col  int
 		vals []string
@@ -142,12 +145,13 @@ func decodeKeyRows(mem memory.Allocator, data []byte, k *keyRows) error {
 		user, ok12 := rec.Column(kcUserTriggered).(*array.Boolean)
 		ua, ok13 := rec.Column(kcUserAgent).(*array.Dictionary)
 		rule, ok14 := rec.Column(kcRule).(*array.Dictionary)
+		ignored, ok15 := rec.Column(kcCrawlDelayIgnored).(*array.Boolean)
 		var uaDict, ruleDict *array.String
 		if ok13 && ok14 {
 			uaDict, ok13 = ua.Dictionary().(*array.String)
 			ruleDict, ok14 = rule.Dictionary().(*array.String)
 		}
-		if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6 && ok7 && ok8 && ok9 && ok10 && ok11 && ok12 && ok13 && ok14) {
+		if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6 && ok7 && ok8 && ok9 && ok10 && ok11 && ok12 && ok13 && ok14 && ok15) {
 			return fmt.Errorf("cannot decode a batch of requests: schema %s", rec.Schema())
 		}
 		for i := range int(rec.NumRows()) {
@@ -159,6 +163,7 @@ func decodeKeyRows(mem memory.Allocator, data []byte, k *keyRows) error {
 			k.visitBreach = append(k.visitBreach, visit.Value(i))
 			k.crawlDelay = append(k.crawlDelay, delay.Value(i))
 			k.hasDelay = append(k.hasDelay, delay.IsValid(i))
+			k.delayIgnored = append(k.delayIgnored, ignored.Value(i))
 			hasRate := rateN.IsValid(i) && rateS.IsValid(i)
 			k.rateN = append(k.rateN, rateN.Value(i))
 			k.rateS = append(k.rateS, rateS.Value(i))

@@ -46,11 +46,13 @@ type keyRows struct {
 	visitBreach []bool
 	crawlDelay  []float64 // seconds
 	hasDelay    []bool
-	rateN       []int32 // Request-rate n/t: n ...
-	rateS       []int32 // ... and t in seconds
-	hasRate     []bool
-	clientIP    []string
-	hasIP       []bool
+	// delayIgnored: the bot's operator says it ignores that Crawl-delay.
+	delayIgnored []bool
+	rateN        []int32 // Request-rate n/t: n ...
+	rateS        []int32 // ... and t in seconds
+	hasRate      []bool
+	clientIP     []string
+	hasIP        []bool
 	// operator and userTriggered are the bot's, as the audit's table
 	// "bots" holds them (for the availability of robots.txt).
 	operator      []string
@@ -76,6 +78,7 @@ func (k *keyRows) appendRows(o *keyRows) {
 	k.visitBreach = append(k.visitBreach, o.visitBreach...)
 	k.crawlDelay = append(k.crawlDelay, o.crawlDelay...)
 	k.hasDelay = append(k.hasDelay, o.hasDelay...)
+	k.delayIgnored = append(k.delayIgnored, o.delayIgnored...)
 	k.rateN = append(k.rateN, o.rateN...)
 	k.rateS = append(k.rateS, o.rateS...)
 	k.hasRate = append(k.hasRate, o.hasRate...)
@@ -94,7 +97,7 @@ func (k *keyRows) appendRows(o *keyRows) {
 func (k *keyRows) check() error {
 	n := len(k.ts)
 	for _, l := range []int{len(k.order), len(k.line), len(k.verdict), len(k.robotsFetch), len(k.visitBreach),
-		len(k.crawlDelay), len(k.hasDelay), len(k.rateN), len(k.rateS), len(k.hasRate), len(k.clientIP), len(k.hasIP),
+		len(k.crawlDelay), len(k.hasDelay), len(k.delayIgnored), len(k.rateN), len(k.rateS), len(k.hasRate), len(k.clientIP), len(k.hasIP),
 		len(k.operator), len(k.userTriggered), len(k.userAgent), len(k.hasUA), len(k.rule), len(k.hasRule)} {
 		if l != n {
 			return fmt.Errorf("columns of %d and %d rows", n, l)
@@ -111,8 +114,10 @@ type measure struct {
 	rateCount int64 // the key's requests in (ts − t, ts]; hasCount false where no Request-rate is in force
 	hasCount  bool
 	// crawlDelayBreach: gap < Crawl-delay in force; requestRateBreach:
-	// rateCount > n of the Request-rate n/t in force.
-	crawlDelayBreach, requestRateBreach bool
+	// rateCount > n of the Request-rate n/t in force; crawlDelayUnsupported:
+	// gap < Crawl-delay in force, which the crawler's operator says it
+	// ignores (not a crawlDelayBreach), unless the key is spoofed.
+	crawlDelayBreach, requestRateBreach, crawlDelayUnsupported bool
 }
 
 // timeOrder returns the indices of k's rows in the order of
@@ -144,8 +149,11 @@ func timeOrder(k *keyRows) []int {
 //     frame on epoch_us(ts), so every row at the same instant counts,
 //     whichever comes first in file order), itself included; the rows
 //     counted need not have a Request-rate themselves;
-//   - request_rate_breach is rate_count > n.
-func windowMeasures(k *keyRows, idx []int) []measure {
+//   - request_rate_breach is rate_count > n;
+//   - crawl_delay_unsupported is crawl_delay_breach's comparison for a row
+//     whose crawler ignores Crawl-delay (crawl_delay_ignored) in a key
+//     that is not spoofed; such a row is no crawl_delay_breach.
+func windowMeasures(k *keyRows, spoofed bool, idx []int) []measure {
 	m := make([]measure, k.len())
 	sorted := make([]int64, len(idx)) // the times in time order
 	for p, i := range idx {
@@ -156,8 +164,12 @@ func windowMeasures(k *keyRows, idx []int) []measure {
 		if p > 0 {
 			r.gapUS, r.hasGap = k.ts[i]-sorted[p-1], true
 		}
-		if k.hasDelay[i] && r.hasGap {
-			r.crawlDelayBreach = float64(r.gapUS) < k.crawlDelay[i]*1e6
+		if k.hasDelay[i] && r.hasGap && float64(r.gapUS) < k.crawlDelay[i]*1e6 {
+			if k.delayIgnored[i] && !spoofed {
+				r.crawlDelayUnsupported = true
+			} else {
+				r.crawlDelayBreach = true
+			}
 		}
 		if k.hasRate[i] {
 			ts := k.ts[i]
@@ -191,7 +203,7 @@ var verdictCounts = func() map[string]int {
 		}
 	}
 	// These int64 fields are measured, not verdicts.
-	for _, n := range []string{"requests", "robots_fetches", "crawl_delay_breaches", "request_rate_breaches", "visit_time_breaches", "ips"} {
+	for _, n := range []string{"requests", "robots_fetches", "crawl_delay_breaches", "request_rate_breaches", "visit_time_breaches", "ips", "crawl_delay_unsupported"} {
 		delete(m, n)
 	}
 	return m
@@ -236,9 +248,12 @@ func measureKey(key botKey, k *keyRows) (report.BotRow, error) {
 	}
 	r.IPs = int64(len(ips))
 	r.FirstSeen, r.LastSeen = time.UnixMicro(first).UTC(), time.UnixMicro(last).UTC()
-	for _, m := range windowMeasures(k, timeOrder(k)) {
+	for _, m := range windowMeasures(k, key.Identity == 2, timeOrder(k)) {
 		if m.crawlDelayBreach {
 			r.CrawlDelayBreaches++
+		}
+		if m.crawlDelayUnsupported {
+			r.CrawlDelayUnsupported++
 		}
 		if m.requestRateBreach {
 			r.RequestRateBreaches++

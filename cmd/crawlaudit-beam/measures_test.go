@@ -23,6 +23,7 @@ type measureRow struct {
 	file, line int64
 	delay      float64 // 0: NULL
 	hasDelay   bool
+	ignored    bool // the crawler's operator says it ignores Crawl-delay
 	rateN      int32
 	rateS      int32 // 0: no Request-rate
 }
@@ -45,6 +46,7 @@ func keyRowsOf(rows []measureRow, key botKey) (*keyRows, []int) {
 		k.visitBreach = append(k.visitBreach, false)
 		k.crawlDelay = append(k.crawlDelay, r.delay)
 		k.hasDelay = append(k.hasDelay, r.hasDelay)
+		k.delayIgnored = append(k.delayIgnored, r.ignored)
 		k.rateN = append(k.rateN, r.rateN)
 		k.rateS = append(k.rateS, r.rateS)
 		k.hasRate = append(k.hasRate, r.rateS > 0)
@@ -70,7 +72,7 @@ func goMeasures(rows []measureRow) []measure {
 		}
 		seen[r.key] = true
 		k, at := keyRowsOf(rows, r.key)
-		for i, m := range windowMeasures(k, timeOrder(k)) {
+		for i, m := range windowMeasures(k, r.key.Identity == 2, timeOrder(k)) {
 			out[at[i]] = m
 		}
 	}
@@ -97,7 +99,7 @@ func sqlMeasures(t *testing.T, rows []measureRow) []measure {
 	}
 	exec("SET TimeZone = 'UTC'")
 	exec(`CREATE TABLE requests (rid BIGINT, ts TIMESTAMPTZ, bot_id INTEGER, host_id INTEGER, identity_code UTINYINT,
-		file_id INTEGER, line BIGINT, crawl_delay DOUBLE, rate_requests INTEGER, rate_seconds INTEGER)`)
+		file_id INTEGER, line BIGINT, crawl_delay DOUBLE, rate_requests INTEGER, rate_seconds INTEGER, crawl_delay_ignored BOOLEAN)`)
 	ids := map[string]int{}
 	id := func(s string) int {
 		if _, ok := ids[s]; !ok {
@@ -123,13 +125,13 @@ func sqlMeasures(t *testing.T, rows []measureRow) []measure {
 		if r.rateS > 0 {
 			rateN, rateS = fmt.Sprint(r.rateN), fmt.Sprint(r.rateS)
 		}
-		fmt.Fprintf(&b, "(%d, make_timestamp(%d::BIGINT)::TIMESTAMPTZ, %d, %d, %d, %d, %d, %s, %s, %s)",
-			i, r.ts, id(r.key.Bot), id(r.key.Host), r.key.Identity, r.file, r.line, delay, rateN, rateS)
+		fmt.Fprintf(&b, "(%d, make_timestamp(%d::BIGINT)::TIMESTAMPTZ, %d, %d, %d, %d, %d, %s, %s, %s, %t)",
+			i, r.ts, id(r.key.Bot), id(r.key.Host), r.key.Identity, r.file, r.line, delay, rateN, rateS, r.ignored)
 	}
 	exec(b.String())
 	exec(queries.SQL("measures.sql"))
 	out := make([]measure, len(rows))
-	q, err := db.QueryContext(ctx, `SELECT rid, gap_us, rate_count, crawl_delay_breach, request_rate_breach FROM window_measures(true)`)
+	q, err := db.QueryContext(ctx, `SELECT rid, gap_us, rate_count, crawl_delay_breach, request_rate_breach, crawl_delay_unsupported FROM window_measures(true)`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,7 +141,7 @@ func sqlMeasures(t *testing.T, rows []measureRow) []measure {
 		var rid int64
 		var gap, count sql.NullInt64
 		var m measure
-		if err := q.Scan(&rid, &gap, &count, &m.crawlDelayBreach, &m.requestRateBreach); err != nil {
+		if err := q.Scan(&rid, &gap, &count, &m.crawlDelayBreach, &m.requestRateBreach, &m.crawlDelayUnsupported); err != nil {
 			t.Fatal(err)
 		}
 		m.gapUS, m.hasGap = gap.Int64, gap.Valid
@@ -187,6 +189,7 @@ func TestWindowMeasuresCases(t *testing.T) {
 	t0 := time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC).UnixMicro()
 	type want struct {
 		delay, rate int64 // breaches of the key
+		unsupported int64 // short gaps of a crawler that ignores Crawl-delay
 	}
 	for _, tc := range []struct {
 		name string
@@ -215,6 +218,13 @@ func TestWindowMeasuresCases(t *testing.T) {
 			{key: bot1s, ts: t0 + 2*sec, file: 1, line: 3, delay: 10, hasDelay: true},
 			{key: bot1, ts: t0 + 3*sec, file: 1, line: 4, delay: 10, hasDelay: true},
 		}, map[botKey]want{bot1: {delay: 1}}},
+		{"a crawler that ignores Crawl-delay, and its impostor", []measureRow{
+			{key: bot1, ts: t0, file: 1, line: 1, delay: 10, hasDelay: true, ignored: true},
+			{key: bot1, ts: t0 + sec, file: 1, line: 2, delay: 10, hasDelay: true, ignored: true}, // unsupported
+			{key: bot1, ts: t0 + 2*sec, file: 1, line: 3, delay: 10, hasDelay: true},              // supported then: a breach
+			{key: bot1s, ts: t0, file: 1, line: 4, delay: 10, hasDelay: true, ignored: true},
+			{key: bot1s, ts: t0 + sec, file: 1, line: 5, delay: 10, hasDelay: true, ignored: true}, // spoofed: a breach
+		}, map[botKey]want{bot1: {delay: 1, unsupported: 1}, bot1s: {delay: 1}}},
 		{"request-rate window (ts - t, ts]", []measureRow{
 			{key: dotbot, ts: t0, file: 1, line: 1, rateN: 2, rateS: 10},
 			{key: dotbot, ts: t0 + 5*sec, file: 1, line: 2, rateN: 2, rateS: 10},
@@ -244,6 +254,9 @@ func TestWindowMeasuresCases(t *testing.T) {
 				}
 				if m[i].requestRateBreach {
 					w.rate++
+				}
+				if m[i].crawlDelayUnsupported {
+					w.unsupported++
 				}
 				if w != (want{}) {
 					got[r.key] = w
@@ -281,6 +294,7 @@ func TestWindowMeasuresRandom(t *testing.T) {
 				r.line = lines[r.file]
 				if d := delays[rng.IntN(len(delays))]; d > 0 {
 					r.delay, r.hasDelay = d, true
+					r.ignored = rng.IntN(3) == 0
 				}
 				rt := rates[rng.IntN(len(rates))]
 				r.rateN, r.rateS = rt[0], rt[1]
@@ -303,6 +317,7 @@ func TestMeasureKey(t *testing.T) {
 		visitBreach:   []bool{true, false, false, true},
 		crawlDelay:    []float64{5, 5, 5, 5},
 		hasDelay:      []bool{true, true, true, true},
+		delayIgnored:  make([]bool, 4),
 		rateN:         make([]int32, 4),
 		rateS:         make([]int32, 4),
 		hasRate:       make([]bool, 4),

@@ -294,6 +294,7 @@ func splitByKey(rec arrow.RecordBatch, index int, files map[string]int64, maxTS 
 		user     = rec.Column(audit.PartialUserTriggered).(*array.Boolean)
 		ua       = rec.Column(audit.PartialUserAgent).(*array.String)
 		rule     = rec.Column(audit.PartialRule).(*array.String)
+		ignored  = rec.Column(audit.PartialCrawlDelayIgnored).(*array.Boolean)
 	)
 	keys := map[botKey]*keyRows{}
 	fetches := map[availKey][]fetchEvent{}
@@ -324,6 +325,7 @@ func splitByKey(rec arrow.RecordBatch, index int, files map[string]int64, maxTS 
 		k.visitBreach = append(k.visitBreach, visit.Value(i))
 		k.crawlDelay = append(k.crawlDelay, delay.Value(i))
 		k.hasDelay = append(k.hasDelay, delay.IsValid(i))
+		k.delayIgnored = append(k.delayIgnored, ignored.Value(i))
 		k.rateN = append(k.rateN, rateN.Value(i))
 		k.rateS = append(k.rateS, rateS.Value(i))
 		k.hasRate = append(k.hasRate, rateN.IsValid(i) && rateS.IsValid(i))

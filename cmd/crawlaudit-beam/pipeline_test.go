@@ -13,6 +13,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -203,6 +204,17 @@ func TestPipelineEqualsAudit(t *testing.T) {
 	}
 	dir := t.TempDir()
 	genRobots, genLogs := generateMonth(t, dir, 40000)
+	// The 2015 Apache log under a Crawl-delay that Google's crawlers
+	// ignore: the short gaps of Googlebot are crawl_delay_unsupported.
+	delayRobots := filepath.Join(dir, "crawl-delay.txt")
+	if err := os.WriteFile(delayRobots, []byte("User-agent: *\nCrawl-delay: 5\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// ../shared/data beside the repository (this module is two levels
+	// down in it, so shareddata.Root, which stops at this go.mod, misses it).
+	apache2015 := filepath.Join("..", "..", "..", "shared", "data", "real-logs", "elastic-apache-semicomplete-2015", "apache_logs.gz")
+	_, err := os.Stat(apache2015)
+	haveShared := err == nil
 	for _, tc := range []struct {
 		name string
 		opt  options
@@ -231,6 +243,16 @@ func TestPipelineEqualsAudit(t *testing.T) {
 					hosts, s.Input.Files, s.Input.Rejected, len(s.RobotsStatus), unreachable, unavailable, delay, rate)
 			}
 		}},
+		{"2015 Apache log, Crawl-delay ignored by Google", options{Robots: delayRobots, Grace: 24 * time.Hour}, []string{apache2015}, func(t *testing.T, s *report.Summary) {
+			var unsupported, delay int64
+			for _, r := range s.Bots {
+				unsupported += r.CrawlDelayUnsupported
+				delay += r.CrawlDelayBreaches
+			}
+			if unsupported == 0 || delay == 0 {
+				t.Errorf("crawl_delay_unsupported %d, crawl_delay_breaches %d: want both", unsupported, delay)
+			}
+		}},
 		{"generated month, google, no grace, a period", options{Robots: genRobots, Spec: "google", Grace: 0, GraceSet: true,
 			From: "2026-10-04T06:00:00Z", To: "2026-10-27"}, genLogs, func(t *testing.T, s *report.Summary) {
 			if s.Input.OutsidePeriod == 0 {
@@ -239,6 +261,9 @@ func TestPipelineEqualsAudit(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			if slices.Contains(tc.logs, apache2015) && !haveShared {
+				t.Skip("no ../shared/data: the real logs are not here")
+			}
 			want := auditJSON(t, tc.opt, tc.logs)
 			got := beamJSON(t, tc.opt, tc.logs)
 			if !bytes.Equal(got, want) {

@@ -65,8 +65,10 @@ says whether T is inside the Visit-time window. T is RFC 3339
 --spec google reads a URL as Google's matcher (google/robotstxt) does: any
 string is a URL, cut to its path, params and query ("example.com/a" and
 "//x/a" are /a, "a/b" is /b, "" is /), compared octet for octet with the
-rules (which are %-encoded as Google's parser encodes them); and --agent ""
-is accepted: only "*" groups apply.
+rules (which are %-encoded as Google's parser encodes them); --agent ""
+is accepted: only "*" groups apply; and an --agent of words with spaces
+and nothing else of a header ("Foo Bar") is one crawler name, compared
+whole as Google's matcher compares it, so only "*" groups apply to it.
 
 With --json each URL gives one JSON object per line:
   {"url": "/private/x", "allowed": false, "group": "googlebot",

@@ -265,12 +265,13 @@ func TestCheckGoogleURLs(t *testing.T) {
 // and gets only the "*" groups (GoogleOnly_SystemTest: an empty agent in a
 // file without "*" group is allowed everything); a User-agent value is cut
 // at the first character outside [A-Za-z_-] (ExtractUserAgent), so
-// "User-agent: MJ12bot" names "MJ", not the crawler MJ12bot. rfc9309 still
-// wants an agent.
+// "User-agent: MJ12bot" names "MJ", not the crawler MJ12bot; a crawler name
+// with a space is compared whole. rfc9309 still wants an agent.
 func TestCheckGoogleAgents(t *testing.T) {
 	fooOnly := writeRobots(t, "user-agent: FooBot\ndisallow: /\n")
 	withStar := writeRobots(t, "user-agent: *\ndisallow: /x\nuser-agent: FooBot\ndisallow: /\n")
 	mj := writeRobots(t, "User-agent: MJ12bot\nDisallow: /\n")
+	firstSpace := writeRobots(t, "User-Agent: *\nDisallow: /\nUser-Agent: Foo Bar\nAllow: /x/\nDisallow: /\n")
 	for _, c := range []struct {
 		robots, agent, url string
 		code               int
@@ -284,6 +285,11 @@ func TestCheckGoogleAgents(t *testing.T) {
 		{withStar, "FooBot", "/y", exitFound, `"group":"foobot"`},
 		{mj, "MJ12bot", "/a", exitOK, `"allowed":true,"group":null`},
 		{mj, "MJ", "/a", exitFound, `"group":"mj"`},
+		// GoogleOnly_AcceptUserAgentUpToFirstSpace: "User-Agent: Foo Bar"
+		// names Foo, but the crawler "Foo Bar" is compared whole.
+		{firstSpace, "Foo", "/x/y", exitOK, `"allowed":true,"group":"foo","rule":"Allow: /x/"`},
+		{firstSpace, "Foo Bar", "/x/y", exitFound, `"allowed":false,"group":"*","rule":"Disallow: /"`},
+		{firstSpace, "Mozilla/5.0 (compatible; Foo/1.0)", "/x/y", exitOK, `"group":"foo"`},
 	} {
 		code, out, errs := runCheckCLI("", "check", "--spec", "google", "--robots", c.robots, "--agent", c.agent, "--json", c.url)
 		if code != c.code || !strings.Contains(out, c.out) {

@@ -244,6 +244,24 @@ func (m *writer) write(f *report.Findings) {
 		m.table([]string{"bot", "host", "kind", "limit", "breaches", "worst", "median", "measured", "first (UTC)", "last (UTC)"},
 			[]bool{false, false, false, false, true}, rows)
 	}
+	// Crawlers whose operators say they ignore Crawl-delay: their short
+	// gaps are no breach, and the rule cannot slow them down.
+	for _, n := range f.CrawlDelayIgnored {
+		control := ""
+		if n.Control != "" {
+			control = "; its crawl rate is set in " + Text(n.Control)
+			switch {
+			case n.ControlURL == "":
+			case strings.HasPrefix(n.ControlURL, "https://") && !strings.ContainsAny(n.ControlURL, " <>\t\r\n"):
+				control += " (<" + n.ControlURL + ">)"
+			default:
+				control += " (" + Text(n.ControlURL) + ")"
+			}
+		}
+		m.p("Crawl-delay has no effect on %s: %s ignores it%s. %s of its requests came sooner than Crawl-delay after the one before: counted as crawl_delay_unsupported, not as breaches.",
+			Name(n.Bot), Text(n.Operator), control, num(n.N))
+		m.p("")
+	}
 
 	// Block list.
 	m.p("## Block list")

@@ -42,11 +42,12 @@ func hostileFindings(s string) *report.Findings {
 		PerDay:   []report.Series{{Label: "disallowed", Values: []int64{1, 1}, Total: 2}},
 		Versions: []report.RobotsVersion{{Host: s, Name: s, Start: day, First: true},
 			{Host: s, Name: s, Start: day.Add(12 * time.Hour), Diff: []report.DiffLine{{Op: '+', New: 1, Text: s}}, Added: 1}},
-		Rules:      []report.BrokenRule{{Host: s, Version: s, Line: 1, Rule: "Disallow: " + s, Requests: 2, Bots: []report.Count{{Value: s, N: 2}}, BotsTotal: 1}},
-		RulesTotal: 1,
-		Paths:      []report.BotPaths{{Label: s, Bot: s, Host: s, Disallowed: 2, Paths: []report.PathCount{{Path: s, N: 2, Rule: s, Line: 1}}, PathsTotal: 1}},
-		Breaches:   []report.BreachGroup{{Label: s, Bot: s, Host: s, Kind: "crawl-delay", Limit: s, Unit: s, N: 1, Worst: s, Median: s, First: day, Last: day}},
-		Block:      report.BlockFindings{Files: []string{s}, Kinds: []string{s}, Min: 1, AllowList: s, Addresses: 1, Blocks: 1, Entries: []report.BlockEntry{{Addr: s, Reasons: s, Claims: []string{s}}}},
+		Rules:             []report.BrokenRule{{Host: s, Version: s, Line: 1, Rule: "Disallow: " + s, Requests: 2, Bots: []report.Count{{Value: s, N: 2}}, BotsTotal: 1}},
+		RulesTotal:        1,
+		Paths:             []report.BotPaths{{Label: s, Bot: s, Host: s, Disallowed: 2, Paths: []report.PathCount{{Path: s, N: 2, Rule: s, Line: 1}}, PathsTotal: 1}},
+		Breaches:          []report.BreachGroup{{Label: s, Bot: s, Host: s, Kind: "crawl-delay", Limit: s, Unit: s, N: 1, Worst: s, Median: s, First: day, Last: day}},
+		CrawlDelayIgnored: []report.CrawlDelayNote{{Bot: s, Operator: s, N: 2, Control: s, ControlURL: s}},
+		Block:             report.BlockFindings{Files: []string{s}, Kinds: []string{s}, Min: 1, AllowList: s, Addresses: 1, Blocks: 1, Entries: []report.BlockEntry{{Addr: s, Reasons: s, Claims: []string{s}}}},
 	}
 	f.Headlines = report.Headlines(f)
 	return f
@@ -278,6 +279,30 @@ func TestOutagesInTimeline(t *testing.T) {
 	for _, want := range []string{`<h3 id="outages">`, "<th scope=\"row\">503</th>", "2026-10-01 06:20 to 10:55 UTC", "2: OpenAI, Google", "must not crawl"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the page lacks %q", want)
+		}
+	}
+}
+
+// TestCrawlDelayIgnoredNote: the breaches section says Crawl-delay has no
+// effect on a crawler whose operator ignores it, and where its operator's
+// own control is.
+func TestCrawlDelayIgnoredNote(t *testing.T) {
+	f := hostileFindings("x")
+	f.CrawlDelayIgnored = []report.CrawlDelayNote{{Bot: "Googlebot", Operator: "Google", N: 1216,
+		Control: "Search Console (crawl rate)", ControlURL: "https://developers.google.com/search/docs/crawling-indexing/reduce-crawl-rate"}}
+	var buf bytes.Buffer
+	if err := Write(&buf, f); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	breaches := out[strings.Index(out, `<section id="breaches">`):]
+	breaches = breaches[:strings.Index(breaches, "</section>")]
+	for _, want := range []string{
+		"Crawl-delay has no effect on Googlebot: Google ignores it; its crawl rate is set in Search Console (crawl rate) (<code>https://developers.google.com/search/docs/crawling-indexing/reduce-crawl-rate</code>).",
+		"1,216 of its requests came sooner than Crawl-delay after the one before: counted as crawl_delay_unsupported",
+	} {
+		if !strings.Contains(breaches, want) {
+			t.Errorf("breaches section lacks %q:\n%s", want, breaches)
 		}
 	}
 }
