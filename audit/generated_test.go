@@ -202,7 +202,7 @@ func obeys(b loggen.Behavior) bool {
 // modelAllowed is the generator's reference matcher (independent of
 // package robots) with the one operator rule the generated traffic meets:
 // Applebot, which no version names, is judged by the Googlebot group
-// (audit/bots/operators.json, from Apple's documentation).
+// (bots/operators.json, from Apple's documentation).
 func modelAllowed(v *loggen.RobotsVersion, r *loggen.Request) bool {
 	ua := r.UserAgent
 	if r.Bot == "Applebot" {

@@ -16,7 +16,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
-	"github.com/crawlaudit/crawlaudit/audit/bots"
+	"github.com/crawlaudit/crawlaudit/bots"
 	"github.com/crawlaudit/crawlaudit/ingest"
 	"github.com/crawlaudit/crawlaudit/report"
 	"github.com/crawlaudit/crawlaudit/robots/history"
@@ -463,7 +463,7 @@ func (j *judge) partial(cfg Config, acc *ingest.Accounting, ident *bots.Identifi
 		}
 	}
 	if n := ident.UAPSkipped(); n > 0 {
-		p.Warnings = append(p.Warnings, fmt.Sprintf("%d distinct User-Agents were judged without uap-go, past its budget of %d (see audit/bots.MaxUAPCalls): they count as bots only if the crawler table or a crawler word names them", n, bots.MaxUAPCalls))
+		p.Warnings = append(p.Warnings, fmt.Sprintf("%d distinct User-Agents were not handed to the User-Agent parser, which gets at most %d a run to bound its time: they count as bots only if the crawler table or a crawler word names them", n, bots.MaxUAPCalls))
 	}
 	return p
 }

@@ -20,7 +20,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/klauspost/compress/gzip"
 
-	"github.com/crawlaudit/crawlaudit/audit/bots"
+	"github.com/crawlaudit/crawlaudit/bots"
 	"github.com/crawlaudit/crawlaudit/ingest/logfmt"
 	"github.com/crawlaudit/crawlaudit/internal/loggen"
 )
@@ -158,7 +158,7 @@ var realistic struct {
 // User-Agents, 30 % crawlers), 300,000 lines in memory: "all-rows" builds
 // every row, as `crawlaudit ingest` does; "bots-only" keeps the crawlers'
 // rows only, as the audit does with its RowFilter (here a cache of
-// audit/bots.Identify by User-Agent, like the audit's filter), so that the
+// bots.Identify by User-Agent, like the audit's filter), so that the
 // rows of browsers are parsed, validated and counted but never built;
 // "bots-only-skip" besides leaves out the columns the audit never reads
 // (Options.Skip), as the audit does.

@@ -37,7 +37,7 @@ type Source struct {
 	// URL is where the operator publishes the list; Doc the operator's
 	// page that says which crawlers the list covers.
 	URL, Doc string
-	// Crawlers are the bots the list covers, as package audit/bots names
+	// Crawlers are the bots the list covers, as package bots names
 	// them; they are matched case-insensitively.
 	Crawlers []string
 	// DNSDomains are the reverse DNS domains the operator documents for

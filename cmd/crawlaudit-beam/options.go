@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/crawlaudit/crawlaudit/audit"
-	"github.com/crawlaudit/crawlaudit/audit/bots"
+	"github.com/crawlaudit/crawlaudit/bots"
 	"github.com/crawlaudit/crawlaudit/ingest"
 	"github.com/crawlaudit/crawlaudit/robots"
 	"github.com/crawlaudit/crawlaudit/verify"

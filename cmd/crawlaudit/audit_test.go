@@ -11,7 +11,6 @@ import (
 	"time"
 )
 
-
 const (
 	sampleRobots = "../../testdata/sample/robots"
 	sampleLog    = "../../testdata/sample/access-2026-10.log.gz"

@@ -18,7 +18,6 @@ import (
 	"github.com/crawlaudit/crawlaudit/ingest"
 )
 
-
 // ingestFixtures is the directory of the ingest command's test logs: a
 // combined log with malformed lines, invalid UTF-8, CRLF and empty lines; a
 // W3C log whose #Fields change; a gzipped JSON-lines log; a truncated gzip

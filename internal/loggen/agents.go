@@ -33,7 +33,7 @@ func (b Behavior) String() string {
 type botProfile struct {
 	actor    string   // name of the actor in Request.Actor
 	bot      string   // product name the audit should report (contract §5)
-	operator string   // who runs it (audit/bots' name); its crawlers share one robots.txt cache; "": none
+	operator string   // who runs it (package bots' name); its crawlers share one robots.txt cache; "": none
 	behavior Behavior //
 	weight   float64  // share of all lines, in percent
 	uas      []string // User-Agent values, the first most frequent

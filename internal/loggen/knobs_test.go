@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	auditbots "github.com/crawlaudit/crawlaudit/audit/bots"
+	auditbots "github.com/crawlaudit/crawlaudit/bots"
 )
 
 // logStats are the measures of a generated log that the knobs set.
@@ -231,7 +231,7 @@ func TestKnobsBadConfig(t *testing.T) {
 
 // MinAgents and MaxAgents are what the tables hold, and every browser
 // User-Agent the Agents knob adds is one that
-// audit/bots.Identify calls a browser (none may add crawler traffic), and
+// bots.Identify calls a browser (none may add crawler traffic), and
 // none repeats another.
 func TestAgentsBounds(t *testing.T) {
 	var all []string

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/crawlaudit/crawlaudit/audit/bots"
+	"github.com/crawlaudit/crawlaudit/bots"
 )
 
 // TestBotHandoff: a bot put is taken once; what is past the bound is not

@@ -3,7 +3,7 @@ package bots_test
 import (
 	"fmt"
 
-	"github.com/crawlaudit/crawlaudit/audit/bots"
+	"github.com/crawlaudit/crawlaudit/bots"
 )
 
 func ExampleIdentify() {

@@ -5,12 +5,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/crawlaudit/crawlaudit/audit/bots"
+	"github.com/crawlaudit/crawlaudit/bots"
 	"github.com/crawlaudit/crawlaudit/robots"
 )
 
 // Real User-Agent headers of the crawlers issue 14 names (from their
-// operators' documentation, as in audit/bots' tests).
+// operators' documentation, as in package bots' tests).
 const (
 	uaGooglebotImageReal = "Googlebot-Image/1.0"
 	uaGooglebotMobile    = "Mozilla/5.0 (iPhone; U; CPU iPhone OS 4_1 like Mac OS X; en-us) AppleWebKit/532.9 (KHTML, like Gecko) Version/4.0.5 Mobile/8B117 Safari/6531.22.7 (compatible; Googlebot-Mobile/2.1; +http://www.google.com/bot.html)"
@@ -48,7 +48,7 @@ func groupFor(t *testing.T, robotsTxt, ua, path string) (group, verdict string) 
 // special-case crawlers (AdsBot-Google ignores "*") pages, Apple's "About
 // Applebot" (follows Googlebot when no group names Applebot), OpenAI's
 // bots page (ChatGPT-User: robots.txt may not apply to user actions), and
-// audit/bots' table (Googlebot-Mobile is another spelling of Googlebot).
+// package bots' table (Googlebot-Mobile is another spelling of Googlebot).
 func TestOperatorRulesNamedCrawlers(t *testing.T) {
 	const (
 		starOnly   = "User-agent: *\nDisallow: /\n"
@@ -147,7 +147,7 @@ func TestOperatorRulesEveryEntry(t *testing.T) {
 	}
 }
 
-// TestGroupConsistentWithBotName: over every crawler of audit/bots' table
+// TestGroupConsistentWithBotName: over every crawler of package bots' table
 // whose name is a robots.txt token, a request whose header names it is
 // judged by the group naming the bot when there is one, and otherwise by a
 // group its operator documents as its fallback, "*", or none: never by a

@@ -1,7 +1,7 @@
 package audit
 
 import (
-	"github.com/crawlaudit/crawlaudit/audit/bots"
+	"github.com/crawlaudit/crawlaudit/bots"
 	"github.com/crawlaudit/crawlaudit/robots"
 )
 

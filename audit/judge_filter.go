@@ -5,7 +5,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/crawlaudit/crawlaudit/audit/bots"
+	"github.com/crawlaudit/crawlaudit/bots"
 	"github.com/crawlaudit/crawlaudit/ingest"
 	"github.com/crawlaudit/crawlaudit/ingest/logfmt"
 )

@@ -1,0 +1,36 @@
+// Package queries holds the DuckDB SQL of crawlaudit, embedded in the
+// binary. SQL is where aggregation lives: Go parses and matches, and leaves
+// one row per audited bot request in the table "requests" (see schema.sql);
+// the files here turn those rows into the reports.
+//
+// Files, in the order the audit runs them:
+//
+//	schema.sql      tables: requests_store (seen through the view requests), dict, bots, traffic
+//	measures.sql    the table macro window_measures: per request, the gap to the bot's previous
+//	                request, the count in its Request-rate window and the breaches they make
+//	availability.sql robots.txt as crawlers met it (§12): robots_status, the unreachable and
+//	                unavailable periods from the logs' /robots.txt responses, and availability,
+//	                the verdicts they change (the view requests reads it)
+//	summary_counts.sql the counts per bot, host and identity (contract §6, §7, §10) in the
+//	                temporary table summary_counted, from requests and window_measures, step by step
+//	summary.sql     the summary's bot rows from summary_counted, named, worst first; past a
+//	                limit the rest folded per host and identity
+//	changes_agents.sql, changes.sql the bots active around each robots.txt version change,
+//	                and how each reacted to it (§12); the audit gathers the same while the
+//	                logs stream, and runs these only when it could not
+//	judged.sql      the table "measures" (window_measures, stored) and the view "judged": requests
+//	                with names and measures; made for the reports below and for --db
+//	violations_rows.sql, violations.sql the disallowed requests on ids, then (over the table
+//	                audit's namedRows makes of them with their names) one row per disallowed
+//	                request (violations.csv)
+//	breaches_rows.sql, breaches.sql the same for the crawl-delay, request-rate and visit-time
+//	                breaches (breaches.csv)
+//	blocklist.sql   per client address of a bot request, its counts and whether it qualifies
+//	                for the block list (§8), in the temporary table block_addresses
+//	blocklist_names.sql the addresses named, and the claims of the qualifying ones
+//	blocklist_rows.sql the rows of the block list: a qualifying address's claims on rows of their own
+//	blocklist_held.sql the rule each verified crawler held back from the list broke most
+//	report_*.sql    the findings of report.html and report.md (§11): report_base (one pass
+//	                over the requests on ids: per day, version and rule), report_daily,
+//	                report_versions, report_rules, report_breaches, report_paths, report_agents
+package queries
