@@ -347,7 +347,7 @@ func runOnce(ctx context.Context, cfg Config, logs []string, damaged []*ingest.I
 		}
 		slices.SortFunc(res.clients, netip.Addr.Compare)
 	}
-	if err := db.Exec(ctx, fmt.Sprintf("SET threads = %d", runtime.GOMAXPROCS(0))); err != nil {
+	if err := db.SetThreads(ctx, runtime.GOMAXPROCS(0)); err != nil {
 		return nil, err
 	}
 	if acc == nil {
@@ -391,14 +391,7 @@ func runOnce(ctx context.Context, cfg Config, logs []string, damaged []*ingest.I
 	}
 	j.streamedChanges = j.stream.finishChanges(j.dict)
 	j.dropIngestState()
-	limit := store.MemoryLimit
-	if store.MemoryLimitAfterRead != "" {
-		if err := db.Exec(ctx, "SET memory_limit = "+store.Quote(store.MemoryLimitAfterRead)); err != nil {
-			return nil, err
-		}
-		limit = store.MemoryLimitAfterRead
-	}
-	if err := db.FitLongStrings(ctx, store.ParseBytes(limit)); err != nil {
+	if err := db.LimitAfterRead(ctx); err != nil {
 		return nil, err
 	}
 	if lim := cfg.GoMemoryLimitAfterRead; lim > 0 {
@@ -602,7 +595,7 @@ func openStoreAsync(ctx context.Context, path, spillDir string) *pendingStore {
 		// busy: DuckDB copies batches on one thread, which costs half the
 		// CPU time of a copy spread over two. The SQL afterwards has all
 		// of them.
-		if err := s.Exec(ctx, "SET threads = 1"); err != nil {
+		if err := s.SetThreads(ctx, 1); err != nil {
 			s.Close()
 			p.err = err
 			return

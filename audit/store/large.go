@@ -31,7 +31,7 @@ func (s *Store) chunkRows() int64 {
 // vectorRows is DuckDB's vector size: the rows an operator holds at once.
 const vectorRows = 2048
 
-// FitLongStrings, once the longest string stored is known (Insert notes
+// fitLongStrings, once the longest string stored is known (Insert notes
 // it: a query cannot read it back, since the strings may fill the memory
 // limit already), and when vectors of such strings would crowd DuckDB's
 // memory limit, raises the limit to three vectors of them and runs the
@@ -42,12 +42,26 @@ const vectorRows = 2048
 // in flight failed with "failed to pin block" under a 256 MB limit. The
 // process's memory then grows by what the strings need, not by the log's
 // size. limit is the memory_limit in force, in bytes.
-func (s *Store) FitLongStrings(ctx context.Context, limit int64) error {
+func (s *Store) fitLongStrings(ctx context.Context, limit int64) error {
 	need := 3 * vectorRows * s.longest
 	if limit <= 0 || need <= limit {
 		return nil
 	}
 	return s.Exec(ctx, fmt.Sprintf("SET threads = 1; SET memory_limit = '%dMiB'", need>>20+1))
+}
+
+// LimitAfterRead sets DuckDB's memory limit for the queries that follow the
+// reading of the logs: MemoryLimitAfterRead when it is set, raised when
+// vectors of the longest strings stored need more (see fitLongStrings).
+func (s *Store) LimitAfterRead(ctx context.Context) error {
+	limit := MemoryLimit
+	if MemoryLimitAfterRead != "" {
+		if err := s.Exec(ctx, "SET memory_limit = "+Quote(MemoryLimitAfterRead)); err != nil {
+			return err
+		}
+		limit = MemoryLimitAfterRead
+	}
+	return s.fitLongStrings(ctx, parseBytes(limit))
 }
 
 // EachLarge is Each for a query whose result may be large (a row per

@@ -33,9 +33,9 @@ var MemoryLimitAfterRead = func() string {
 // Quote quotes s as an SQL string literal.
 func Quote(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
 
-// ParseBytes parses a DuckDB memory size ("320MB", "1GB", "512MiB",
+// parseBytes parses a DuckDB memory size ("320MB", "1GB", "512MiB",
 // "1.5 GB"), 0 when it is not one.
-func ParseBytes(v string) int64 {
+func parseBytes(v string) int64 {
 	v = strings.ToUpper(strings.TrimSpace(v))
 	units := []struct {
 		suffix string

@@ -185,6 +185,12 @@ func (s *Store) Query(ctx context.Context, query string, args ...any) (*sql.Rows
 	return rows, nil
 }
 
+// SetThreads sets the number of threads DuckDB runs the queries on from
+// then on.
+func (s *Store) SetThreads(ctx context.Context, n int) error {
+	return s.Exec(ctx, fmt.Sprintf("SET threads = %d", n))
+}
+
 // QueryRow runs a query that returns at most one row, on the store's
 // connection.
 func (s *Store) QueryRow(ctx context.Context, query string, args ...any) *sql.Row {

@@ -125,7 +125,7 @@ FROM range(0, 200000) t(i) WHERE i % $1 <> 0 GROUP BY k ORDER BY n DESC, k DESC;
 
 // TestStoreChunkRowsLongStrings: once Insert has seen long strings,
 // EachLarge reads fewer rows at a time, so that a chunk of them stays near
-// largeChunkBytes, and still gives every row; FitLongStrings then raises
+// largeChunkBytes, and still gives every row; fitLongStrings then raises
 // DuckDB's memory limit to hold vectors of them, on one thread.
 func TestStoreChunkRowsLongStrings(t *testing.T) {
 	ctx := context.Background()
@@ -169,7 +169,7 @@ func TestStoreChunkRowsLongStrings(t *testing.T) {
 	if got != rows {
 		t.Errorf("EachLarge gave %d long rows, want %d", got, rows)
 	}
-	if err := s.FitLongStrings(ctx, ParseBytes("32MB")); err != nil {
+	if err := s.fitLongStrings(ctx, parseBytes("32MB")); err != nil {
 		t.Fatal(err)
 	}
 	var threads int64
@@ -180,8 +180,8 @@ func TestStoreChunkRowsLongStrings(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if threads != 1 || ParseBytes(limit) < 3*vectorRows*(pathBytes-10) {
-		t.Errorf("after FitLongStrings: threads %d, memory_limit %s; want 1 and room for three vectors of %d bytes", threads, limit, pathBytes)
+	if threads != 1 || parseBytes(limit) < 3*vectorRows*(pathBytes-10) {
+		t.Errorf("after fitLongStrings: threads %d, memory_limit %s; want 1 and room for three vectors of %d bytes", threads, limit, pathBytes)
 	}
 }
 
@@ -195,8 +195,8 @@ func TestParseBytesQuote(t *testing.T) {
 		{"320MB", 320e6}, {"1GB", 1e9}, {"512MiB", 512 << 20}, {"1.5 GB", 1.5e9},
 		{" 2 gib ", 2 << 30}, {"100B", 100}, {"", 0}, {"lots", 0}, {"-1MB", 0}, {"MB", 0},
 	} {
-		if got := ParseBytes(tc.in); got != tc.want {
-			t.Errorf("ParseBytes(%q) = %d, want %d", tc.in, got, tc.want)
+		if got := parseBytes(tc.in); got != tc.want {
+			t.Errorf("parseBytes(%q) = %d, want %d", tc.in, got, tc.want)
 		}
 	}
 	for in, want := range map[string]string{"a": "'a'", "it's": "'it''s'", "": "''", "''": "''''''"} {
