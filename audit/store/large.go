@@ -18,8 +18,8 @@ var largeChunkRows = 65536
 const largeChunkBytes = 32 << 20
 
 // chunkRows is the number of rows EachLarge reads at a time: largeChunkRows,
-// or fewer when a row may carry the longest string stored (60 KB URLs:
-// 546 rows, 33 MB, where 65,536 rows would be 4 GB).
+// or fewer when a row may carry the longest string stored, so that a chunk
+// of such rows stays near largeChunkBytes.
 func (s *Store) chunkRows() int64 {
 	n := int64(largeChunkRows)
 	if s.longest > 0 {
@@ -31,17 +31,14 @@ func (s *Store) chunkRows() int64 {
 // vectorRows is DuckDB's vector size: the rows an operator holds at once.
 const vectorRows = 2048
 
-// fitLongStrings, once the longest string stored is known (Insert notes
-// it: a query cannot read it back, since the strings may fill the memory
-// limit already), and when vectors of such strings would crowd DuckDB's
-// memory limit, raises the limit to three vectors of them and runs the
-// queries on one thread (two failed; four cost 200 MB more at peak with
-// --parquet). DuckDB holds a
-// vector of 2,048 values whole in memory (it cannot spill part of one): a
-// log of 60 KB URLs makes vectors of 120 MB, and a query with a few of them
-// in flight failed with "failed to pin block" under a 256 MB limit. The
-// process's memory then grows by what the strings need, not by the log's
-// size. limit is the memory_limit in force, in bytes.
+// fitLongStrings, when vectors of the longest string stored would crowd
+// DuckDB's memory limit, raises the limit to three vectors of them and runs
+// the queries on one thread: DuckDB holds a vector of 2,048 values whole
+// (it cannot spill part of one), and a query with a few long-string vectors
+// in flight fails with "failed to pin block" (docs/performance-memory.md).
+// Insert notes the longest string, since a query could not read it back
+// once the strings fill the limit. limit is the memory_limit in force, in
+// bytes.
 func (s *Store) fitLongStrings(ctx context.Context, limit int64) error {
 	need := 3 * vectorRows * s.longest
 	if limit <= 0 || need <= limit {
@@ -67,7 +64,7 @@ func (s *Store) LimitAfterRead(ctx context.Context) error {
 // EachLarge is Each for a query whose result may be large (a row per
 // request, per address, per bot name). DuckDB's driver materializes a
 // query's whole result before the first row is read, and that copy is
-// outside DuckDB's memory limit (5 M rows of four columns: 400 MB): here
+// outside DuckDB's memory limit: here
 // the result goes into a temporary table first, which spills like any
 // other, and is read back largeChunkRows rows at a time in the query's
 // order. query is one statement (a trailing semicolon is allowed).
@@ -85,9 +82,9 @@ func (s *Store) EachLargeSorted(ctx context.Context, query string, head func(col
 // queries whose last line is its order ("ORDER BY ts, file, line"), the
 // rows are stored unsorted first, with preserve_insertion_order off, and
 // sorted in a second step from that table. Sorting the output of a query
-// of unions and joins in the same step failed under DuckDB's memory limit
-// ("failed to pin block") where sorting a stored table spills: breaches.csv
-// of a month read three times (0.9 M breaches) under 256 MB.
+// of unions and joins in the same step fails under DuckDB's memory limit
+// ("failed to pin block") where sorting a stored table spills
+// (docs/performance-memory.md).
 func (s *Store) eachLarge(ctx context.Context, query string, sortApart bool, head func(cols []string) error, row func(vals []any) error, args ...any) error {
 	name := fmt.Sprintf("each_large_%d", s.views.Add(1))
 	query = strings.TrimRight(strings.TrimSpace(query), ";")
