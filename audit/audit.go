@@ -22,6 +22,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/crawlaudit/crawlaudit/audit/store"
 	"github.com/crawlaudit/crawlaudit/bots"
 	"github.com/crawlaudit/crawlaudit/ingest"
 	"github.com/crawlaudit/crawlaudit/internal/atomicfile"
@@ -99,7 +100,7 @@ const flushRows = 1 << 16
 // Result is a finished audit. Close it to release the database.
 type Result struct {
 	Summary report.Summary
-	store   *Store
+	store   *store.Store
 	// judged: the table measures and the view judged exist (judged.sql).
 	judged bool
 	// Warnings are things the user should know that did not stop the audit
@@ -170,7 +171,7 @@ func (r *Result) Commit() error {
 func (r *Result) History() *history.History { return r.hist }
 
 // Store returns the audit's database, for reports.
-func (r *Result) Store() *Store { return r.store }
+func (r *Result) Store() *store.Store { return r.store }
 
 // materialize stores the window measures of every request (table measures)
 // and makes the view judged (queries/judged.sql), once: the summary does not
@@ -254,8 +255,8 @@ func runOnce(ctx context.Context, cfg Config, logs []string, damaged []*ingest.I
 	ok := false
 	defer func() {
 		if !ok {
-			if store, err := pending.wait(); err == nil {
-				store.Close()
+			if db, err := pending.wait(); err == nil {
+				db.Close()
 			}
 			if dbPath != "" {
 				atomicfile.Remove(dbPath)
@@ -331,11 +332,11 @@ func runOnce(ctx context.Context, cfg Config, logs []string, damaged []*ingest.I
 	if inputErr, err = withDamaged(acc, inputErr, damaged); err != nil {
 		return nil, err
 	}
-	store, err := pending.wait()
+	db, err := pending.wait()
 	if err != nil {
 		return nil, err
 	}
-	res.store = store
+	res.store = db
 	res.dbTemp, res.dbFinal = dbPath, cfg.DB
 	res.hist = hist
 	res.logs = logs
@@ -346,7 +347,7 @@ func runOnce(ctx context.Context, cfg Config, logs []string, damaged []*ingest.I
 		}
 		slices.SortFunc(res.clients, netip.Addr.Compare)
 	}
-	if err := store.Exec(ctx, fmt.Sprintf("SET threads = %d", runtime.GOMAXPROCS(0))); err != nil {
+	if err := db.SetThreads(ctx, runtime.GOMAXPROCS(0)); err != nil {
 		return nil, err
 	}
 	if acc == nil {
@@ -374,30 +375,23 @@ func runOnce(ctx context.Context, cfg Config, logs []string, damaged []*ingest.I
 	}
 	status(fmt.Sprintf("storing %d bot requests", j.botRows))
 	dict := j.dictBatch(mem, j.dictStored) // the entries made after the last batch
-	err = store.Insert(ctx, "dict", dict)
+	err = db.Insert(ctx, "dict", dict)
 	dict.Release()
 	if err != nil {
 		return nil, err
 	}
 	claimsBatch := j.claims.batch(mem)
-	err = store.Insert(ctx, "claims", claimsBatch)
+	err = db.Insert(ctx, "claims", claimsBatch)
 	claimsBatch.Release()
 	if err != nil {
 		return nil, err
 	}
-	if err := j.storeTables(ctx, store); err != nil {
+	if err := j.storeTables(ctx, db); err != nil {
 		return nil, err
 	}
 	j.streamedChanges = j.stream.finishChanges(j.dict)
 	j.dropIngestState()
-	limit := MemoryLimit
-	if MemoryLimitAfterRead != "" {
-		if err := store.Exec(ctx, "SET memory_limit = "+sqlString(MemoryLimitAfterRead)); err != nil {
-			return nil, err
-		}
-		limit = MemoryLimitAfterRead
-	}
-	if err := store.fitLongStrings(ctx, parseBytes(limit)); err != nil {
+	if err := db.LimitAfterRead(ctx); err != nil {
 		return nil, err
 	}
 	if lim := cfg.GoMemoryLimitAfterRead; lim > 0 {
@@ -407,17 +401,17 @@ func runOnce(ctx context.Context, cfg Config, logs []string, damaged []*ingest.I
 		}
 	}
 	phase("dict and the small tables")
-	if err := store.Exec(ctx, fmt.Sprintf("SET VARIABLE spec_google = %t", cfg.Profile == robots.Google)); err != nil {
+	if err := db.Exec(ctx, fmt.Sprintf("SET VARIABLE spec_google = %t", cfg.Profile == robots.Google)); err != nil {
 		return nil, err
 	}
-	if err := store.Exec(ctx, fmt.Sprintf("SET VARIABLE robots_failed = %t", j.robotsFailed)); err != nil {
+	if err := db.Exec(ctx, fmt.Sprintf("SET VARIABLE robots_failed = %t", j.robotsFailed)); err != nil {
 		return nil, err
 	}
-	if err := store.Exec(ctx, queries.SQL("availability.sql")); err != nil {
+	if err := db.Exec(ctx, queries.SQL("availability.sql")); err != nil {
 		return nil, fmt.Errorf("robots.txt availability: %w", err)
 	}
 	phase("availability.sql")
-	if err := store.Exec(ctx, queries.SQL("measures.sql")); err != nil {
+	if err := db.Exec(ctx, queries.SQL("measures.sql")); err != nil {
 		return nil, err
 	}
 	status("measuring crawl-delay and request-rate windows")
@@ -495,18 +489,18 @@ func (j *judge) judgeInto(ctx context.Context, pending *pendingStore, opts inges
 		// table at COMMIT when the table is empty or it holds at least a
 		// row group, instead of copying it row by row at the end of each
 		// statement (measured: half the time of an insert).
-		store, err := pending.wait()
+		db, err := pending.wait()
 		if err == nil {
-			err = store.Exec(ctx, "BEGIN TRANSACTION")
+			err = db.Exec(ctx, "BEGIN TRANSACTION")
 		}
 		began := err == nil
 		for rec := range toStore {
 			if err == nil {
 				t := time.Now()
 				if rec.Schema().Equal(DictSchema) {
-					err = store.Insert(ctx, "dict", rec)
+					err = db.Insert(ctx, "dict", rec)
 				} else {
-					err = store.insertJudged(ctx, rec)
+					err = insertJudged(ctx, db, rec)
 				}
 				insertTime += time.Since(t)
 				if err != nil {
@@ -518,9 +512,9 @@ func (j *judge) judgeInto(ctx context.Context, pending *pendingStore, opts inges
 		if began {
 			t := time.Now()
 			if err == nil {
-				err = store.Exec(ctx, "COMMIT")
+				err = db.Exec(ctx, "COMMIT")
 			} else {
-				store.Exec(ctx, "ROLLBACK")
+				db.Exec(ctx, "ROLLBACK")
 			}
 			insertTime += time.Since(t)
 		}
@@ -581,7 +575,7 @@ func (j *judge) judgeInto(ctx context.Context, pending *pendingStore, opts inges
 // pendingStore is a Store being opened in the background.
 type pendingStore struct {
 	done  chan struct{}
-	store *Store
+	store *store.Store
 	err   error
 }
 
@@ -592,7 +586,7 @@ func openStoreAsync(ctx context.Context, path, spillDir string) *pendingStore {
 	p := &pendingStore{done: make(chan struct{})}
 	go func() {
 		defer close(p.done)
-		s, err := openStoreSpilling(ctx, path, spillDir)
+		s, err := store.OpenWith(ctx, path, store.Options{SpillDir: spillDir})
 		if err != nil {
 			p.err = err
 			return
@@ -601,7 +595,7 @@ func openStoreAsync(ctx context.Context, path, spillDir string) *pendingStore {
 		// busy: DuckDB copies batches on one thread, which costs half the
 		// CPU time of a copy spread over two. The SQL afterwards has all
 		// of them.
-		if err := s.Exec(ctx, "SET threads = 1"); err != nil {
+		if err := s.SetThreads(ctx, 1); err != nil {
 			s.Close()
 			p.err = err
 			return
@@ -612,7 +606,7 @@ func openStoreAsync(ctx context.Context, path, spillDir string) *pendingStore {
 }
 
 // wait returns the store once it is open, or the error that stopped it.
-func (p *pendingStore) wait() (*Store, error) {
+func (p *pendingStore) wait() (*store.Store, error) {
 	<-p.done
 	return p.store, p.err
 }
@@ -640,7 +634,7 @@ func checkReplaceable(ctx context.Context, path string) error {
 	case fi.Size() == 0:
 		return nil
 	}
-	s, err := OpenStoreReadOnly(ctx, path)
+	s, err := store.OpenReadOnly(ctx, path)
 	if err != nil {
 		return fmt.Errorf("--db %s exists and is not a DuckDB database crawlaudit can open (%v): give the path of a new file or of an earlier audit", path, firstLine(err.Error()))
 	}
@@ -663,7 +657,7 @@ func checkReplaceable(ctx context.Context, path string) error {
 
 // storeTables writes the bots rows the judge still holds, and the traffic,
 // policies and decisions tables, many rows per statement.
-func (j *judge) storeTables(ctx context.Context, s *Store) error {
+func (j *judge) storeTables(ctx context.Context, s *store.Store) error {
 	// The bots rows not spilled yet (see spillWhileJudging).
 	bots := j.botsOut.take()
 	err := s.Insert(ctx, "bots", bots)
@@ -701,7 +695,7 @@ func (j *judge) storeTables(ctx context.Context, s *Store) error {
 		name string
 		rows [][]any
 	}{{"traffic", traffic}, {"policies", policies}, {"decisions", decisions}} {
-		if err := s.insertValues(ctx, t.name, t.rows); err != nil {
+		if err := s.InsertValues(ctx, t.name, t.rows); err != nil {
 			return err
 		}
 	}
@@ -872,4 +866,16 @@ func withDamaged(acc *ingest.Accounting, inputErr error, damaged []*ingest.Integ
 		inputErr = errors.Join(append(errs, inputErr)...)
 	}
 	return inputErr, nil
+}
+
+// firstLine is the first line of s that is neither blank nor an SQL
+// comment, to quote an error of DuckDB's in a message of one line.
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	for _, l := range strings.Split(s, "\n") {
+		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "--") {
+			return l
+		}
+	}
+	return s
 }

@@ -113,7 +113,7 @@ func (r *Result) changes(ctx context.Context, j *judge) ([]report.Change, error)
 		if err := r.store.Exec(ctx, `CREATE OR REPLACE TEMP TABLE version_changes (change_id INTEGER, host_id INTEGER, starts TIMESTAMPTZ, ends TIMESTAMPTZ)`); err != nil {
 			return nil, err
 		}
-		if err := r.store.insertValues(ctx, "version_changes", rows); err != nil {
+		if err := r.store.InsertValues(ctx, "version_changes", rows); err != nil {
 			return nil, err
 		}
 		err := r.store.Each(ctx, queries.SQL("changes_agents.sql"), nil, func(v []any) error {
@@ -185,7 +185,7 @@ func (r *Result) changes(ctx context.Context, j *judge) ([]report.Change, error)
 		if err := r.store.Exec(ctx, `CREATE OR REPLACE TEMP TABLE change_rules (change_id INTEGER, bot_id INTEGER, identity_code UTINYINT, rule VARCHAR)`); err != nil {
 			return nil, err
 		}
-		if err := r.store.insertValues(ctx, "change_rules", added); err != nil {
+		if err := r.store.InsertValues(ctx, "change_rules", added); err != nil {
 			return nil, err
 		}
 		err := r.store.Each(ctx, queries.SQL("changes.sql"), nil, func(v []any) error {

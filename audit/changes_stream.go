@@ -7,6 +7,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/crawlaudit/crawlaudit/audit/store"
 	"github.com/crawlaudit/crawlaudit/report"
 	"github.com/crawlaudit/crawlaudit/robots/history"
 )
@@ -182,7 +183,7 @@ type period struct {
 // operators of the bots; ok is false when two periods of one host and
 // operator begin at the same instant, where the SQL's ASOF join may take
 // either (changes() then asks the SQL).
-func loadAvailability(ctx context.Context, s *Store) (f *availabilityFilter, ok bool, err error) {
+func loadAvailability(ctx context.Context, s *store.Store) (f *availabilityFilter, ok bool, err error) {
 	f = &availabilityFilter{ops: map[int64]botOp{}, periods: map[[2]int64][]period{}}
 	err = s.Each(ctx, `SELECT coalesce(getvariable('spec_google'), false)`, nil, func(v []any) error {
 		f.google, _ = v[0].(bool)

@@ -2,7 +2,8 @@
 // ingest layer, identifies the bot behind each request, judges the request
 // against the robots.txt version in effect at its timestamp (package
 // robots/history) for the group of its User-Agent (package robots), loads the
-// judged bot requests into DuckDB and runs the reports of package queries.
+// judged bot requests into DuckDB (package audit/store) and runs the reports
+// of package queries.
 //
 // # Decisions
 //

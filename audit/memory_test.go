@@ -18,6 +18,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/crawlaudit/crawlaudit/audit/store"
 	"github.com/crawlaudit/crawlaudit/bots"
 	"github.com/crawlaudit/crawlaudit/ingest"
 	"github.com/crawlaudit/crawlaudit/internal/hostilegen"
@@ -448,10 +449,10 @@ func TestAuditGoMemoryLimitAfterRead(t *testing.T) {
 }
 
 // TestAuditDuckDBMemoryLimitAfterRead: once the logs are read, DuckDB's
-// memory_limit is MemoryLimitAfterRead (as DuckDB shows it: compared with
+// memory_limit is store.MemoryLimitAfterRead (as DuckDB shows it: compared with
 // a store given that limit).
 func TestAuditDuckDBMemoryLimitAfterRead(t *testing.T) {
-	if MemoryLimitAfterRead == "" {
+	if store.MemoryLimitAfterRead == "" {
 		t.Skip("CRAWLAUDIT_DUCKDB_MEMORY is set: no limit after the reading")
 	}
 	res, err := Run(context.Background(), Config{Robots: "../testdata/sample/robots"}, []string{"../testdata/sample/access-2026-10.log.gz"})
@@ -467,12 +468,12 @@ func TestAuditDuckDBMemoryLimitAfterRead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := OpenStore(context.Background(), "")
+	s, err := store.Open(context.Background(), "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	if err := s.Exec(context.Background(), "SET memory_limit = "+sqlString(MemoryLimitAfterRead)); err != nil {
+	if err := s.Exec(context.Background(), "SET memory_limit = "+store.Quote(store.MemoryLimitAfterRead)); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Each(context.Background(), "SELECT current_setting('memory_limit')", nil, func(v []any) error {
@@ -482,7 +483,7 @@ func TestAuditDuckDBMemoryLimitAfterRead(t *testing.T) {
 		t.Fatal(err)
 	}
 	if got != want || got == "" {
-		t.Errorf("memory_limit after the run %q, want %q (%s)", got, want, MemoryLimitAfterRead)
+		t.Errorf("memory_limit after the run %q, want %q (%s)", got, want, store.MemoryLimitAfterRead)
 	}
 }
 
@@ -518,9 +519,9 @@ func TestAuditOutLongURLsSpill(t *testing.T) {
 	if testing.Short() {
 		t.Skip("writes 40 MB of long URLs")
 	}
-	oldLimit, oldAfter, oldRows := MemoryLimit, MemoryLimitAfterRead, largeChunkRows
-	MemoryLimit, MemoryLimitAfterRead = "48MB", "32MB"
-	t.Cleanup(func() { MemoryLimit, MemoryLimitAfterRead, largeChunkRows = oldLimit, oldAfter, oldRows })
+	oldLimit, oldAfter := store.MemoryLimit, store.MemoryLimitAfterRead
+	store.MemoryLimit, store.MemoryLimitAfterRead = "48MB", "32MB"
+	t.Cleanup(func() { store.MemoryLimit, store.MemoryLimitAfterRead = oldLimit, oldAfter })
 	const lines, pathBytes = 700, 60000
 	log, robotsFile := writeHostile(t, hostilegen.Options{Lines: lines, PathBytes: pathBytes})
 	cfg := Config{Robots: robotsFile, SpillDir: t.TempDir(), Ingest: ingest.Options{MaxLineBytes: 200000}}
@@ -529,11 +530,10 @@ func TestAuditOutLongURLsSpill(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer res.Close()
-	if got := res.Store().longest; got < pathBytes {
+	// EachLarge bounds its chunks by the longest string noted
+	// (TestStoreChunkRowsLongStrings).
+	if got := res.Store().Longest(); got < pathBytes {
 		t.Fatalf("longest string noted %d, want at least %d", got, pathBytes)
-	}
-	if rows := res.Store().chunkRows(); rows*pathBytes > 2*largeChunkBytes {
-		t.Errorf("EachLarge reads %d rows of %d bytes at a time", rows, pathBytes)
 	}
 	// The Parquet dataset is read in slices of a few minutes: the driver
 	// holds a slice whole.
@@ -586,9 +586,9 @@ func TestAuditOutBreachesSortedApart(t *testing.T) {
 	if testing.Short() {
 		t.Skip("audits 300,000 lines")
 	}
-	oldLimit, oldAfter := MemoryLimit, MemoryLimitAfterRead
-	MemoryLimit, MemoryLimitAfterRead = "64MB", "96MB"
-	t.Cleanup(func() { MemoryLimit, MemoryLimitAfterRead = oldLimit, oldAfter })
+	oldLimit, oldAfter := store.MemoryLimit, store.MemoryLimitAfterRead
+	store.MemoryLimit, store.MemoryLimitAfterRead = "64MB", "96MB"
+	t.Cleanup(func() { store.MemoryLimit, store.MemoryLimitAfterRead = oldLimit, oldAfter })
 	dir := t.TempDir()
 	cfg := genConfig()
 	cfg.Lines = 100000

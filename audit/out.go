@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/crawlaudit/crawlaudit/audit/store"
 	"github.com/crawlaudit/crawlaudit/internal/atomicfile"
 	"github.com/crawlaudit/crawlaudit/queries"
 	"github.com/crawlaudit/crawlaudit/report"
@@ -24,24 +25,24 @@ import (
 var OutFiles = []string{"summary.json", "violations.csv", "breaches.csv", "blocklist.txt", "report.html", "report.md"}
 
 // csvFiles are the CSV files of WriteOut: the rows query (on ids), the
-// table namedRows makes of it with the names, and the query of the file
+// table store.Store.Named makes of it with the names, and the query of the file
 // over that table.
 var csvFiles = []struct {
 	file, rows, table, query string
-	names                    []idName
+	names                    []store.IDName
 }{
-	{"violations.csv", "violations_rows.sql", "violation_rows", "violations.sql", []idName{
-		{id: "host_id", as: "host"}, {id: "method_id", as: "method"}, {id: "rule_id", as: "rule"},
-		{id: "robots_version_id", as: "robots_version"}, {id: "robots_group_id", as: "robots_group"},
-		{id: "verdict_id", as: "verdict"}, {id: "file_id", as: "file"},
-		{id: "client_ip_id", as: "client_ip_name", many: true}, {id: "bot_id", as: "bot", many: true},
-		{id: "target_id", as: "target_name", many: true},
+	{"violations.csv", "violations_rows.sql", "violation_rows", "violations.sql", []store.IDName{
+		{ID: "host_id", As: "host"}, {ID: "method_id", As: "method"}, {ID: "rule_id", As: "rule"},
+		{ID: "robots_version_id", As: "robots_version"}, {ID: "robots_group_id", As: "robots_group"},
+		{ID: "verdict_id", As: "verdict"}, {ID: "file_id", As: "file"},
+		{ID: "client_ip_id", As: "client_ip_name", Many: true}, {ID: "bot_id", As: "bot", Many: true},
+		{ID: "target_id", As: "target_name", Many: true},
 	}},
-	{"breaches.csv", "breaches_rows.sql", "breach_rows", "breaches.sql", []idName{
-		{id: "host_id", as: "host"}, {id: "robots_version_id", as: "robots_version"},
-		{id: "visit_window_id", as: "visit_window"}, {id: "file_id", as: "file"},
-		{id: "client_ip_id", as: "client_ip_name", many: true}, {id: "bot_id", as: "bot", many: true},
-		{id: "target_id", as: "target_name", many: true},
+	{"breaches.csv", "breaches_rows.sql", "breach_rows", "breaches.sql", []store.IDName{
+		{ID: "host_id", As: "host"}, {ID: "robots_version_id", As: "robots_version"},
+		{ID: "visit_window_id", As: "visit_window"}, {ID: "file_id", As: "file"},
+		{ID: "client_ip_id", As: "client_ip_name", Many: true}, {ID: "bot_id", As: "bot", Many: true},
+		{ID: "target_id", As: "target_name", Many: true},
 	}},
 }
 
@@ -83,10 +84,10 @@ func (r *Result) WriteOut(ctx context.Context, dir string, block BlockPolicy) er
 	for _, f := range csvFiles {
 		err := st.Write(f.file, func(w io.Writer) error {
 			defer r.store.Exec(context.WithoutCancel(ctx), "DROP TABLE IF EXISTS "+f.table)
-			if err := r.store.namedRows(ctx, f.table, queries.SQL(f.rows), f.names); err != nil {
+			if err := r.store.Named(ctx, f.table, queries.SQL(f.rows), f.names); err != nil {
 				return err
 			}
-			return r.store.writeCSV(ctx, w, queries.SQL(f.query), true)
+			return writeCSV(ctx, r.store, w, queries.SQL(f.query), true)
 		})
 		if err != nil {
 			return err
@@ -145,19 +146,24 @@ func (r *Result) WriteReport(ctx context.Context, path string, block BlockPolicy
 	return atomicfile.WriteFile(path, buf.Bytes())
 }
 
-// WriteCSV writes the result of query (one statement, read with
+// WriteCSV writes the result of query on s (one statement, read with
 // EachLarge: a row per request) as CSV: strings as neutralised text
 // cells (report.CSVWriter), numbers, booleans and times as themselves, NULL
 // as an empty cell.
-func (s *Store) WriteCSV(ctx context.Context, w io.Writer, query string, args ...any) error {
-	return s.writeCSV(ctx, w, query, false, args...)
+func WriteCSV(ctx context.Context, s *store.Store, w io.Writer, query string, args ...any) error {
+	return writeCSV(ctx, s, w, query, false, args...)
 }
 
 // writeCSV is WriteCSV; sortApart sorts the rows in a step of their own
-// (see eachLarge), for the project's queries that end with their order.
-func (s *Store) writeCSV(ctx context.Context, w io.Writer, query string, sortApart bool, args ...any) error {
+// (see store.Store.EachLargeSorted), for the project's queries that end
+// with their order.
+func writeCSV(ctx context.Context, s *store.Store, w io.Writer, query string, sortApart bool, args ...any) error {
 	cw := report.NewCSVWriter(w)
-	err := s.eachLarge(ctx, query, sortApart, func(cols []string) error { return cw.Header(cols...) }, func(vals []any) error {
+	each := s.EachLarge
+	if sortApart {
+		each = s.EachLargeSorted
+	}
+	err := each(ctx, query, func(cols []string) error { return cw.Header(cols...) }, func(vals []any) error {
 		for _, v := range vals {
 			writeCell(cw, v)
 		}

@@ -24,6 +24,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
+	"github.com/crawlaudit/crawlaudit/audit/store"
 	"github.com/crawlaudit/crawlaudit/internal/atomicfile"
 )
 
@@ -299,7 +300,7 @@ var parquetHostDayRows int64 = 100
 const otherColumn = "crawlaudit_other_host"
 
 // parquetRowsSQL is the rows of the view judged (queries/judged.sql) on
-// ids, and parquetNames the id columns namedRows names; parquetJudgedSQL
+// ids, and parquetNames the id columns store.Store.Named names; parquetJudgedSQL
 // selects from the named table the columns of judged, in its order and
 // with its types, so that the dataset is the view's rows.
 const parquetRowsSQL = `SELECT r.ts, r.host_id, r.client_ip_id, r.client_ip, r.method_id, r.target_id, r.target,
@@ -312,12 +313,12 @@ FROM requests r
 JOIN measures m ON r.rid = m.rid
 LEFT JOIN claims cl ON cl.id = r.claim_id`
 
-var parquetNames = []idName{
-	{id: "host_id", as: "host_name"}, {id: "method_id", as: "method"}, {id: "file_id", as: "file"},
-	{id: "robots_version_id", as: "robots_version"}, {id: "robots_group_id", as: "robots_group"},
-	{id: "verdict_id", as: "verdict"}, {id: "rule_id", as: "rule"}, {id: "visit_window_id", as: "visit_window"},
-	{id: "client_ip_id", as: "client_ip_name", many: true}, {id: "target_id", as: "target_name", many: true},
-	{id: "user_agent_id", as: "user_agent_name", many: true}, {id: "bot_id", as: "bot", many: true},
+var parquetNames = []store.IDName{
+	{ID: "host_id", As: "host_name"}, {ID: "method_id", As: "method"}, {ID: "file_id", As: "file"},
+	{ID: "robots_version_id", As: "robots_version"}, {ID: "robots_group_id", As: "robots_group"},
+	{ID: "verdict_id", As: "verdict"}, {ID: "rule_id", As: "rule"}, {ID: "visit_window_id", As: "visit_window"},
+	{ID: "client_ip_id", As: "client_ip_name", Many: true}, {ID: "target_id", As: "target_name", Many: true},
+	{ID: "user_agent_id", As: "user_agent_name", Many: true}, {ID: "bot_id", As: "bot", Many: true},
 }
 
 const parquetJudgedSQL = `SELECT ts, coalesce(host_name, '') AS host, coalesce(client_ip_name, client_ip) AS client_ip,
@@ -333,17 +334,17 @@ const parquetJudgedSQL = `SELECT ts, coalesce(host_name, '') AS host, coalesce(c
 // batch, and DuckDB cannot spill such a result, so the rows are not read by
 // one query: the rows of the view judged are stored in a temporary table
 // (a table spills to disk under DuckDB's memory limit), named one dict
-// join at a time (namedRows: the view's twelve joins at once held twelve
+// join at a time (store.Store.Named: the view's twelve joins at once held twelve
 // hash tables and failed under the limit from about 0.8 M bot requests),
 // and read in slices of ts (parquetSlices), each sorted by host and ts,
 // then dropped. The view and the table are made by SQL, not registered
 // from Arrow: reading them through the Arrow interface is reliable (see
 // Store).
 func (r *Result) writeParquetDataset(ctx context.Context, root string, st *ParquetStats) error {
-	table := fmt.Sprintf("crawlaudit_parquet_%d", r.store.views.Add(1))
+	table := r.store.TempName("crawlaudit_parquet")
 	named := table + "_named"
 	defer r.store.Exec(context.WithoutCancel(ctx), "DROP VIEW IF EXISTS "+table+"; DROP TABLE IF EXISTS "+named)
-	if err := r.store.namedRows(ctx, named, parquetRowsSQL, parquetNames); err != nil {
+	if err := r.store.Named(ctx, named, parquetRowsSQL, parquetNames); err != nil {
 		return err
 	}
 	if err := r.store.Exec(ctx, "CREATE TEMP VIEW "+table+" AS "+parquetJudgedSQL+" FROM "+named); err != nil {
@@ -370,7 +371,7 @@ func (r *Result) writeParquetDataset(ctx context.Context, root string, st *Parqu
 	if r.hist != nil && !r.hist.AnyHost() {
 		var names []string
 		for _, h := range r.hist.Hosts() {
-			names = append(names, sqlString(h))
+			names = append(names, store.Quote(h))
 		}
 		namedHosts = "SELECT unnest([" + strings.Join(names, ", ") + "]::VARCHAR[])"
 	}
@@ -380,7 +381,7 @@ func (r *Result) writeParquetDataset(ctx context.Context, root string, st *Parqu
 	}
 	from, order := table+" t", "t.host, t.ts, t.file, t.line"
 	var folded int64
-	if err := r.store.conn.QueryRowContext(ctx, fmt.Sprintf(`SELECT count(DISTINCT t.host) FROM %s t
+	if err := r.store.QueryRow(ctx, fmt.Sprintf(`SELECT count(DISTINCT t.host) FROM %s t
 		LEFT JOIN %s k ON k.host = t.host WHERE k.host IS NULL`, table, hosts)).Scan(&folded); err != nil {
 		return fmt.Errorf("DuckDB: %w", err)
 	}
@@ -430,7 +431,7 @@ func (r *Result) parquetSlices(ctx context.Context, table string) ([]string, err
 	// (60 KB URLs), a slice holds parquetSliceBytes of them at most, cut
 	// at minutes rather than hours.
 	sliceRows, unit := parquetSliceRows, time.Hour
-	if l := r.store.longest; l > 0 && sliceRows*l > parquetSliceBytes {
+	if l := r.store.Longest(); l > 0 && sliceRows*l > parquetSliceBytes {
 		sliceRows, unit = max(256, parquetSliceBytes/l), time.Minute
 	}
 	// "hour" below is a unit: an hour, or a minute for long strings.
@@ -513,9 +514,9 @@ func (r *Result) parquetSlices(ctx context.Context, table string) ([]string, err
 // driver gives them.
 func (r *Result) parquetSchema(ctx context.Context, table string) (*arrow.Schema, error) {
 	q := "SELECT * FROM " + table + " LIMIT 0"
-	rr, err := r.store.arrow.QueryContext(ctx, q)
+	rr, err := r.store.QueryArrow(ctx, q)
 	if err != nil {
-		return nil, fmt.Errorf("DuckDB: %w\nin: %s", err, q)
+		return nil, err
 	}
 	defer rr.Release()
 	return rr.Schema(), nil
@@ -524,9 +525,9 @@ func (r *Result) parquetSchema(ctx context.Context, table string) (*arrow.Schema
 // readParquetSlice calls write with each batch of the query q, whose
 // schema must be schema.
 func (r *Result) readParquetSlice(ctx context.Context, q string, schema *arrow.Schema, write func(arrow.RecordBatch) error) error {
-	rr, err := r.store.arrow.QueryContext(ctx, q)
+	rr, err := r.store.QueryArrow(ctx, q)
 	if err != nil {
-		return fmt.Errorf("DuckDB: %w\nin: %s", err, q)
+		return err
 	}
 	defer rr.Release()
 	if !sameFields(rr.Schema(), schema) {

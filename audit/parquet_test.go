@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/crawlaudit/crawlaudit/audit/store"
 	"github.com/crawlaudit/crawlaudit/report"
 	"github.com/crawlaudit/crawlaudit/robots"
 )
@@ -64,9 +65,9 @@ func setParquetSliceRows(t *testing.T, n int64) {
 }
 
 // pqReadBack opens an in-memory DuckDB to read datasets with.
-func pqReadBack(t *testing.T) *Store {
+func pqReadBack(t *testing.T) *store.Store {
 	t.Helper()
-	s, err := OpenStore(context.Background(), "")
+	s, err := store.Open(context.Background(), "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +77,7 @@ func pqReadBack(t *testing.T) *Store {
 
 // pqRows runs query on s and returns its rows, each value formatted with %v
 // (NULL as "<nil>").
-func pqRows(t *testing.T, s *Store, query string) [][]string {
+func pqRows(t *testing.T, s *store.Store, query string) [][]string {
 	t.Helper()
 	var out [][]string
 	err := s.Each(context.Background(), query, nil, func(vals []any) error {
@@ -103,7 +104,7 @@ func pqScan(dir string, hive bool) string {
 	if hive {
 		opts = "hive_partitioning = true, hive_types = {'host': VARCHAR, 'day': DATE}"
 	}
-	return fmt.Sprintf("read_parquet(%s, %s, filename = true, file_row_number = true)", sqlString(filepath.Join(dir, "**", "*.parquet")), opts)
+	return fmt.Sprintf("read_parquet(%s, %s, filename = true, file_row_number = true)", store.Quote(filepath.Join(dir, "**", "*.parquet")), opts)
 }
 
 // TestParquetSampleCounts writes the sample month's dataset in small part
@@ -183,7 +184,7 @@ func TestParquetSampleCounts(t *testing.T) {
 	// Files: zstd, at most parquetFileRows rows, as many as the stats say;
 	// rows in order of ts within each partition.
 	files := pqRows(t, db, fmt.Sprintf("SELECT count(DISTINCT file_name), count(*) FILTER (WHERE compression <> 'ZSTD') FROM parquet_metadata(%s)",
-		sqlString(filepath.Join(dir, "**", "*.parquet"))))
+		store.Quote(filepath.Join(dir, "**", "*.parquet"))))
 	if files[0][0] != fmt.Sprint(st.Files) || files[0][1] != "0" {
 		t.Errorf("parquet_metadata: %s files, %s column chunks not zstd; stats say %d files", files[0][0], files[0][1], st.Files)
 	}
@@ -217,7 +218,7 @@ func TestParquetSampleCounts(t *testing.T) {
 // from its path, are its host (NULL for "") and the UTC day of its ts, as
 // the files' own columns hold them; hosts in cut are the ones whose path
 // holds a cut value.
-func pqCheckPartitions(t *testing.T, db *Store, dir string, cut map[string]bool) {
+func pqCheckPartitions(t *testing.T, db *store.Store, dir string, cut map[string]bool) {
 	t.Helper()
 	rows := pqRows(t, db, `SELECT p.host, p.day, f.host, f.ts, f.filename FROM `+pqScan(dir, true)+` p
 		JOIN `+pqScan(dir, false)+` f USING (filename, file_row_number)`)

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/crawlaudit/crawlaudit/audit/store"
 	"github.com/crawlaudit/crawlaudit/robots/history"
 	"github.com/crawlaudit/crawlaudit/verify"
 )
@@ -300,7 +301,7 @@ func (w *streamKeys) measure(policies []policy) {
 // store writes the rows of measure into the temporary table
 // streamed_windows, and sets the variable windows_streamed that tells
 // summary_counts.sql whether its window functions must run.
-func (w *streamKeys) store(ctx context.Context, s *Store) error {
+func (w *streamKeys) store(ctx context.Context, s *store.Store) error {
 	if err := s.Exec(ctx, `CREATE OR REPLACE TEMP TABLE streamed_windows (bot_id INTEGER, host_id INTEGER,
     identity_code UTINYINT, crawl_delay_breaches BIGINT, request_rate_breaches BIGINT, crawl_delay_unsupported BIGINT)`); err != nil {
 		return err
@@ -308,7 +309,7 @@ func (w *streamKeys) store(ctx context.Context, s *Store) error {
 	streamed := w.windowsStreamed() && w.measured != nil
 	if streamed {
 		<-w.measured
-		if err := s.insertValues(ctx, "streamed_windows", w.result); err != nil {
+		if err := s.InsertValues(ctx, "streamed_windows", w.result); err != nil {
 			return err
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/crawlaudit/crawlaudit/audit/store"
 	"github.com/crawlaudit/crawlaudit/internal/loggen"
 	"github.com/crawlaudit/crawlaudit/internal/shareddata"
 	"github.com/crawlaudit/crawlaudit/queries"
@@ -99,7 +100,7 @@ func randomWindowRows(rng *rand.Rand, n int) []windowRow {
 func sqlWindowCounts(t *testing.T, rows []windowRow) map[string][3]int64 {
 	t.Helper()
 	ctx := context.Background()
-	s, err := openStore(ctx, "", false)
+	s, err := store.OpenWith(ctx, "", store.Options{NoTables: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +130,7 @@ func sqlWindowCounts(t *testing.T, rows []windowRow) map[string][3]int64 {
 	}
 	exec(`CREATE TABLE staged (rid BIGINT, us BIGINT, bot_id INTEGER, host_id INTEGER, identity_code UTINYINT,
 		file_id INTEGER, line BIGINT, crawl_delay DOUBLE, rate_requests INTEGER, rate_seconds INTEGER, crawl_delay_ignored BOOLEAN)`)
-	if err := s.insertValues(ctx, "staged", values); err != nil {
+	if err := s.InsertValues(ctx, "staged", values); err != nil {
 		t.Fatal(err)
 	}
 	exec(`INSERT INTO requests SELECT rid, make_timestamp(us)::TIMESTAMPTZ, bot_id, host_id, identity_code,
@@ -598,7 +599,7 @@ func TestStreamChangesEqualSQL(t *testing.T) {
 		}
 
 		ctx := context.Background()
-		st, err := openStore(ctx, "", false)
+		st, err := store.OpenWith(ctx, "", store.Options{NoTables: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -617,7 +618,7 @@ func TestStreamChangesEqualSQL(t *testing.T) {
 		}
 		dictRows = append(dictRows, []any{30, VerdictDisallowed}, []any{31, VerdictInGrace}, []any{32, "allowed"})
 		verdictID := map[string]int{VerdictDisallowed: 30, VerdictInGrace: 31, "allowed": 32}
-		if err := st.insertValues(ctx, "dict", dictRows); err != nil {
+		if err := st.InsertValues(ctx, "dict", dictRows); err != nil {
 			t.Fatal(err)
 		}
 		exec(`CREATE TABLE staged (host_id INTEGER, us BIGINT, bot_id INTEGER, identity_code UTINYINT,
@@ -636,7 +637,7 @@ func TestStreamChangesEqualSQL(t *testing.T) {
 			}
 			staged = append(staged, []any{r.host, r.us, r.bot, r.identity, uaID, uaStr, r.fetch, verdictID[r.verdict], rule})
 		}
-		if err := st.insertValues(ctx, "staged", staged); err != nil {
+		if err := st.InsertValues(ctx, "staged", staged); err != nil {
 			t.Fatal(err)
 		}
 		exec(`CREATE TABLE requests AS SELECT host_id, make_timestamp(us)::TIMESTAMPTZ AS ts, bot_id, identity_code,
@@ -646,7 +647,7 @@ func TestStreamChangesEqualSQL(t *testing.T) {
 		for c, ch := range list {
 			vc = append(vc, []any{c, 100 + ch.hi, time.UnixMicro(ch.at).UTC(), time.UnixMicro(ch.until).UTC()})
 		}
-		if err := st.insertValues(ctx, "version_changes", vc); err != nil {
+		if err := st.InsertValues(ctx, "version_changes", vc); err != nil {
 			t.Fatal(err)
 		}
 		want := map[key]string{}
@@ -667,7 +668,7 @@ func TestStreamChangesEqualSQL(t *testing.T) {
 			t.Fatalf("round %d: the bots active around the changes, streamed:\n%v\nSQL:\n%v", round, got, want)
 		}
 		exec(`CREATE TEMP TABLE change_rules (change_id INTEGER, bot_id INTEGER, identity_code UTINYINT, rule VARCHAR)`)
-		if err := st.insertValues(ctx, "change_rules", cr); err != nil {
+		if err := st.InsertValues(ctx, "change_rules", cr); err != nil {
 			t.Fatal(err)
 		}
 		wantMarks := map[key]changeMarks{}

@@ -1,6 +1,6 @@
 -- The breaches of Crawl-delay, Request-rate or Visit-time (breaches.csv, contract §2.2), and
 -- the short gaps of crawlers that ignore Crawl-delay (crawl_delay_unsupported), on
--- ids, for namedRows (Go), which names the id columns one join at a time into the table
+-- ids, for Store.Named (audit/store), which names the id columns one join at a time into the table
 -- read by breaches.sql.
 SELECT r.ts, r.host_id, r.client_ip_id, r.client_ip, r.bot_id, r.identity,
     r.target_id, r.target, r.robots_version_id, r.visit_window_id, r.file_id, r.line,

@@ -21,7 +21,7 @@
 //	judged.sql      the table "measures" (window_measures, stored) and the view "judged": requests
 //	                with names and measures; made for the reports below and for --db
 //	violations_rows.sql, violations.sql the disallowed requests on ids, then (over the table
-//	                audit's namedRows makes of them with their names) one row per disallowed
+//	                audit/store's Named makes of them with their names) one row per disallowed
 //	                request (violations.csv)
 //	breaches_rows.sql, breaches.sql the same for the crawl-delay, request-rate and visit-time
 //	                breaches (breaches.csv)

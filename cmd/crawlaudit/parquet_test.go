@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/crawlaudit/crawlaudit/audit"
+	"github.com/crawlaudit/crawlaudit/audit/store"
 	"github.com/crawlaudit/crawlaudit/report"
 )
 
@@ -70,7 +70,7 @@ func TestAuditParquet(t *testing.T) {
 		t.Errorf("beside the dataset: %q", got)
 	}
 	ctx := context.Background()
-	db, err := audit.OpenStore(ctx, "")
+	db, err := store.Open(ctx, "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/crawlaudit/crawlaudit/audit"
+	"github.com/crawlaudit/crawlaudit/audit/store"
 	"github.com/crawlaudit/crawlaudit/report"
 )
 
@@ -72,7 +73,7 @@ func runQuery(ctx context.Context, e *env, opt *queryOptions, query string) erro
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	s, err := audit.OpenStoreReadOnly(ctx, opt.db)
+	s, err := store.OpenReadOnly(ctx, opt.db)
 	if err != nil {
 		return usageErr("query: %v", err)
 	}
@@ -81,7 +82,7 @@ func runQuery(ctx context.Context, e *env, opt *queryOptions, query string) erro
 		return usageErr("query: --csv and --json exclude each other")
 	}
 	if opt.csv {
-		if err := s.WriteCSV(ctx, e.stdout, query); err != nil {
+		if err := audit.WriteCSV(ctx, s, e.stdout, query); err != nil {
 			return queryErr(err)
 		}
 		return nil
@@ -169,7 +170,7 @@ func writeGrid(e *env, cols []string, rows [][]string) error {
 // writeJSONLines prints the rows of query as JSON lines: one object per
 // row, its keys the column names in column order; times in RFC 3339 (UTC),
 // NULL as null, lists and structs as JSON arrays and objects.
-func writeJSONLines(ctx context.Context, e *env, s *audit.Store, query string) error {
+func writeJSONLines(ctx context.Context, e *env, s *store.Store, query string) error {
 	var keys [][]byte
 	bw := bufio.NewWriter(e.stdout)
 	err := s.Each(ctx, query, func(cols []string) error {

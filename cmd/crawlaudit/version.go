@@ -8,7 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/crawlaudit/crawlaudit/audit"
+	"github.com/crawlaudit/crawlaudit/audit/store"
 	"github.com/crawlaudit/crawlaudit/verify"
 )
 
@@ -23,7 +23,7 @@ func init() {
 				if rev := buildRevision(); rev != "" {
 					fmt.Fprintf(e.stdout, "built from %s\n", rev)
 				}
-				duck, err := audit.DuckDBVersion(cmd.Context())
+				duck, err := store.Version(cmd.Context())
 				if err != nil {
 					duck = "unknown (" + err.Error() + ")"
 				}

@@ -7,12 +7,14 @@ import (
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/crawlaudit/crawlaudit/audit/store"
 )
 
-// insertJudged stores a batch that judgeInto hands over: judged rows
+// insertJudged stores in s a batch that judgeInto hands over: judged rows
 // (RequestsSchema), claims (ClaimsSchema) or bots rows (BotsSchema). rec is
 // not released.
-func (s *Store) insertJudged(ctx context.Context, rec arrow.RecordBatch) error {
+func insertJudged(ctx context.Context, s *store.Store, rec arrow.RecordBatch) error {
 	if rec.NumRows() == 0 {
 		return nil
 	}

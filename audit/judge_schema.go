@@ -1,15 +1,10 @@
 package audit
 
-import (
-	"fmt"
-
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
-)
+import "github.com/apache/arrow-go/v18/arrow"
 
 // Column indices of RequestsSchema. The order is the order of the fields of
 // the STRUCT column of table "requests_store" in queries/schema.sql, which
-// the insert matches by position (see Store.InsertRequests).
+// the insert matches by position (see store.Store.InsertRequests).
 const (
 	rcTS = iota
 	rcHostID
@@ -81,23 +76,3 @@ var DictSchema = arrow.NewSchema([]arrow.Field{
 	{Name: "id", Type: arrow.PrimitiveTypes.Int32},
 	{Name: "value", Type: arrow.BinaryTypes.String},
 }, nil)
-
-// requestsStoreSchema is the schema of table "requests_store": the columns of
-// RequestsSchema as the fields of one STRUCT column, r.
-var requestsStoreSchema = arrow.NewSchema([]arrow.Field{
-	{Name: "r", Type: arrow.StructOf(RequestsSchema.Fields()...)},
-}, nil)
-
-// storeBatch returns the rows of rec, a batch of RequestsSchema, as a batch of
-// requestsStoreSchema, sharing rec's buffers. The caller releases both.
-func storeBatch(rec arrow.RecordBatch) (arrow.RecordBatch, error) {
-	if !rec.Schema().Equal(RequestsSchema) {
-		return nil, fmt.Errorf("judged batch of schema %s, want RequestsSchema", rec.Schema())
-	}
-	st, err := array.NewStructArrayWithFields(rec.Columns(), RequestsSchema.Fields())
-	if err != nil {
-		return nil, fmt.Errorf("packing judged rows: %w", err)
-	}
-	defer st.Release()
-	return array.NewRecordBatch(requestsStoreSchema, []arrow.Array{st}, rec.NumRows()), nil
-}

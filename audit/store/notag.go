@@ -1,6 +1,6 @@
 //go:build !duckdb_arrow
 
-package audit
+package store
 
 // DuckDB's Arrow bridge is compiled only with the build tag duckdb_arrow.
 // Without it the build stops here, with a name that says what to do:

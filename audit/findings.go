@@ -107,7 +107,7 @@ func (r *Result) findings(ctx context.Context, list *firewall.List, st firewall.
 		return nil, err
 	}
 	var err error
-	if err = r.store.insertValues(ctx, "report_rows", values); err != nil {
+	if err = r.store.InsertValues(ctx, "report_rows", values); err != nil {
 		return nil, err
 	}
 

@@ -1,6 +1,6 @@
 //go:build duckdb_arrow
 
-package audit
+package store_test
 
 import (
 	"context"
@@ -8,22 +8,25 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/crawlaudit/crawlaudit/audit"
+	"github.com/crawlaudit/crawlaudit/audit/store"
 )
 
 // BenchmarkStoreInsert measures judged rows per second into DuckDB through
 // the Arrow bridge (Store.InsertRequests: INSERT INTO requests_store SELECT * FROM view).
 func BenchmarkStoreInsert(b *testing.B) {
 	ctx := context.Background()
-	s, err := OpenStore(ctx, "")
+	s, err := store.Open(ctx, "")
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer s.Close()
-	bld := array.NewRecordBuilder(memory.NewGoAllocator(), RequestsSchema)
+	bld := array.NewRecordBuilder(memory.NewGoAllocator(), audit.RequestsSchema)
 	defer bld.Release()
 	const rows = 1 << 16
 	for i := 0; i < rows; i++ {
-		appendCanaryRow(bld, RequestsSchema, i)
+		appendCanaryRow(bld, audit.RequestsSchema, i)
 	}
 	rec := bld.NewRecordBatch()
 	defer rec.Release()

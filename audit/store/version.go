@@ -1,6 +1,6 @@
 //go:build duckdb_arrow
 
-package audit
+package store
 
 import (
 	"context"
@@ -9,9 +9,9 @@ import (
 	duckdb "github.com/duckdb/duckdb-go/v2"
 )
 
-// DuckDBVersion returns the version of the DuckDB engine linked in
+// Version returns the version of the DuckDB engine linked in
 // ("v1.5.5"), asked of an in-memory database.
-func DuckDBVersion(ctx context.Context) (string, error) {
+func Version(ctx context.Context) (string, error) {
 	c, err := duckdb.NewConnector("", nil)
 	if err != nil {
 		return "", err
