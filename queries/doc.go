@@ -11,6 +11,7 @@
 //	availability.sql robots.txt as crawlers met it (§12): robots_status, the unreachable and
 //	                unavailable periods from the logs' /robots.txt responses, and availability,
 //	                the verdicts they change (the view requests reads it)
+//	robots_status.sql summary.json's robots_status: the periods with their counts, named
 //	summary_counts.sql the counts per bot, host and identity (contract §6, §7, §10) in the
 //	                temporary table summary_counted, from requests and window_measures, step by step
 //	summary.sql     the summary's bot rows from summary_counted, named, worst first; past a
