@@ -208,6 +208,14 @@ func (a *PartialAuditor) Base() report.Summary {
 	return s
 }
 
+// Predating returns what summary.json's verification.predating_lists says
+// of the combined bot rows: the requests left unverified because they came
+// before their operator's first range list (nil when there are none), as
+// Run finds it.
+func (a *PartialAuditor) Predating(rows []report.BotRow) *report.Predating {
+	return predating(rows, a.ranges)
+}
+
 // robotsHosts returns summary.json's "robots": each host of the history
 // with its number of versions and when the first went live, by host.
 func robotsHosts(hist *history.History) []report.RobotsHost {

@@ -155,6 +155,10 @@ func combine(a *audit.PartialAuditor, base report.Summary, parts []partElement, 
 	}
 	sortBotRows(s.Bots)
 	s.Bots, in.FoldedBotRows = audit.FoldBotRows(s.Bots)
+	if p := a.Predating(s.Bots); p != nil && s.Verification != nil {
+		s.Verification.Predating = p
+		c.Warnings = append(c.Warnings, p.Sentence())
+	}
 	if in.Lines == 0 && len(c.InputErrors) > 0 {
 		// Nothing read: the reason is the input error, as audit says.
 		return nil, &nothingReadError{strings.Join(c.InputErrors, "\n")}
