@@ -13,20 +13,17 @@ import (
 // streamChanges gathers, while the logs stream, what changes() would
 // otherwise ask DuckDB of the requests around each robots.txt version
 // change (contract §12): per key (bot, host, identity) and change, its
-// least User-Agent within changeWindow of the change (the bots active
-// around it: queries/changes_agents.sql), and, in the window after it
-// (queries/changes.sql), its first /robots.txt request, the last request
-// and count disallowed by each rule, and the times of its other requests,
-// from which changes() finds the first it made after the last breach once
-// it knows which rules the change added. None of it depends on the order of
-// the requests.
+// least User-Agent within measure.ChangeWindow of the change (the bots
+// active around it: queries/changes_agents.sql), and its reaction in the
+// window after it (measure.Reaction; queries/changes.sql). None of it
+// depends on the order of the requests.
 //
 // It keeps the verdicts of the judge, which a period of unreachable or
-// unavailable robots.txt may change (availability.sql): so it keeps the
-// time of every disallowed request, and changes() drops those that a
-// period took out of the breaches (see availabilityFilter). It gives up, and
-// changes() asks the SQL, when streamKeys gives up, past maxStreamTimes
-// times.
+// unavailable robots.txt may change (availability.sql): so the reaction
+// keeps the time of every disallowed request, and changes() drops those
+// that a period took out of the breaches (see availabilityFilter). It gives
+// up, and changes() asks the SQL, when streamKeys gives up, past
+// maxStreamTimes times.
 type streamChanges struct {
 	list   []streamChange
 	byName map[string][]int32 // the indices in list of a history host name's changes

@@ -11,33 +11,22 @@ import (
 
 // streamKeys is what the judge keeps, while the logs stream, of the
 // requests of each bot, host and identity (a key), so that the summary
-// need not have DuckDB sort or scan them again afterwards (issue 15): the
-// Crawl-delay and Request-rate windows (this file) and the reactions to
-// robots.txt changes (changes_stream.go).
+// need not have DuckDB sort or scan them again afterwards: the Crawl-delay
+// and Request-rate windows (measure.Windows, this file) and the reactions
+// to robots.txt changes (measure.Reaction, changes_stream.go).
 //
-// The windows are what window_measures (queries/measures.sql) measures,
-// per key with a limit:
-//   - a request breaches the Crawl-delay in force at it when the time since
-//     the key's previous request, in the order of time, file and line, is
-//     shorter;
-//   - a request breaches the Request-rate n/t in force at it when more than
-//     n of the key's requests lie in (its time − t, its time], itself and
-//     the requests at the same instant included.
-//
-// The judge meets requests in no such order (parsing goroutines hand over
-// their batches as they fill, and several files interleave), so it keeps,
-// per key that some robots.txt version may limit (judge.mayLimit), the
-// time, file, line and policy of each request (24 bytes), and sorts a
-// key's requests at the end unless they came in order. The SQL's window
-// functions then run only when the windows were not streamed (see
-// windowsStreamed); TestStreamWindowsEqualSQL holds both to the same
-// answers.
+// The judge meets requests in no order (parsing goroutines hand over their
+// batches as they fill, and several files interleave), so it keeps, per key
+// that some robots.txt version may limit (judge.mayLimit), the time, file,
+// line and policy of each request, which measure.Windows sorts at the end
+// unless they came in order. The SQL's window functions (queries/measures.sql)
+// then run only when the windows were not streamed (see windowsStreamed);
+// measure_sql_test.go holds both to the same answers.
 //
 // Memory is bounded: a log with more than maxStreamKeys keys (millions of
 // invented bot names) turns it all off, more than maxStreamRequests kept
 // requests the windows, and more than maxStreamTimes request times the
-// changes:
-// the SQL then measures them, as before. So does a key whose requests were
+// changes: the SQL then measures them. So does a key whose requests were
 // not kept from its first on (its bot came first with a User-Agent that no
 // version limits, then with one that one does) for the windows.
 type streamKeys struct {

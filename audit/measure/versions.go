@@ -30,10 +30,16 @@ func VersionChanges(starts []time.Time) []VersionChange {
 		if k+1 < len(starts) && starts[k+1].Before(until) {
 			until = starts[k+1].UTC()
 		}
-		out = append(out, VersionChange{K: k, At: at, Until: until,
-			From: at.Add(-ChangeWindow).UnixMicro(), To: at.Add(ChangeWindow).UnixMicro()})
+		out = append(out, NewVersionChange(k, at, until))
 	}
 	return out
+}
+
+// NewVersionChange returns the change to version k at at, whose reaction
+// is looked for until until.
+func NewVersionChange(k int, at, until time.Time) VersionChange {
+	return VersionChange{K: k, At: at.UTC(), Until: until.UTC(),
+		From: at.Add(-ChangeWindow).UnixMicro(), To: at.Add(ChangeWindow).UnixMicro()}
 }
 
 // Active reports whether a request at us makes its bot active around c.
