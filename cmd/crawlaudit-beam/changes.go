@@ -86,6 +86,7 @@ func since(at time.Time, has bool, us int64) (*time.Time, *float64) {
 	h := t.Sub(at).Hours()
 	return &t, &h
 }
+
 // sortChanges puts changes in the order of audit's: by change time, host,
 // bot and identity.
 func sortChanges(cs []report.Change) {
