@@ -389,6 +389,7 @@ func runOnce(ctx context.Context, cfg Config, logs []string, damaged []*ingest.I
 		return nil, err
 	}
 	j.streamedChanges = j.stream.finishChanges(j.dict)
+	j.streamedAvail = j.stream.availability()
 	j.dropIngestState()
 	limit := MemoryLimit
 	if MemoryLimitAfterRead != "" {
@@ -413,8 +414,15 @@ func runOnce(ctx context.Context, cfg Config, logs []string, damaged []*ingest.I
 	if err := store.Exec(ctx, fmt.Sprintf("SET VARIABLE robots_failed = %t", j.robotsFailed)); err != nil {
 		return nil, err
 	}
-	if err := store.Exec(ctx, queries.SQL("availability.sql")); err != nil {
+	if err := store.Exec(ctx, queries.SQL("bot_ops.sql")); err != nil {
 		return nil, fmt.Errorf("robots.txt availability: %w", err)
+	}
+	if ok, err := j.streamedAvailability(ctx, store, cfg); err != nil {
+		return nil, err
+	} else if !ok {
+		if err := store.Exec(ctx, queries.SQL("availability.sql")); err != nil {
+			return nil, fmt.Errorf("robots.txt availability: %w", err)
+		}
 	}
 	phase("availability.sql")
 	if err := store.Exec(ctx, queries.SQL("measures.sql")); err != nil {

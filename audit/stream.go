@@ -41,6 +41,8 @@ type streamKeys struct {
 	result   [][]any
 	// changes are the robots.txt changes (changes_stream.go).
 	changes streamChanges
+	// avail is what availability.sql reads (availability_stream.go).
+	avail streamAvail
 }
 
 // maxStreamKeys, maxStreamRequests and maxStreamTimes are the numbers of

@@ -8,6 +8,7 @@
 //	schema.sql      tables: requests_store (seen through the view requests), dict, bots, traffic
 //	measures.sql    the table macro window_measures: per request, the gap to the bot's previous
 //	                request, the count in its Request-rate window and the breaches they make
+//	bot_ops.sql     each bot's operator, as robots.txt availability is kept by
 //	availability.sql robots.txt as crawlers met it (§12): robots_status, the unreachable and
 //	                unavailable periods from the logs' /robots.txt responses, and availability,
 //	                the verdicts they change (the view requests reads it)

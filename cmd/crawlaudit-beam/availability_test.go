@@ -168,6 +168,7 @@ func sqlAvailability(t *testing.T, rows []availRow, google bool) (map[string]per
 		fmt.Fprintf(&b, "(%d, '%s')", i, n)
 	}
 	exec(b.String())
+	exec(queries.SQL("bot_ops.sql"))
 	exec(queries.SQL("availability.sql"))
 
 	periods := map[string]periodCount{}
