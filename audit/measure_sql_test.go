@@ -11,6 +11,7 @@ package audit
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"reflect"
@@ -20,7 +21,10 @@ import (
 	"time"
 
 	"github.com/crawlaudit/crawlaudit/audit/measure"
+	"github.com/crawlaudit/crawlaudit/internal/loggen"
 	"github.com/crawlaudit/crawlaudit/queries"
+	"github.com/crawlaudit/crawlaudit/report"
+	"github.com/crawlaudit/crawlaudit/robots"
 )
 
 // windowRow is one request of TestStreamWindowsEqualSQL.
@@ -488,5 +492,97 @@ func TestStreamChangesEqualSQL(t *testing.T) {
 	}
 	if checked == 0 || breaking == 0 || obeying == 0 {
 		t.Fatalf("%d reactions, %d with breaches, %d obeying: the test measured nothing", checked, breaking, obeying)
+	}
+}
+
+// TestAuditAvailabilityStreamedOrNot holds the robots.txt availability the
+// judge computes from its stream (streamAvail, with package measure) to
+// queries/availability.sql's: the same tables robots_status, during and
+// availability, and the same summary, on generated months with 503 and 404
+// outages (one host and three, both files interleaved, with --spec google).
+func TestAuditAvailabilityStreamedOrNot(t *testing.T) {
+	one := genConfig()
+	three := genConfig()
+	three.Hosts = []string{"a.example", "b.example", "c.example"}
+	three.Seed = 11
+	// By names, files and lines: dict ids and row ids differ from run to
+	// run (the parsing goroutines hand over batches in any order), and the
+	// join on rid checks that each streamed row names the right request.
+	tables := []string{
+		`SELECT h.value, p.operator, p.kind, p.from_ts, p.to_ts, p.status, b.value, f.value, p.line
+FROM robots_status p JOIN dict h ON h.id = p.host_id JOIN dict b ON b.id = p.bot_id JOIN dict f ON f.id = p.file_id ORDER BY ALL`,
+		`SELECT f.value, r.line, r.ts, h.value, p.operator, p.from_ts, v.value, d.unreachable
+FROM during d JOIN requests r USING (rid) JOIN robots_status p USING (period_id)
+JOIN dict f ON f.id = r.file_id JOIN dict h ON h.id = p.host_id LEFT JOIN dict v ON v.id = d.verdict_id ORDER BY ALL`,
+		`SELECT f.value, r.line, r.ts, v.value, a.unreachable
+FROM availability a JOIN requests r USING (rid) JOIN dict f ON f.id = r.file_id JOIN dict v ON v.id = a.verdict_id ORDER BY ALL`,
+		`SELECT count(*) FROM during`,
+		`SELECT count(*) FROM availability`,
+	}
+	for _, tc := range []struct {
+		name    string
+		cfg     loggen.Config
+		format  string
+		profile robots.Profile
+	}{
+		{"one host", one, "combined", robots.RFC9309},
+		{"one host, --spec google", one, "combined", robots.Google},
+		{"three hosts", three, "jsonl", robots.RFC9309},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			robotsDir, log := writeMonth(t, t.TempDir(), tc.cfg, tc.format, false)
+			audit := func(logs []string) (string, []string) {
+				t.Helper()
+				res, err := Run(context.Background(), Config{Robots: robotsDir, Grace: 24 * time.Hour, Profile: tc.profile}, logs)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer res.Close()
+				summary, err := json.Marshal(res.Summary)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var rows []string
+				for _, q := range tables {
+					err := res.store.Each(context.Background(), q, nil, func(v []any) error {
+						rows = append(rows, fmt.Sprint(v...))
+						return nil
+					})
+					if err != nil {
+						t.Fatal(err)
+					}
+				}
+				return string(summary), rows
+			}
+			for _, logs := range [][]string{{log}, interleave(t, log)} {
+				summary, rows := audit(logs)
+				var sqlSummary string
+				var sqlRows []string
+				func() {
+					defer func(n int) { maxStreamAvail = n }(maxStreamAvail)
+					maxStreamAvail = 0
+					sqlSummary, sqlRows = audit(logs)
+				}()
+				if summary != sqlSummary {
+					t.Errorf("%v: the summaries differ", logs)
+				}
+				if !slices.Equal(rows, sqlRows) {
+					i := slices.IndexFunc(rows, func(r string) bool { return !slices.Contains(sqlRows, r) })
+					t.Errorf("%v: %d rows streamed, %d by the SQL; streamed row %d not in the SQL's: %s (SQL's: %s)", logs, len(rows), len(sqlRows),
+						i, rows[max(i, 0)], sqlRows[max(i, 0)])
+				}
+				var affected int64
+				var s report.Summary
+				if err := json.Unmarshal([]byte(summary), &s); err != nil {
+					t.Fatal(err)
+				}
+				for _, p := range s.RobotsStatus {
+					affected += p.Affected
+				}
+				if len(s.RobotsStatus) == 0 || affected == 0 {
+					t.Errorf("%v: %d periods, %d verdicts changed: the month measured nothing", logs, len(s.RobotsStatus), affected)
+				}
+			}
+		})
 	}
 }
