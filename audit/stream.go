@@ -12,8 +12,9 @@ import (
 // streamKeys is what the judge keeps, while the logs stream, of the
 // requests of each bot, host and identity (a key), so that the summary
 // need not have DuckDB sort or scan them again afterwards: the Crawl-delay
-// and Request-rate windows (measure.Windows, this file) and the reactions
-// to robots.txt changes (measure.Reaction, changes_stream.go).
+// and Request-rate windows (measure.Windows, this file), the reactions to
+// robots.txt changes (measure.Reaction, changes_stream.go) and the
+// availability of robots.txt (measure.Availability, availability_stream.go).
 //
 // The judge meets requests in no order (parsing goroutines hand over their
 // batches as they fill, and several files interleave), so it keeps, per key
