@@ -18,19 +18,64 @@ import (
 
 // streamAvail keeps, while the logs stream, what queries/availability.sql
 // reads of the requests (contract §12): the /robots.txt responses that can
-// open or close a period, and the time, row and verdict of every other
-// request, so that a month with a few failed /robots.txt answers need not
+// open or close a period, and the time, row and verdict of the other
+// requests, so that a month with a few failed /robots.txt answers need not
 // have DuckDB scan every request for the periods and the requests they
 // cover. Only the operator's own requests count (never a spoofed one);
 // which bots are user-triggered and whose operator they share is known
-// from bot_ops at the end. It gives up past maxStreamAvail requests; the
-// SQL then runs, as it does when the stream is off.
+// from bot_ops at the end.
+//
+// A host's requests are kept for good only from its first failed
+// /robots.txt answer on, so that a month without one keeps little: a
+// period begins at a failed answer. Before it, the host's requests wait in
+// a buffer from which those more than availSlack older than the latest are
+// dropped, since the judge meets requests out of time order (parsing
+// goroutines hand over batches as they fill; files interleave). When a
+// dropped request lies at or after the start of one of its host's periods,
+// the SQL runs. So it does past maxStreamAvail requests kept.
 type streamAvail struct {
 	off     bool
 	maxUS   int64 // the last bot request, spoofed or not: max(ts) of requests
 	seen    bool  // maxUS is set
 	fetches []availFetch
 	reqs    []availReq
+	pending int                  // requests waiting in the hosts' buffers
+	hosts   map[int32]*availHost // by host dict id
+	last    *availHost           // the host of the last request
+	lastID  int32
+}
+
+// availHost is what streamAvail knows of a host: whether a bot's
+// /robots.txt request was answered 4xx or 5xx yet, and the last of the
+// requests it did not keep before that.
+type availHost struct {
+	failed     bool
+	dropped    bool
+	droppedMax int64
+	pending    []availReq // before failed
+	latest     int64      // the latest request in pending
+}
+
+// availSlack is how much older than a host's latest request one may be and
+// still wait in its buffer (see streamAvail); availTrim is how many wait
+// before the older ones are dropped.
+const (
+	availSlack = 7 * 24 * 3600 * 1_000_000 // µs
+	availTrim  = 1 << 16
+)
+
+// trim drops the requests of pending older than availSlack before the
+// latest.
+func (h *availHost) trim() {
+	keep := h.pending[:0]
+	for _, q := range h.pending {
+		if q.us >= h.latest-availSlack {
+			keep = append(keep, q)
+		} else if !h.dropped || q.us > h.droppedMax {
+			h.dropped, h.droppedMax = true, q.us
+		}
+	}
+	h.pending = keep
 }
 
 // maxStreamAvail is the number of requests (32 bytes each) from which
@@ -64,17 +109,46 @@ func (a *streamAvail) add(rid int64, host, bot int32, identity verify.Identity, 
 	if identity == verify.Spoofed {
 		return
 	}
-	if len(a.fetches)+len(a.reqs) >= maxStreamAvail {
-		a.off, a.fetches, a.reqs = true, nil, nil
+	h := a.last
+	if h == nil || a.lastID != host {
+		if a.hosts == nil {
+			a.hosts = map[int32]*availHost{}
+		}
+		if h = a.hosts[host]; h == nil {
+			h = &availHost{}
+			a.hosts[host] = h
+		}
+		a.last, a.lastID = h, host
+	}
+	if len(a.fetches)+len(a.reqs)+a.pending >= maxStreamAvail {
+		a.off, a.fetches, a.reqs, a.hosts, a.last = true, nil, nil, nil, nil
 		return
 	}
 	if fetch {
 		if measure.StateOf(status, hasStatus) != measure.StateNone {
 			a.fetches = append(a.fetches, availFetch{us: us, line: line, host: host, bot: bot, file: file, status: status})
+			if !h.failed && hasStatus && status >= 400 && status <= 599 {
+				h.failed = true
+				a.reqs = append(a.reqs, h.pending...)
+				a.pending -= len(h.pending)
+				h.pending = nil
+			}
 		}
 		return
 	}
-	a.reqs = append(a.reqs, availReq{rid: rid, us: us, host: host, bot: bot, disallowed: disallowed})
+	q := availReq{rid: rid, us: us, host: host, bot: bot, disallowed: disallowed}
+	if h.failed {
+		a.reqs = append(a.reqs, q)
+		return
+	}
+	h.pending = append(h.pending, q)
+	a.pending++
+	h.latest = max(h.latest, us)
+	if len(h.pending) >= availTrim && len(h.pending) == cap(h.pending) {
+		n := len(h.pending)
+		h.trim()
+		a.pending -= n - len(h.pending)
+	}
 }
 
 // availOp is a bot's row of bot_ops (queries/bot_ops.sql).
@@ -135,6 +209,9 @@ func (a *streamAvail) store(ctx context.Context, s *Store, google bool, unreacha
 		for i := range ps {
 			if i > 0 && ps[i].From == ps[i-1].From {
 				return false, nil
+			}
+			if h := a.hosts[k.host]; h != nil && h.dropped && h.droppedMax >= ps[i].From {
+				return false, nil // a request it may cover was not kept
 			}
 			f := a.fetches[ps[i].Opened.Ref]
 			r := &row{key: k, Period: ps[i], operator: ops[f.bot].operator}
@@ -252,8 +329,16 @@ func (j *judge) streamedAvailability(ctx context.Context, s *Store, cfg Config) 
 	if j.streamedAvail == nil || !j.robotsFailed || cfg.DB != "" {
 		return false, nil
 	}
-	return j.streamedAvail.store(ctx, s, cfg.Profile == robots.Google, j.verdict[vUnreachable], j.verdict[vUnavailable])
+	ok, err := j.streamedAvail.store(ctx, s, cfg.Profile == robots.Google, j.verdict[vUnreachable], j.verdict[vUnavailable])
+	if ok && availStreamed != nil {
+		availStreamed()
+	}
+	return ok, err
 }
+
+// availStreamed, when not nil, is called when streamedAvailability made the
+// tables: tests see that the SQL did not.
+var availStreamed func()
 
 // availability returns what w kept for availability.sql's tables, or nil
 // when there is no w.

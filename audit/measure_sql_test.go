@@ -554,8 +554,16 @@ FROM availability a JOIN requests r USING (rid) JOIN dict f ON f.id = r.file_id 
 				}
 				return string(summary), rows
 			}
-			for _, logs := range [][]string{{log}, interleave(t, log)} {
+			for n, logs := range [][]string{{log}, interleave(t, log)} {
+				streamed := false
+				availStreamed = func() { streamed = true }
 				summary, rows := audit(logs)
+				availStreamed = nil
+				// One log in time order keeps every request a period may
+				// cover; two interleaved ones may leave it to the SQL.
+				if n == 0 && !streamed {
+					t.Errorf("%v: the availability was not streamed", logs)
+				}
 				var sqlSummary string
 				var sqlRows []string
 				func() {
