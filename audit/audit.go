@@ -390,6 +390,7 @@ func runOnce(ctx context.Context, cfg Config, logs []string, damaged []*ingest.I
 		return nil, err
 	}
 	j.streamedChanges = j.stream.finishChanges(j.dict)
+	j.streamedAvail = j.stream.availability()
 	j.dropIngestState()
 	if err := db.LimitAfterRead(ctx); err != nil {
 		return nil, err
@@ -407,8 +408,15 @@ func runOnce(ctx context.Context, cfg Config, logs []string, damaged []*ingest.I
 	if err := db.Exec(ctx, fmt.Sprintf("SET VARIABLE robots_failed = %t", j.robotsFailed)); err != nil {
 		return nil, err
 	}
-	if err := db.Exec(ctx, queries.SQL("availability.sql")); err != nil {
+	if err := db.Exec(ctx, queries.SQL("bot_ops.sql")); err != nil {
 		return nil, fmt.Errorf("robots.txt availability: %w", err)
+	}
+	if ok, err := j.streamedAvailability(ctx, db, cfg); err != nil {
+		return nil, err
+	} else if !ok {
+		if err := db.Exec(ctx, queries.SQL("availability.sql")); err != nil {
+			return nil, fmt.Errorf("robots.txt availability: %w", err)
+		}
 	}
 	phase("availability.sql")
 	if err := db.Exec(ctx, queries.SQL("measures.sql")); err != nil {

@@ -6,27 +6,15 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/crawlaudit/crawlaudit/queries"
 	"github.com/crawlaudit/crawlaudit/report"
 )
 
 // robotsStatus reads the periods availability.sql found (summary.json's
 // "robots_status", contract §12), with the requests each one saw and
-// changed.
+// changed (queries/robots_status.sql).
 func (r *Result) robotsStatus(ctx context.Context) ([]report.RobotsPeriod, error) {
-	rows, err := r.store.Query(ctx, `
-WITH counts AS (
-    SELECT period_id, count(*) AS requests, count(verdict_id) AS affected
-    FROM during GROUP BY period_id
-)
-SELECT coalesce(host.value, ''), p.operator, p.kind, p.from_ts, p.to_ts, p.status,
-    coalesce(bot.value, ''), coalesce(file.value, ''), p.line,
-    coalesce(c.requests, 0), coalesce(c.affected, 0)
-FROM robots_status p
-LEFT JOIN counts c USING (period_id)
-LEFT JOIN dict host ON host.id = p.host_id
-LEFT JOIN dict bot  ON bot.id  = p.bot_id
-LEFT JOIN dict file ON file.id = p.file_id
-ORDER BY 1, p.operator, p.from_ts, p.line`)
+	rows, err := r.store.Query(ctx, queries.SQL("robots_status.sql"))
 	if err != nil {
 		return nil, fmt.Errorf("robots_status: %w", err)
 	}

@@ -8,14 +8,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/crawlaudit/crawlaudit/audit/measure"
 	"github.com/crawlaudit/crawlaudit/queries"
 	"github.com/crawlaudit/crawlaudit/report"
 	"github.com/crawlaudit/crawlaudit/robots"
+	"github.com/crawlaudit/crawlaudit/robots/history"
 )
-
-// changeWindow is how far around a robots.txt change a bot must have been
-// active to be followed, and how long after it its reaction is looked for.
-const changeWindow = 30 * 24 * time.Hour
 
 // changes returns summary.json's "changes" (contract §12): for every
 // robots.txt version change of a host and every bot (and identity) with a
@@ -57,15 +55,11 @@ func (r *Result) changes(ctx context.Context, j *judge) ([]report.Change, error)
 			continue // no request for the host
 		}
 		versions := r.hist.Versions(host)
-		for k := 1; k < len(versions); k++ {
-			at := versions[k].Start.UTC()
-			until := at.Add(changeWindow)
-			if k+1 < len(versions) && versions[k+1].Start.Before(until) {
-				until = versions[k+1].Start
-			}
+		for _, vc := range measure.VersionChanges(versionStarts(versions)) {
+			k := vc.K
 			index[[2]int{hi, k}] = len(list)
-			rows = append(rows, []any{len(list), id, at, until})
-			list = append(list, change{host, versions[k].Name, versions[k-1].Name, versions[k-1].ID, versions[k].ID, at})
+			rows = append(rows, []any{len(list), id, vc.At, vc.Until})
+			list = append(list, change{host, versions[k].Name, versions[k-1].Name, versions[k-1].ID, versions[k].ID, vc.At})
 		}
 	}
 	if len(list) == 0 {
@@ -179,7 +173,7 @@ func (r *Result) changes(ctx context.Context, j *judge) ([]report.Change, error)
 				continue
 			}
 			m := streamedMarks(sc, ch.AddedRules, periods.breaches(sc.host, sc.botID, sc.identity))
-			mark(ch, m.firstFetch, m.lastBreak, m.breaking, m.firstObeying)
+			mark(ch, marksTime(m.HasFetch, m.FirstFetch), marksTime(m.Breaking > 0, m.LastBreak), m.Breaking, marksTime(m.HasObeying, m.FirstObeying))
 		}
 	} else {
 		if err := r.store.Exec(ctx, `CREATE OR REPLACE TEMP TABLE change_rules (change_id INTEGER, bot_id INTEGER, identity_code UTINYINT, rule VARCHAR)`); err != nil {
@@ -209,70 +203,38 @@ func (r *Result) changes(ctx context.Context, j *judge) ([]report.Change, error)
 	return out, nil
 }
 
-// changeMarks are what queries/changes.sql says of a bot's requests in the
-// window after a change.
-type changeMarks struct {
-	firstFetch, lastBreak, firstObeying any // time.Time, or nil
-	breaking                            int64
+// streamedMarks returns what changes.sql says of a key's requests in the
+// window after a change from what the judge gathered of them
+// (measure.Reaction): the breaches are those of the Disallow rules among
+// addedRules, those not for /robots.txt counted only when still reports them
+// still disallowed, when it is not nil (see availabilityFilter).
+func streamedMarks(sc *streamedChange, addedRules []string, still func(us int64) bool) measure.Marks {
+	added := make([]bool, len(sc.rules))
+	for _, t := range addedRules {
+		if n := slices.Index(sc.rules, t); n >= 0 && strings.HasPrefix(t, "Disallow:") {
+			added[n] = true
+		}
+	}
+	return sc.reaction.Finish(func(rule int32) bool { return added[rule] }, still)
 }
 
-// streamedMarks returns the changeMarks of what the judge gathered of a
-// key and change (streamChanges), as changes.sql computes them from the
-// requests: breaking counts the requests disallowed by one of the added
-// Disallow rules (those other than for /robots.txt only when still reports
-// them still disallowed, when it is not nil: see availabilityFilter),
-// last_break is the last of them, and first_obeying the first request other
-// than for /robots.txt after both the last breach and the first /robots.txt
-// request.
-func streamedMarks(sc *streamedChange, addedRules []string, still func(us int64) bool) changeMarks {
-	var m changeMarks
-	var after int64
-	hasAfter := false
-	if sc.fetch != nil {
-		m.firstFetch = *sc.fetch
-		after, hasAfter = sc.fetch.UnixMicro(), true
+// marksTime returns the instant us (Unix µs) as changes.sql's rows hold it:
+// a time.Time, or nil (NULL) when has is false.
+func marksTime(has bool, us int64) any {
+	if !has {
+		return nil
 	}
-	var last int64
-	for _, t := range addedRules {
-		if !strings.HasPrefix(t, "Disallow:") {
-			continue
-		}
-		b, ok := sc.breaks[t]
-		if !ok {
-			continue
-		}
-		if b.fetchN > 0 {
-			if m.breaking == 0 || b.fetchLast > last {
-				last = b.fetchLast
-			}
-			m.breaking += b.fetchN
-		}
-		for _, us := range b.times {
-			if still != nil && !still(us) {
-				continue
-			}
-			if m.breaking == 0 || us > last {
-				last = us
-			}
-			m.breaking++
-		}
+	return time.UnixMicro(us).UTC()
+}
+
+// versionStarts returns when each of versions began, for
+// measure.VersionChanges.
+func versionStarts(versions []history.Version) []time.Time {
+	out := make([]time.Time, len(versions))
+	for i, v := range versions {
+		out[i] = v.Start
 	}
-	if m.breaking > 0 {
-		m.lastBreak = time.UnixMicro(last).UTC()
-		if !hasAfter || last > after {
-			after, hasAfter = last, true
-		}
-	}
-	first, found := int64(0), false
-	for _, t := range sc.times {
-		if (!hasAfter || t > after) && (!found || t < first) {
-			first, found = t, true
-		}
-	}
-	if found {
-		m.firstObeying = time.UnixMicro(first).UTC()
-	}
-	return m
+	return out
 }
 
 // groupTexts caches, per resolved group, the rule texts addedRules compares,

@@ -4,9 +4,8 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"sort"
-	"time"
 
+	"github.com/crawlaudit/crawlaudit/audit/measure"
 	"github.com/crawlaudit/crawlaudit/audit/store"
 	"github.com/crawlaudit/crawlaudit/report"
 	"github.com/crawlaudit/crawlaudit/robots/history"
@@ -15,20 +14,17 @@ import (
 // streamChanges gathers, while the logs stream, what changes() would
 // otherwise ask DuckDB of the requests around each robots.txt version
 // change (contract §12): per key (bot, host, identity) and change, its
-// least User-Agent within changeWindow of the change (the bots active
-// around it: queries/changes_agents.sql), and, in the window after it
-// (queries/changes.sql), its first /robots.txt request, the last request
-// and count disallowed by each rule, and the times of its other requests,
-// from which changes() finds the first it made after the last breach once
-// it knows which rules the change added. None of it depends on the order of
-// the requests.
+// least User-Agent within measure.ChangeWindow of the change (the bots
+// active around it: queries/changes_agents.sql), and its reaction in the
+// window after it (measure.Reaction; queries/changes.sql). None of it
+// depends on the order of the requests.
 //
 // It keeps the verdicts of the judge, which a period of unreachable or
-// unavailable robots.txt may change (availability.sql): so it keeps the
-// time of every disallowed request, and changes() drops those that a
-// period took out of the breaches (see availabilityFilter). It gives up, and
-// changes() asks the SQL, when streamKeys gives up, past maxStreamTimes
-// times.
+// unavailable robots.txt may change (availability.sql): so the reaction
+// keeps the time of every disallowed request, and changes() drops those
+// that a period took out of the breaches (see availabilityFilter). It gives
+// up, and changes() asks the SQL, when streamKeys gives up, past
+// maxStreamTimes times.
 type streamChanges struct {
 	list   []streamChange
 	byName map[string][]int32 // the indices in list of a history host name's changes
@@ -36,34 +32,21 @@ type streamChanges struct {
 	off    bool
 }
 
-// streamChange is one change: version k of the history host hi.
+// streamChange is one change of the history host hi.
 type streamChange struct {
-	hi, k     int
-	at, until int64 // Unix µs: the change and the end of its window (changes())
-	from, to  int64 // at ∓ changeWindow, both included: the bots active around it
+	hi int
+	measure.VersionChange
+	at, until int64 // Unix µs: the change and the end of its window
 }
 
 // keyChange is what one key did around one change.
 type keyChange struct {
 	active bool     // a request in [from, to]
 	ua     *uaState // the least User-Agent of those stored with the requests (nil: none)
-	// In [at, until): any request, the first /robots.txt request, the
-	// disallowed requests by rule, the times of the others.
-	inWindow   bool
-	hasFetch   bool
-	firstFetch int64
-	breaks     []ruleBreaks
-	times      []int64
-}
-
-// ruleBreaks are the requests a rule disallowed: the times of those not
-// for /robots.txt (which a period of unavailable robots.txt may allow), and
-// the last and number of those for it (which no period changes).
-type ruleBreaks struct {
-	rule      int32 // dict id of the rule's text
-	times     []int64
-	fetchLast int64
-	fetchN    int64
+	// inWindow: a request in [at, until), whose reaction is gathered
+	// (rules by dict id).
+	inWindow bool
+	reaction measure.Reaction
 }
 
 // init lists the changes of hist as changes() does (none for a nil hist).
@@ -74,16 +57,9 @@ func (c *streamChanges) init(hist *history.History) {
 	}
 	for hi := 0; hi < hist.NumHosts(); hi++ {
 		host := hist.HostName(hi)
-		versions := hist.Versions(host)
-		for k := 1; k < len(versions); k++ {
-			at := versions[k].Start.UTC()
-			until := at.Add(changeWindow)
-			if k+1 < len(versions) && versions[k+1].Start.Before(until) {
-				until = versions[k+1].Start
-			}
+		for _, vc := range measure.VersionChanges(versionStarts(hist.Versions(host))) {
 			c.byName[host] = append(c.byName[host], int32(len(c.list)))
-			c.list = append(c.list, streamChange{hi: hi, k: k, at: at.UnixMicro(), until: until.UnixMicro(),
-				from: at.Add(-changeWindow).UnixMicro(), to: at.Add(changeWindow).UnixMicro()})
+			c.list = append(c.list, streamChange{hi: hi, VersionChange: vc, at: vc.At.UnixMicro(), until: vc.Until.UnixMicro()})
 		}
 	}
 }
@@ -99,7 +75,7 @@ func (c *streamChanges) add(k *streamKey, r *streamRow) bool {
 	}
 	for i, ci := range r.changes {
 		ch := &c.list[ci]
-		if r.us < ch.from || r.us > ch.to {
+		if !ch.Active(r.us) {
 			continue
 		}
 		kc := &k.changes[i]
@@ -112,35 +88,11 @@ func (c *streamChanges) add(k *streamKey, r *streamRow) bool {
 		if r.us < ch.at || r.us >= ch.until {
 			continue
 		}
+		if c.times+2 > maxStreamTimes {
+			return false
+		}
 		kc.inWindow = true
-		if r.fetch {
-			if !kc.hasFetch || r.us < kc.firstFetch {
-				kc.hasFetch, kc.firstFetch = true, r.us
-			}
-		} else {
-			if c.times >= maxStreamTimes {
-				return false
-			}
-			kc.times = append(kc.times, r.us)
-			c.times++
-		}
-		if r.breakRule >= 0 {
-			b := slices.IndexFunc(kc.breaks, func(rb ruleBreaks) bool { return rb.rule == r.breakRule })
-			if b < 0 {
-				b = len(kc.breaks)
-				kc.breaks = append(kc.breaks, ruleBreaks{rule: r.breakRule})
-			}
-			rb := &kc.breaks[b]
-			switch {
-			case r.fetch:
-				rb.fetchLast, rb.fetchN = max(rb.fetchLast, r.us), rb.fetchN+1
-			case c.times >= maxStreamTimes:
-				return false
-			default:
-				rb.times = append(rb.times, r.us)
-				c.times++
-			}
-		}
+		c.times += kc.reaction.Add(r.us, r.fetch, r.breakRule)
 	}
 	return true
 }
@@ -160,8 +112,8 @@ func (c *streamChanges) drop() {
 // --spec google only in its first 12 hours) or allowed_unavailable (in an
 // unavailable one) instead of disallowed.
 type availabilityFilter struct {
-	ops     map[int64]botOp       // by bot id
-	periods map[[2]int64][]period // by host id and op_key, by start
+	ops     map[int64]botOp               // by bot id
+	periods map[[2]int64][]measure.Period // by host id and op_key, by start
 	google  bool
 }
 
@@ -171,20 +123,12 @@ type botOp struct {
 	userTriggered bool
 }
 
-// period is a row of robots_status, in Unix µs; open: it lasts past the
-// logs' end (to_ts NULL).
-type period struct {
-	from, to    int64
-	open        bool
-	unreachable bool
-}
-
 // loadAvailability reads the periods availability.sql found and the
 // operators of the bots; ok is false when two periods of one host and
 // operator begin at the same instant, where the SQL's ASOF join may take
 // either (changes() then asks the SQL).
 func loadAvailability(ctx context.Context, s *store.Store) (f *availabilityFilter, ok bool, err error) {
-	f = &availabilityFilter{ops: map[int64]botOp{}, periods: map[[2]int64][]period{}}
+	f = &availabilityFilter{ops: map[int64]botOp{}, periods: map[[2]int64][]measure.Period{}}
 	err = s.Each(ctx, `SELECT coalesce(getvariable('spec_google'), false)`, nil, func(v []any) error {
 		f.google, _ = v[0].(bool)
 		return nil
@@ -202,11 +146,14 @@ func loadAvailability(ctx context.Context, s *store.Store) (f *availabilityFilte
 	}
 	err = s.Each(ctx, `SELECT host_id, op_key, kind = 'unreachable', epoch_us(from_ts), epoch_us(to_ts)
 FROM robots_status ORDER BY host_id, op_key, from_ts`, nil, func(v []any) error {
-		p := period{unreachable: v[2].(bool), from: numeric(v[3])}
+		p := measure.Period{Kind: measure.StateUnavailable, From: numeric(v[3])}
+		if v[2].(bool) {
+			p.Kind = measure.StateUnreachable
+		}
 		if v[4] == nil {
-			p.open = true
+			p.Open = true
 		} else {
-			p.to = numeric(v[4])
+			p.To = numeric(v[4])
 		}
 		k := [2]int64{numeric(v[0]), numeric(v[1])}
 		f.periods[k] = append(f.periods[k], p)
@@ -217,7 +164,7 @@ FROM robots_status ORDER BY host_id, op_key, from_ts`, nil, func(v []any) error 
 	}
 	for _, ps := range f.periods {
 		for i := 1; i < len(ps); i++ {
-			if ps[i].from == ps[i-1].from {
+			if ps[i].From == ps[i-1].From {
 				return nil, false, nil
 			}
 		}
@@ -241,20 +188,8 @@ func (f *availabilityFilter) breaches(host, bot, identity int64) func(us int64) 
 		return nil
 	}
 	return func(us int64) bool {
-		// The last period that began at or before us.
-		i := sort.Search(len(ps), func(i int) bool { return ps[i].from > us }) - 1
-		if i < 0 {
-			return true
-		}
-		p := ps[i]
-		if !p.open && us >= p.to {
-			return true
-		}
-		if p.unreachable {
-			// Under --spec google, past 12 hours the last copy applies.
-			return f.google && us >= p.from+12*int64(time.Hour/time.Microsecond)
-		}
-		return false // allowed_unavailable
+		i := measure.Covering(ps, us)
+		return i < 0 || !ps[i].Affects(us, true, f.google)
 	}
 }
 
@@ -268,9 +203,10 @@ type streamedChange struct {
 	identity int64
 	ua       string // "": none
 	inWindow bool
-	fetch    *time.Time
-	breaks   map[string]ruleBreaks // by rule text
-	times    []int64
+	// reaction numbers its rules by their index in rules, the rule
+	// texts.
+	reaction measure.Reaction
+	rules    []string
 }
 
 // finishChanges returns what w gathered of the changes, or nil when it did
@@ -288,26 +224,22 @@ func (w *streamKeys) finishChanges(dict []string) []streamedChange {
 				continue
 			}
 			ch := &w.changes.list[k.changeIDs[n]]
-			sc := streamedChange{hi: ch.hi, k: ch.k, host: int64(k.host), botID: int64(k.bot), bot: dict[k.bot], identity: int64(k.identity),
-				inWindow: kc.inWindow, times: kc.times}
+			sc := streamedChange{hi: ch.hi, k: ch.K, host: int64(k.host), botID: int64(k.bot), bot: dict[k.bot], identity: int64(k.identity),
+				inWindow: kc.inWindow, reaction: kc.reaction}
 			if kc.ua != nil {
 				sc.ua = kc.ua.ua
 			}
-			if kc.hasFetch {
-				t := time.UnixMicro(kc.firstFetch).UTC()
-				sc.fetch = &t
-			}
-			if len(kc.breaks) > 0 {
-				sc.breaks = make(map[string]ruleBreaks, len(kc.breaks))
-				for _, b := range kc.breaks {
-					// Several rule ids of one text would be one rule to the SQL.
-					text := dict[b.rule]
-					if o, ok := sc.breaks[text]; ok {
-						b.times = append(slices.Clone(o.times), b.times...)
-						b.fetchLast, b.fetchN = max(b.fetchLast, o.fetchLast), b.fetchN+o.fetchN
-					}
-					sc.breaks[text] = b
+			// Several rule ids of one text would be one rule to the SQL.
+			sc.reaction.Breaks = nil
+			for _, b := range kc.reaction.Breaks {
+				text := dict[b.Rule]
+				n := slices.Index(sc.rules, text)
+				if n < 0 {
+					n = len(sc.rules)
+					sc.rules = append(sc.rules, text)
 				}
+				b.Rule = int32(n)
+				sc.reaction.Merge(&measure.Reaction{Breaks: []measure.RuleBreaks{b}})
 			}
 			out = append(out, sc)
 		}

@@ -184,7 +184,10 @@ type judge struct {
 	// request it is told of.
 	stream          *streamKeys
 	streamedChanges []streamedChange
-	streamRow       streamRow
+	// streamedAvail is what the stream kept for availability.sql's tables
+	// (streamAvail); nil when it did not stream.
+	streamedAvail *streamAvail
+	streamRow     streamRow
 
 	// robotsFailed: a bot's request for /robots.txt was answered 4xx or
 	// 5xx, which may open a period of unreachable or unavailable
@@ -1078,6 +1081,7 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 			c.visitBreach.UnsafeAppend(false)
 			if j.stream != nil {
 				j.toStream(uas, hs, identity, us, fileOf[k], line, -1, fetch, -1)
+				j.stream.avail.add(j.botRows-1, hs.id, uas.botID, identity, us, fileOf[k], line, fetch, statusCol.Value(i), !statusCol.IsNull(i), false)
 			}
 			continue
 		}
@@ -1103,6 +1107,7 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 				breakRule = j.decisions[did].rule
 			}
 			j.toStream(uas, hs, identity, us, fileOf[k], line, pid, fetch, breakRule)
+			j.stream.avail.add(j.botRows-1, hs.id, uas.botID, identity, us, fileOf[k], line, fetch, statusCol.Value(i), !statusCol.IsNull(i), verdict == vDisallowed || verdict == vInGrace)
 		}
 		c.visitBreach.UnsafeAppend(g.policy.visit >= 0 && !g.group.InVisitTime(floorDiv(us, 1_000_000)))
 	}

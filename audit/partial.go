@@ -16,6 +16,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/crawlaudit/crawlaudit/audit/measure"
 	"github.com/crawlaudit/crawlaudit/bots"
 	"github.com/crawlaudit/crawlaudit/ingest"
 	"github.com/crawlaudit/crawlaudit/report"
@@ -669,14 +670,9 @@ func (a *PartialAuditor) VersionChanges(host string) []VersionChange {
 			continue
 		}
 		versions := a.hist.Versions(host)
-		for k := 1; k < len(versions); k++ {
-			at := versions[k].Start.UTC()
-			until := at.Add(changeWindow)
-			if k+1 < len(versions) && versions[k+1].Start.Before(until) {
-				until = versions[k+1].Start
-			}
-			out = append(out, VersionChange{Host: host, Version: versions[k].Name, Previous: versions[k-1].Name,
-				At: at, Until: until, prev: versions[k-1].ID, cur: versions[k].ID})
+		for _, vc := range measure.VersionChanges(versionStarts(versions)) {
+			out = append(out, VersionChange{Host: host, Version: versions[vc.K].Name, Previous: versions[vc.K-1].Name,
+				At: vc.At, Until: vc.Until, prev: versions[vc.K-1].ID, cur: versions[vc.K].ID})
 		}
 	}
 	return out

@@ -1,12 +1,10 @@
 package audit
 
 import (
-	"cmp"
 	"context"
 	"fmt"
-	"slices"
-	"sort"
 
+	"github.com/crawlaudit/crawlaudit/audit/measure"
 	"github.com/crawlaudit/crawlaudit/audit/store"
 	"github.com/crawlaudit/crawlaudit/robots/history"
 	"github.com/crawlaudit/crawlaudit/verify"
@@ -14,33 +12,23 @@ import (
 
 // streamKeys is what the judge keeps, while the logs stream, of the
 // requests of each bot, host and identity (a key), so that the summary
-// need not have DuckDB sort or scan them again afterwards (issue 15): the
-// Crawl-delay and Request-rate windows (this file) and the reactions to
-// robots.txt changes (changes_stream.go).
+// need not have DuckDB sort or scan them again afterwards: the Crawl-delay
+// and Request-rate windows (measure.Windows, this file), the reactions to
+// robots.txt changes (measure.Reaction, changes_stream.go) and the
+// availability of robots.txt (measure.Availability, availability_stream.go).
 //
-// The windows are what window_measures (queries/measures.sql) measures,
-// per key with a limit:
-//   - a request breaches the Crawl-delay in force at it when the time since
-//     the key's previous request, in the order of time, file and line, is
-//     shorter;
-//   - a request breaches the Request-rate n/t in force at it when more than
-//     n of the key's requests lie in (its time − t, its time], itself and
-//     the requests at the same instant included.
-//
-// The judge meets requests in no such order (parsing goroutines hand over
-// their batches as they fill, and several files interleave), so it keeps,
-// per key that some robots.txt version may limit (judge.mayLimit), the
-// time, file, line and policy of each request (24 bytes), and sorts a
-// key's requests at the end unless they came in order. The SQL's window
-// functions then run only when the windows were not streamed (see
-// windowsStreamed); TestStreamWindowsEqualSQL holds both to the same
-// answers.
+// The judge meets requests in no order (parsing goroutines hand over their
+// batches as they fill, and several files interleave), so it keeps, per key
+// that some robots.txt version may limit (judge.mayLimit), the time, file,
+// line and policy of each request, which measure.Windows sorts at the end
+// unless they came in order. The SQL's window functions (queries/measures.sql)
+// then run only when the windows were not streamed (see windowsStreamed);
+// measure_sql_test.go holds both to the same answers.
 //
 // Memory is bounded: a log with more than maxStreamKeys keys (millions of
 // invented bot names) turns it all off, more than maxStreamRequests kept
 // requests the windows, and more than maxStreamTimes request times the
-// changes:
-// the SQL then measures them, as before. So does a key whose requests were
+// changes: the SQL then measures them. So does a key whose requests were
 // not kept from its first on (its bot came first with a User-Agent that no
 // version limits, then with one that one does) for the windows.
 type streamKeys struct {
@@ -55,6 +43,8 @@ type streamKeys struct {
 	result   [][]any
 	// changes are the robots.txt changes (changes_stream.go).
 	changes streamChanges
+	// avail is what availability.sql reads (availability_stream.go).
+	avail streamAvail
 }
 
 // maxStreamKeys, maxStreamRequests and maxStreamTimes are the numbers of
@@ -72,21 +62,12 @@ type streamKey struct {
 	bot, host int32
 	identity  uint8
 	kept      bool // its requests are kept: some version may limit it
-	unsorted  bool // a request came before the one before it
-	reqs      []windowReq
+	windows   measure.Windows
 	// changes has what the key did around each change of its host,
 	// whose indices in streamChanges.list are changeIDs; made at its first
 	// request to a host with changes.
 	changes   []keyChange
 	changeIDs []int32
-}
-
-// windowReq is one request of a key.
-type windowReq struct {
-	us     int64 // Unix µs
-	line   int64
-	file   int32 // dict id of the file's name
-	policy int32 // what robots.txt put in force (judge.policies); -1: nothing
 }
 
 // streamRow is what the judge tells streamKeys of one request of a bot.
@@ -169,11 +150,7 @@ func (w *streamKeys) add(r *streamRow) {
 		w.dropWindows()
 		return
 	}
-	q := windowReq{us: r.us, line: r.line, file: r.file, policy: r.policy}
-	if n := len(k.reqs); n > 0 && !k.unsorted && compareReqs(q, k.reqs[n-1]) < 0 {
-		k.unsorted = true
-	}
-	k.reqs = append(k.reqs, q)
+	k.windows.Add(measure.Request{US: r.us, Line: r.line, File: r.file, Limit: r.policy})
 	w.requests++
 }
 
@@ -189,20 +166,8 @@ func (w *streamKeys) dropChanges() {
 func (w *streamKeys) dropWindows() {
 	w.windowsOff = true
 	for i := range w.keys {
-		w.keys[i].reqs = nil
+		w.keys[i].windows = measure.Windows{}
 	}
-}
-
-// compareReqs orders requests as window_measures does: by time, file,
-// line.
-func compareReqs(a, b windowReq) int {
-	switch {
-	case a.us != b.us:
-		return cmp.Compare(a.us, b.us)
-	case a.file != b.file:
-		return cmp.Compare(a.file, b.file)
-	}
-	return cmp.Compare(a.line, b.line)
 }
 
 // turnOff gives up: the SQL measures the windows and the changes.
@@ -216,70 +181,30 @@ func (w *streamKeys) turnOff() {
 // (else the SQL must).
 func (w *streamKeys) windowsStreamed() bool { return w != nil && !w.windowsOff }
 
-// rows returns the keys with a limit, with what they breached, as rows of
-// the table streamed_windows (bot_id, host_id, identity_code,
-// crawl_delay_breaches, request_rate_breaches, crawl_delay_unsupported);
-// policies are the judge's.
-// It sorts their requests.
+// rows returns the keys with a limit, with what they breached
+// (measure.Windows), as rows of the table streamed_windows (bot_id,
+// host_id, identity_code, crawl_delay_breaches, request_rate_breaches,
+// crawl_delay_unsupported); policies are the judge's.
 func (w *streamKeys) rows(policies []policy) [][]any {
 	if !w.windowsStreamed() {
 		return nil
 	}
+	limits := make([]measure.Limit, len(policies))
+	for i, p := range policies {
+		limits[i] = measure.Limit{CrawlDelay: p.crawlDelay, HasDelay: p.hasDelay, DelayIgnored: p.delayIgnored,
+			RateN: p.rateN, RateS: p.rateS, HasRate: p.hasRate}
+	}
 	var out [][]any
-	times := []int64(nil)
 	for i := range w.keys {
 		k := &w.keys[i]
 		if !k.kept {
 			continue
 		}
-		limited, rated := false, false
-		for _, r := range k.reqs {
-			if r.policy >= 0 {
-				p := &policies[r.policy]
-				limited = limited || p.hasDelay || p.hasRate
-				rated = rated || p.hasRate
-			}
-		}
+		b, limited := k.windows.Breaches(limits, k.identity == uint8(verify.Spoofed))
 		if !limited {
 			continue
 		}
-		if k.unsorted {
-			slices.SortFunc(k.reqs, compareReqs)
-		}
-		if rated {
-			times = times[:0]
-			for _, r := range k.reqs {
-				times = append(times, r.us)
-			}
-		}
-		var delays, rates, unsupported int64
-		for j, r := range k.reqs {
-			if r.policy < 0 {
-				continue
-			}
-			p := &policies[r.policy]
-			// gap_us < crawl_delay * 1000000, compared as DuckDB compares
-			// a BIGINT with a DOUBLE. A spoofer is held to the Crawl-delay
-			// its claimed crawler ignores.
-			if p.hasDelay && j > 0 && float64(r.us-k.reqs[j-1].us) < p.crawlDelay*1e6 {
-				if p.delayIgnored && k.identity != uint8(verify.Spoofed) {
-					unsupported++
-				} else {
-					delays++
-				}
-			}
-			if p.hasRate {
-				// The RANGE frame on epoch_us(ts): from rate_seconds × 10^6 − 1
-				// µs before to the last request at the same instant.
-				lo := r.us - (int64(p.rateS)*1_000_000 - 1)
-				first := sort.Search(len(times), func(x int) bool { return times[x] >= lo })
-				end := j + sort.Search(len(times)-j, func(x int) bool { return times[j+x] > r.us })
-				if int64(end-first) > int64(p.rateN) {
-					rates++
-				}
-			}
-		}
-		out = append(out, []any{k.bot, k.host, k.identity, delays, rates, unsupported})
+		out = append(out, []any{k.bot, k.host, k.identity, b.CrawlDelay, b.RequestRate, b.CrawlDelayUnsupported})
 	}
 	return out
 }

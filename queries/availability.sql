@@ -16,22 +16,14 @@
 -- stands for that copy.
 --
 -- Fills robots_status (the periods, for summary.json) and availability (the requests whose
--- verdict a period changes; the view requests reads it).
+-- verdict a period changes; the view requests reads it). The audit's judge computes the same
+-- tables while the logs stream (audit/availability_stream.go, with package audit/measure) and
+-- runs this file only when it could not.
 --
 -- The variable robots_failed (SET VARIABLE, by the audit) is false when no bot's request
 -- for /robots.txt was answered 4xx or 5xx: then no period opens, and the requests are not
 -- scanned for one.
--- op_key is the operator as a number, so that the joins and windows below key on integers
--- (a log with millions of invented bot names has as many "operators"): -1, -2, ... for a
--- named operator, the bot's id for a bot without one.
-CREATE OR REPLACE TEMP TABLE bot_ops AS
-SELECT b.bot_id,
-    coalesce(nullif(b.operator, ''), b.bot) AS operator,
-    CASE WHEN nullif(b.operator, '') IS NULL THEN b.bot_id::BIGINT
-         ELSE -dense_rank() OVER (ORDER BY nullif(b.operator, '') NULLS LAST) END AS op_key,
-    coalesce(b.user_triggered, false)       AS user_triggered
-FROM bots b;
-
+-- bot_ops (queries/bot_ops.sql) must be made first.
 CREATE OR REPLACE TABLE robots_status AS
 WITH fetches AS (
     SELECT r.host_id, o.op_key, o.operator, r.ts, r.file_id, r.line, r.status, r.bot_id,

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/crawlaudit/crawlaudit/audit"
+	"github.com/crawlaudit/crawlaudit/audit/measure"
 	"github.com/crawlaudit/crawlaudit/queries"
 )
 
@@ -167,6 +168,7 @@ func sqlAvailability(t *testing.T, rows []availRow, google bool) (map[string]per
 		fmt.Fprintf(&b, "(%d, '%s')", i, n)
 	}
 	exec(b.String())
+	exec(queries.SQL("bot_ops.sql"))
 	exec(queries.SQL("availability.sql"))
 
 	periods := map[string]periodCount{}
@@ -224,7 +226,7 @@ func goAvailability(rows []availRow, google bool) (map[string]periodCount, map[i
 	events := map[availKey][]fetchEvent{}
 	for _, r := range rows {
 		maxTS = max(maxTS, r.ts)
-		if r.fetch && r.identity != 2 && !r.bot.userTriggered && fetchState(r.status, r.status != 0) != "" {
+		if r.fetch && r.identity != 2 && !r.bot.userTriggered && measure.StateOf(r.status, r.status != 0) != measure.StateNone {
 			k := availKey{Host: r.host, Operator: availOperator(r.bot.name, r.bot.operator)}
 			events[k] = append(events[k], fetchEvent{TS: r.ts, Order: r.file, Line: r.line, Status: r.status, Bot: r.bot.name, File: fmt.Sprint(r.file)})
 		}
@@ -303,25 +305,6 @@ func TestAvailabilityRandom(t *testing.T) {
 					}
 				}
 			})
-		}
-	}
-}
-
-// TestFetchState checks the states of RFC 9309 §2.3.1 that
-// availability.sql gives a response.
-func TestFetchState(t *testing.T) {
-	for _, tc := range []struct {
-		status int32
-		has    bool
-		want   string
-	}{
-		{200, true, stateOK}, {204, true, stateOK}, {299, true, stateOK},
-		{500, true, stateUnreachable}, {503, true, stateUnreachable}, {599, true, stateUnreachable}, {429, true, stateUnreachable},
-		{400, true, stateUnavailable}, {404, true, stateUnavailable}, {410, true, stateUnavailable}, {499, true, stateUnavailable},
-		{301, true, ""}, {100, true, ""}, {600, true, ""}, {0, false, ""}, {-1, true, ""},
-	} {
-		if got := fetchState(tc.status, tc.has); got != tc.want {
-			t.Errorf("fetchState(%d, %t) = %q, want %q", tc.status, tc.has, got, tc.want)
 		}
 	}
 }

@@ -7,24 +7,18 @@ import (
 	"time"
 
 	"github.com/crawlaudit/crawlaudit/audit"
+	"github.com/crawlaudit/crawlaudit/audit/measure"
 	"github.com/crawlaudit/crawlaudit/report"
 )
 
-// changeWindow is how far around a robots.txt change a bot must have been
-// active to be followed (audit/changes.go; INTERVAL 30 DAY under the time
-// zone UTC).
-const changeWindow = 30 * 24 * time.Hour
-
 // keyChanges returns the entries of summary.json's "changes" of one key
-// (a bot, host and identity), with the definitions of audit/changes.go
-// and queries/changes.sql, from all the key's requests (their verdicts
-// after the availability of robots.txt): for every change of the host's
-// robots.txt that the key had a request within 30 days of (before or
-// after), the rules the change added to the bot's group (for the least of
-// its User-Agents in those days), its first /robots.txt request in the
-// change's window [At, Until), its last request there that an added
-// Disallow rule disallowed (and how many), and its first request there,
-// not for /robots.txt, after both.
+// (a bot, host and identity), with the definitions of package measure and
+// audit/changes.go, from all the key's requests (their verdicts after the
+// availability of robots.txt): for every change of the host's robots.txt
+// that the key had a request within 30 days of (before or after), the
+// rules the change added to the bot's group (for the least of its
+// User-Agents in those days) and the key's reaction in the change's window
+// (measure.Reaction).
 func keyChanges(a *audit.PartialAuditor, key botKey, k *keyRows) ([]report.Change, error) {
 	id, err := identityName(key.Identity)
 	if err != nil {
@@ -32,16 +26,32 @@ func keyChanges(a *audit.PartialAuditor, key botKey, k *keyRows) ([]report.Chang
 	}
 	var out []report.Change
 	for _, c := range a.VersionChanges(key.Host) {
-		lo, hi := c.At.Add(-changeWindow).UnixMicro(), c.At.Add(changeWindow).UnixMicro()
+		vc := measure.NewVersionChange(0, c.At, c.Until)
 		ua, hasUA, active := "", false, false
+		var reaction measure.Reaction
+		var rules []string // the rules of the reaction, by number
 		for i := range k.len() {
-			if k.ts[i] < lo || k.ts[i] > hi {
+			ts := k.ts[i]
+			if !vc.Active(ts) {
 				continue
 			}
 			if k.hasUA[i] && (!hasUA || k.userAgent[i] < ua) {
 				ua, hasUA = k.userAgent[i], true
 			}
 			active = true
+			if !vc.InWindow(ts) {
+				continue
+			}
+			rule := int32(-1)
+			if (k.verdict[i] == audit.VerdictDisallowed || k.verdict[i] == audit.VerdictInGrace) && k.hasRule[i] {
+				n := slices.Index(rules, k.rule[i])
+				if n < 0 {
+					n = len(rules)
+					rules = append(rules, k.rule[i])
+				}
+				rule = int32(n)
+			}
+			reaction.Add(ts, k.robotsFetch[i], rule)
 		}
 		if !active {
 			continue
@@ -54,53 +64,25 @@ func keyChanges(a *audit.PartialAuditor, key botKey, k *keyRows) ([]report.Chang
 				disallow[r] = true
 			}
 		}
-		from, until := c.At.UnixMicro(), c.Until.UnixMicro()
-		var firstFetch, lastBreak *int64
-		for i := range k.len() {
-			ts := k.ts[i]
-			if ts < from || ts >= until {
-				continue
-			}
-			if k.robotsFetch[i] && (firstFetch == nil || ts < *firstFetch) {
-				firstFetch = &ts
-			}
-			breaks := (k.verdict[i] == audit.VerdictDisallowed || k.verdict[i] == audit.VerdictInGrace) &&
-				k.hasRule[i] && disallow[k.rule[i]]
-			if breaks {
-				ch.Breaking++
-				if lastBreak == nil || ts > *lastBreak {
-					lastBreak = &ts
-				}
-			}
-		}
-		var firstObeying *int64
+		m := reaction.Finish(func(rule int32) bool { return disallow[rules[rule]] }, nil)
+		ch.Breaking = m.Breaking
+		ch.FirstRobotsFetch, ch.HoursToRobotsFetch = since(c.At, m.HasFetch, m.FirstFetch)
+		ch.LastBreaking, ch.HoursToLastBreaking = since(c.At, m.Breaking > 0, m.LastBreak)
 		if len(ch.AddedRules) > 0 {
-			for i := range k.len() {
-				ts := k.ts[i]
-				if ts < from || ts >= until || k.robotsFetch[i] ||
-					(lastBreak != nil && ts <= *lastBreak) || (firstFetch != nil && ts <= *firstFetch) {
-					continue
-				}
-				if firstObeying == nil || ts < *firstObeying {
-					firstObeying = &ts
-				}
-			}
+			ch.FirstObeying, ch.HoursToObeying = since(c.At, m.HasObeying, m.FirstObeying)
 		}
-		ch.FirstRobotsFetch, ch.HoursToRobotsFetch = since(c.At, firstFetch)
-		ch.LastBreaking, ch.HoursToLastBreaking = since(c.At, lastBreak)
-		ch.FirstObeying, ch.HoursToObeying = since(c.At, firstObeying)
 		out = append(out, ch)
 	}
 	return out, nil
 }
 
 // since returns the instant us (Unix µs) and the hours from at to it; nil
-// when us is.
-func since(at time.Time, us *int64) (*time.Time, *float64) {
-	if us == nil {
+// when has is false.
+func since(at time.Time, has bool, us int64) (*time.Time, *float64) {
+	if !has {
 		return nil, nil
 	}
-	t := time.UnixMicro(*us).UTC()
+	t := time.UnixMicro(us).UTC()
 	h := t.Sub(at).Hours()
 	return &t, &h
 }

@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
+	"github.com/crawlaudit/crawlaudit/audit/measure"
 	"github.com/crawlaudit/crawlaudit/report"
 )
 
@@ -106,83 +106,18 @@ func (k *keyRows) check() error {
 	return nil
 }
 
-// measure is what queries/measures.sql (window_measures) says of one
-// request.
-type measure struct {
-	gapUS     int64 // µs since the previous request of the key; hasGap false for the first
-	hasGap    bool
-	rateCount int64 // the key's requests in (ts − t, ts]; hasCount false where no Request-rate is in force
-	hasCount  bool
-	// crawlDelayBreach: gap < Crawl-delay in force; requestRateBreach:
-	// rateCount > n of the Request-rate n/t in force; crawlDelayUnsupported:
-	// gap < Crawl-delay in force, which the crawler's operator says it
-	// ignores (not a crawlDelayBreach), unless the key is spoofed.
-	crawlDelayBreach, requestRateBreach, crawlDelayUnsupported bool
-}
-
-// timeOrder returns the indices of k's rows in the order of
-// window_measures: by time, then file, then line.
-func timeOrder(k *keyRows) []int {
-	idx := make([]int, k.len())
-	for i := range idx {
-		idx[i] = i
+// keyWindows returns the windows of k's requests (measure.Windows), each
+// request's limit being its own: the index of its row in the limits
+// returned.
+func keyWindows(k *keyRows) (*measure.Windows, []measure.Limit) {
+	w := &measure.Windows{}
+	limits := make([]measure.Limit, k.len())
+	for i := range k.len() {
+		limits[i] = measure.Limit{CrawlDelay: k.crawlDelay[i], HasDelay: k.hasDelay[i], DelayIgnored: k.delayIgnored[i],
+			RateN: k.rateN[i], RateS: k.rateS[i], HasRate: k.hasRate[i]}
+		w.Add(measure.Request{US: k.ts[i], File: int32(k.order[i]), Line: k.line[i], Limit: int32(i)})
 	}
-	slices.SortFunc(idx, func(a, b int) int {
-		return cmp.Or(cmp.Compare(k.ts[a], k.ts[b]), cmp.Compare(k.order[a], k.order[b]), cmp.Compare(k.line[a], k.line[b]))
-	})
-	return idx
-}
-
-// windowMeasures returns the window measures of every row of k (by row,
-// not in idx's order), idx being timeOrder(k). They are those of
-// queries/measures.sql, to the microsecond and the floating-point
-// comparison:
-//
-//   - gap_us is ts − the ts of the previous row in time order (lag over
-//     ts, file, line): rows at the same instant have a gap of 0 after the
-//     first;
-//   - crawl_delay_breach is gap_us < crawl_delay × 1,000,000, compared as
-//     floating point as DuckDB compares a BIGINT with a DOUBLE, with the
-//     Crawl-delay in force at the later request;
-//   - rate_count, for a row with a Request-rate n/t in force, counts the
-//     key's rows whose ts lies in [ts − (t × 1,000,000 − 1), ts] (a RANGE
-//     frame on epoch_us(ts), so every row at the same instant counts,
-//     whichever comes first in file order), itself included; the rows
-//     counted need not have a Request-rate themselves;
-//   - request_rate_breach is rate_count > n;
-//   - crawl_delay_unsupported is crawl_delay_breach's comparison for a row
-//     whose crawler ignores Crawl-delay (crawl_delay_ignored) in a key
-//     that is not spoofed; such a row is no crawl_delay_breach.
-func windowMeasures(k *keyRows, spoofed bool, idx []int) []measure {
-	m := make([]measure, k.len())
-	sorted := make([]int64, len(idx)) // the times in time order
-	for p, i := range idx {
-		sorted[p] = k.ts[i]
-	}
-	for p, i := range idx {
-		r := &m[i]
-		if p > 0 {
-			r.gapUS, r.hasGap = k.ts[i]-sorted[p-1], true
-		}
-		if k.hasDelay[i] && r.hasGap && float64(r.gapUS) < k.crawlDelay[i]*1e6 {
-			if k.delayIgnored[i] && !spoofed {
-				r.crawlDelayUnsupported = true
-			} else {
-				r.crawlDelayBreach = true
-			}
-		}
-		if k.hasRate[i] {
-			ts := k.ts[i]
-			lo := ts - (int64(k.rateS[i])*1_000_000 - 1)
-			// The frame's rows: from the first at or after lo to the
-			// last at ts (peers included).
-			first := sort.Search(len(sorted), func(x int) bool { return sorted[x] >= lo })
-			end := sort.Search(len(sorted), func(x int) bool { return sorted[x] > ts })
-			r.rateCount, r.hasCount = int64(max(end-first, 0)), true
-			r.requestRateBreach = r.rateCount > int64(k.rateN[i])
-		}
-	}
-	return m
+	return w, limits
 }
 
 // verdictCounts maps a verdict of audit.PartialSchema to the field of
@@ -212,7 +147,7 @@ var verdictCounts = func() map[string]int {
 // measureKey returns the summary row of one key from all its requests,
 // with the definitions of queries/summary.sql: requests, robots_fetches,
 // the verdict counts, visit_time_breaches, crawl_delay_breaches and
-// request_rate_breaches (windowMeasures), ips (distinct client
+// request_rate_breaches (measure.Windows), ips (distinct client
 // addresses), first_seen and last_seen. Operator, purpose and the verdict
 // of the row are left to the caller, which knows the bots. k must hold at
 // least one row.
@@ -248,17 +183,9 @@ func measureKey(key botKey, k *keyRows) (report.BotRow, error) {
 	}
 	r.IPs = int64(len(ips))
 	r.FirstSeen, r.LastSeen = time.UnixMicro(first).UTC(), time.UnixMicro(last).UTC()
-	for _, m := range windowMeasures(k, key.Identity == 2, timeOrder(k)) {
-		if m.crawlDelayBreach {
-			r.CrawlDelayBreaches++
-		}
-		if m.crawlDelayUnsupported {
-			r.CrawlDelayUnsupported++
-		}
-		if m.requestRateBreach {
-			r.RequestRateBreaches++
-		}
-	}
+	w, limits := keyWindows(k)
+	b, _ := w.Breaches(limits, key.Identity == 2)
+	r.CrawlDelayBreaches, r.CrawlDelayUnsupported, r.RequestRateBreaches = b.CrawlDelay, b.CrawlDelayUnsupported, b.RequestRate
 	return r, nil
 }
 

@@ -11,11 +11,12 @@ import (
 
 	_ "github.com/duckdb/duckdb-go/v2"
 
+	"github.com/crawlaudit/crawlaudit/audit/measure"
 	"github.com/crawlaudit/crawlaudit/queries"
 	"github.com/crawlaudit/crawlaudit/report"
 )
 
-// measureRow is one request of the tests of windowMeasures: the columns
+// measureRow is one request of the tests of measure.Windows: the columns
 // of the view requests that queries/measures.sql reads.
 type measureRow struct {
 	key        botKey
@@ -62,9 +63,9 @@ func keyRowsOf(rows []measureRow, key botKey) (*keyRows, []int) {
 	return k, at
 }
 
-// goMeasures returns windowMeasures of every row, by row.
-func goMeasures(rows []measureRow) []measure {
-	out := make([]measure, len(rows))
+// goMeasures returns measure.Windows of every row, by row.
+func goMeasures(rows []measureRow) []measure.Measure {
+	out := make([]measure.Measure, len(rows))
 	seen := map[botKey]bool{}
 	for _, r := range rows {
 		if seen[r.key] {
@@ -72,9 +73,10 @@ func goMeasures(rows []measureRow) []measure {
 		}
 		seen[r.key] = true
 		k, at := keyRowsOf(rows, r.key)
-		for i, m := range windowMeasures(k, r.key.Identity == 2, timeOrder(k)) {
-			out[at[i]] = m
-		}
+		w, limits := keyWindows(k)
+		w.Each(limits, r.key.Identity == 2, func(q measure.Request, m measure.Measure) {
+			out[at[q.Limit]] = m // a request's limit is its row
+		})
 	}
 	return out
 }
@@ -82,7 +84,7 @@ func goMeasures(rows []measureRow) []measure {
 // sqlMeasures returns what queries/measures.sql's window_measures(true)
 // says of every row, by row, run by DuckDB on a table requests that holds
 // the rows.
-func sqlMeasures(t *testing.T, rows []measureRow) []measure {
+func sqlMeasures(t *testing.T, rows []measureRow) []measure.Measure {
 	t.Helper()
 	db, err := sql.Open("duckdb", "")
 	if err != nil {
@@ -130,7 +132,7 @@ func sqlMeasures(t *testing.T, rows []measureRow) []measure {
 	}
 	exec(b.String())
 	exec(queries.SQL("measures.sql"))
-	out := make([]measure, len(rows))
+	out := make([]measure.Measure, len(rows))
 	q, err := db.QueryContext(ctx, `SELECT rid, gap_us, rate_count, crawl_delay_breach, request_rate_breach, crawl_delay_unsupported FROM window_measures(true)`)
 	if err != nil {
 		t.Fatal(err)
@@ -140,12 +142,12 @@ func sqlMeasures(t *testing.T, rows []measureRow) []measure {
 	for q.Next() {
 		var rid int64
 		var gap, count sql.NullInt64
-		var m measure
-		if err := q.Scan(&rid, &gap, &count, &m.crawlDelayBreach, &m.requestRateBreach, &m.crawlDelayUnsupported); err != nil {
+		var m measure.Measure
+		if err := q.Scan(&rid, &gap, &count, &m.CrawlDelayBreach, &m.RequestRateBreach, &m.Unsupported); err != nil {
 			t.Fatal(err)
 		}
-		m.gapUS, m.hasGap = gap.Int64, gap.Valid
-		m.rateCount, m.hasCount = count.Int64, count.Valid
+		m.GapUS, m.HasGap = gap.Int64, gap.Valid
+		m.RateCount, m.HasCount = count.Int64, count.Valid
 		out[rid] = m
 		n++
 	}
@@ -183,7 +185,7 @@ var (
 // sec is a second in µs.
 const sec = int64(time.Second / time.Microsecond)
 
-// TestWindowMeasuresCases checks windowMeasures on cases worked out by
+// TestWindowMeasuresCases checks measure.Windows on cases worked out by
 // hand, and each against queries/measures.sql.
 func TestWindowMeasuresCases(t *testing.T) {
 	t0 := time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC).UnixMicro()
@@ -249,13 +251,13 @@ func TestWindowMeasuresCases(t *testing.T) {
 			got := map[botKey]want{}
 			for i, r := range tc.rows {
 				w := got[r.key]
-				if m[i].crawlDelayBreach {
+				if m[i].CrawlDelayBreach {
 					w.delay++
 				}
-				if m[i].requestRateBreach {
+				if m[i].RequestRateBreach {
 					w.rate++
 				}
-				if m[i].crawlDelayUnsupported {
+				if m[i].Unsupported {
 					w.unsupported++
 				}
 				if w != (want{}) {
@@ -269,7 +271,7 @@ func TestWindowMeasuresCases(t *testing.T) {
 	}
 }
 
-// TestWindowMeasuresRandom holds windowMeasures to queries/measures.sql on
+// TestWindowMeasuresRandom holds measure.Windows to queries/measures.sql on
 // random requests: many at the same instant (whole seconds, and some
 // microseconds apart), several keys, Crawl-delay and Request-rate that
 // change from request to request (versions, windowed rates) or are not in

@@ -20,6 +20,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
 	"github.com/crawlaudit/crawlaudit/audit"
+	"github.com/crawlaudit/crawlaudit/audit/measure"
 	"github.com/crawlaudit/crawlaudit/ingest"
 	"github.com/crawlaudit/crawlaudit/internal/atomicfile"
 	"github.com/crawlaudit/crawlaudit/report"
@@ -337,7 +338,7 @@ func splitByKey(rec arrow.RecordBatch, index int, files map[string]int64, maxTS 
 		k.hasUA = append(k.hasUA, ua.IsValid(i))
 		k.rule = append(k.rule, rule.Value(i))
 		k.hasRule = append(k.hasRule, rule.IsValid(i))
-		if fetch.Value(i) && key.Identity != 2 && !user.Value(i) && fetchState(status.Value(i), status.IsValid(i)) != "" {
+		if fetch.Value(i) && key.Identity != 2 && !user.Value(i) && measure.StateOf(status.Value(i), status.IsValid(i)) != measure.StateNone {
 			ak := availKey{Host: key.Host, Operator: availOperator(key.Bot, operator.Value(i))}
 			fetches[ak] = append(fetches[ak], fetchEvent{TS: int64(ts.Value(i)), Order: k.order[len(k.order)-1], Line: line.Value(i),
 				Status: status.Value(i), Bot: key.Bot, File: strings.Clone(fn)})
