@@ -216,10 +216,10 @@ func (v *Values) Config(loadRanges func(dir string) (*verify.Ranges, error)) (au
 			Workers:      v.Workers,
 		},
 	}
-	if cfg.From, err = audit.ParseInstant(v.From, false); err != nil {
+	if cfg.From, err = ParseInstant(v.From, false); err != nil {
 		return cfg, usageErr("--from: %v", err)
 	}
-	if cfg.To, err = audit.ParseInstant(v.To, true); err != nil {
+	if cfg.To, err = ParseInstant(v.To, true); err != nil {
 		return cfg, usageErr("--to: %v", err)
 	}
 	if !cfg.From.IsZero() && !cfg.To.IsZero() && cfg.To.Before(cfg.From) {
@@ -230,7 +230,7 @@ func (v *Values) Config(loadRanges func(dir string) (*verify.Ranges, error)) (au
 			if s = strings.TrimSpace(s); s == "" {
 				continue
 			}
-			p, err := audit.ParsePrefix(s)
+			p, err := ParsePrefix(s)
 			if err != nil {
 				return cfg, usageErr("--trusted-proxy %q: %v", s, err)
 			}

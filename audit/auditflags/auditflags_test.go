@@ -126,3 +126,48 @@ func TestHelpPerCommand(t *testing.T) {
 		t.Errorf("flags: pflag %v, flag %v, %d with help", names, stdNames, len(usage))
 	}
 }
+
+func TestParseInstant(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		end  bool
+		want string // RFC 3339 with nanoseconds; "" for the zero time; "error"
+	}{
+		{"", false, ""},
+		{"2026-10-01", false, "2026-10-01T00:00:00Z"},
+		{"2026-10-01", true, "2026-10-01T23:59:59.999999Z"},
+		{"2026-10-01T12:00", false, "2026-10-01T12:00:00Z"},
+		{"2026-10-01 12:00:05", true, "2026-10-01T12:00:05Z"},
+		{"2026-10-01T12:00:00+02:00", false, "2026-10-01T10:00:00Z"},
+		{"1 October 2026", false, "error"},
+	} {
+		got, err := ParseInstant(tc.in, tc.end)
+		switch {
+		case tc.want == "error":
+			if err == nil {
+				t.Errorf("ParseInstant(%q) = %v, want an error", tc.in, got)
+			}
+		case err != nil:
+			t.Errorf("ParseInstant(%q): %v", tc.in, err)
+		case tc.want == "" && !got.IsZero(), tc.want != "" && got.Format(time.RFC3339Nano) != tc.want:
+			t.Errorf("ParseInstant(%q, %v) = %v, want %s", tc.in, tc.end, got.Format(time.RFC3339Nano), tc.want)
+		}
+	}
+}
+
+func TestParsePrefix(t *testing.T) {
+	for in, want := range map[string]string{
+		"10.1.2.3/8":        "10.0.0.0/8",
+		"192.0.2.1":         "192.0.2.1/32",
+		"::ffff:192.0.2.1":  "192.0.2.1/32",
+		"2001:db8::1":       "2001:db8::1/128",
+		"2001:db8::/32":     "2001:db8::/32",
+		"10.0.0.0/99":       "error",
+		"proxy.example.com": "error",
+	} {
+		p, err := ParsePrefix(in)
+		if got := p.String(); err != nil && want != "error" || err == nil && got != want {
+			t.Errorf("ParsePrefix(%q) = %v, %v; want %s", in, p, err, want)
+		}
+	}
+}

@@ -244,7 +244,7 @@ func runAudit(ctx context.Context, e *env, opt *auditOptions, logs []string) err
 			return &exitError{code: exitUsage, err: fmt.Errorf("audit: %s (the report above covers what could be read%s; --keep-going exits 0 and writes them)", firstLineOf(inputErr), kept)}
 		}
 	}
-	if failOn, _ := parseFailOn(opt.failOn); len(failOn) > 0 {
+	if failOn, _ := parseFailOn(opt.failOn); len(failOn) > 0 { // checked by config
 		if found := failFindings(&res.Summary, failOn); len(found) > 0 {
 			for _, f := range found {
 				fmt.Fprintf(e.stderr, "crawlaudit: --fail-on: %s\n", f)
