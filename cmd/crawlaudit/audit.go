@@ -52,12 +52,15 @@ type auditOptions struct {
 }
 
 func init() {
-	subcommands = append(subcommands, func(e *env) *cobra.Command {
-		var opt auditOptions
-		cmd := &cobra.Command{
-			Use:   "audit --robots SRC [flags] LOG...",
-			Short: "Audit crawlers in access logs against the robots.txt in effect",
-			Long: `Reads access logs and the history of the site's robots.txt and reports, per bot
+	subcommands = append(subcommands, func(e *env) *cobra.Command { return newAuditCmd(e, new(auditOptions)) })
+}
+
+// newAuditCmd is `crawlaudit audit` with its flags bound to opt.
+func newAuditCmd(e *env, opt *auditOptions) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "audit --robots SRC [flags] LOG...",
+		Short: "Audit crawlers in access logs against the robots.txt in effect",
+		Long: `Reads access logs and the history of the site's robots.txt and reports, per bot
 and host, which requests broke the rules in effect when they were made:
 disallowed requests, Crawl-delay, Request-rate and Visit-time breaches.
 
@@ -129,7 +132,7 @@ outside --from/--to, no robots.txt version covering a bot request), a --robots
 file that is HTML, binary or compressed, a truncated or damaged log (after the
 report, --out and --db left as they were, unless --keep-going); 130 or 143
 when interrupted by SIGINT or SIGTERM (nothing half-written is left).`,
-			Example: `  # the sample month in the repository
+		Example: `  # the sample month in the repository
   crawlaudit audit --robots testdata/sample/robots testdata/sample/access-2026-10.log.gz
 
   # last month's rotated logs, a robots.txt history kept in git, files for a firewall
@@ -139,41 +142,40 @@ when interrupted by SIGINT or SIGTERM (nothing half-written is left).`,
   # an nftables set of impostors and rule breakers, never the allow-listed partner
   crawlaudit audit --robots robots.txt --out out/ --block-format nftables \
       --allow-list partners.txt --block-min 5 access.log && nft -f out/blocklist.nft`,
-			Args: needArgs("audit", "no LOG given: name the access log files or directories to audit, or - to read standard input"),
-			RunE: func(cmd *cobra.Command, args []string) error {
-				return runAudit(cmd.Context(), e, &opt, args)
-			},
-		}
-		f := cmd.Flags()
-		opt.Register(f, auditflags.Audit, formatNames())
-		f.BoolVar(&opt.json, "json", false, "print the summary as JSON (summary.json) instead of a table")
-		f.StringVar(&opt.out, "out", "", "write summary.json, violations.csv, breaches.csv, blocklist.txt, report.html, report.md (and the --block-format files) into `DIR`, all or none")
-		f.StringVar(&opt.report, "report", "", "write the HTML report alone to `FILE.html` (--out writes it as report.html, with report.md)")
-		f.StringVar(&opt.parquet, "parquet", "", "write the judged bot requests as a Parquet dataset partitioned by host and day into `DIR` (replaced whole, with --out)")
-		f.StringVar(&opt.db, "db", "", "keep the audit in the DuckDB `FILE` (for crawlaudit query); default in memory")
-		f.StringVar(&opt.whatIf, "what-if", "", "also judge the bot requests against a proposed robots.txt `FILE`, as if in effect all along: what_if in summary.json, a short table")
-		f.IntVar(&opt.blockMin, "block-min", 1, "requests of one --block-on kind that put a client address on the block list")
-		f.StringVar(&opt.blockOn, "block-on", strings.Join(audit.DefaultBlockOn, ","), "`KINDS` that put an address on the block list: "+strings.Join(audit.BlockKinds, ", "))
-		f.BoolVar(&opt.blockVerified, "block-verified", false, "allow addresses verified as their crawler's operator's on the block list")
-		f.StringVar(&opt.blockFormat, "block-format", "", "block-list `FORMATS` written into --out beside blocklist.txt: all, or a comma list of "+strings.Join(firewall.FormatNames(), ", "))
-		f.DurationVar(&opt.blockTTL, "block-ttl", audit.DefaultBlockTTL, "how long a firewall keeps a blocked entry (nftables, ipset, crowdsec); 0: for ever")
-		f.StringVar(&opt.blockAggregate, "block-aggregate", "", "widest merged prefix `LENGTHS` per family, IPv4 then IPv6 (/24,/64; at most /16,/48), never covering another address seen in the logs nor a published range of a crawler not blocked (default: exact merges only)")
-		f.BoolVar(&opt.blockAggForce, "block-aggregate-force", false, "allow --block-aggregate wider than /16 (IPv4) or /48 (IPv6): whole networks of a provider")
-		f.StringVar(&opt.allowList, "allow-list", "", "never block an address in `FILE` (one address or CIDR per line, # comments)")
-		f.BoolVar(&opt.rdns, "rdns", false, "verify addresses the ranges do not settle with forward-confirmed reverse DNS (queries your resolver)")
-		f.StringVar(&opt.rdnsCache, "rdns-cache", "", "keep reverse DNS answers in `FILE` (JSON lines) and reuse them; without --rdns only its answers are used")
-		f.StringVar(&opt.rdnsServer, "rdns-server", "", "DNS server `HOST:PORT` for --rdns (default: the first nameserver of /etc/resolv.conf)")
-		f.DurationVar(&opt.rdnsTimeout, "rdns-timeout", 2*time.Second, "timeout of one DNS query")
-		f.IntVar(&opt.rdnsConcurrency, "rdns-concurrency", 16, "addresses looked up at once")
-		f.DurationVar(&opt.rdnsBudget, "rdns-budget", rdns.DefaultBudget, "time all the lookups of a run may take; an address not looked up by then stays unverified")
-		f.IntVar(&opt.batchRows, "batch-rows", 0, "rows per Arrow record batch (default 32768)")
-		f.StringVar(&opt.failOn, "fail-on", "", "exit 1 when a bot has a finding of these `KINDS` (for cron and CI): "+strings.Join(failKindNames(), ", "))
-		f.BoolVarP(&opt.quiet, "quiet", "q", false, "no progress bar")
-		f.IntVar(&opt.limit, "limit", 40, "bots shown in the terminal table (0: all)")
-		f.BoolVar(&opt.timings, "timings", false, "print the duration of each phase on stderr")
-		_ = f.MarkHidden("timings")
-		return cmd
-	})
+		Args: needArgs("audit", "no LOG given: name the access log files or directories to audit, or - to read standard input"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runAudit(cmd.Context(), e, opt, args)
+		},
+	}
+	f := cmd.Flags()
+	opt.Register(f, auditflags.Audit, formatNames())
+	f.BoolVar(&opt.json, "json", false, "print the summary as JSON (summary.json) instead of a table")
+	f.StringVar(&opt.out, "out", "", "write summary.json, violations.csv, breaches.csv, blocklist.txt, report.html, report.md (and the --block-format files) into `DIR`, all or none")
+	f.StringVar(&opt.report, "report", "", "write the HTML report alone to `FILE.html` (--out writes it as report.html, with report.md)")
+	f.StringVar(&opt.parquet, "parquet", "", "write the judged bot requests as a Parquet dataset partitioned by host and day into `DIR` (replaced whole, with --out)")
+	f.StringVar(&opt.db, "db", "", "keep the audit in the DuckDB `FILE` (for crawlaudit query); default in memory")
+	f.StringVar(&opt.whatIf, "what-if", "", "also judge the bot requests against a proposed robots.txt `FILE`, as if in effect all along: what_if in summary.json, a short table")
+	f.IntVar(&opt.blockMin, "block-min", 1, "requests of one --block-on kind that put a client address on the block list")
+	f.StringVar(&opt.blockOn, "block-on", strings.Join(audit.DefaultBlockOn, ","), "`KINDS` that put an address on the block list: "+strings.Join(audit.BlockKinds, ", "))
+	f.BoolVar(&opt.blockVerified, "block-verified", false, "allow addresses verified as their crawler's operator's on the block list")
+	f.StringVar(&opt.blockFormat, "block-format", "", "block-list `FORMATS` written into --out beside blocklist.txt: all, or a comma list of "+strings.Join(firewall.FormatNames(), ", "))
+	f.DurationVar(&opt.blockTTL, "block-ttl", audit.DefaultBlockTTL, "how long a firewall keeps a blocked entry (nftables, ipset, crowdsec); 0: for ever")
+	f.StringVar(&opt.blockAggregate, "block-aggregate", "", "widest merged prefix `LENGTHS` per family, IPv4 then IPv6 (/24,/64; at most /16,/48), never covering another address seen in the logs nor a published range of a crawler not blocked (default: exact merges only)")
+	f.BoolVar(&opt.blockAggForce, "block-aggregate-force", false, "allow --block-aggregate wider than /16 (IPv4) or /48 (IPv6): whole networks of a provider")
+	f.StringVar(&opt.allowList, "allow-list", "", "never block an address in `FILE` (one address or CIDR per line, # comments)")
+	f.BoolVar(&opt.rdns, "rdns", false, "verify addresses the ranges do not settle with forward-confirmed reverse DNS (queries your resolver)")
+	f.StringVar(&opt.rdnsCache, "rdns-cache", "", "keep reverse DNS answers in `FILE` (JSON lines) and reuse them; without --rdns only its answers are used")
+	f.StringVar(&opt.rdnsServer, "rdns-server", "", "DNS server `HOST:PORT` for --rdns (default: the first nameserver of /etc/resolv.conf)")
+	f.DurationVar(&opt.rdnsTimeout, "rdns-timeout", 2*time.Second, "timeout of one DNS query")
+	f.IntVar(&opt.rdnsConcurrency, "rdns-concurrency", 16, "addresses looked up at once")
+	f.DurationVar(&opt.rdnsBudget, "rdns-budget", rdns.DefaultBudget, "time all the lookups of a run may take; an address not looked up by then stays unverified")
+	f.IntVar(&opt.batchRows, "batch-rows", 0, "rows per Arrow record batch (default 32768)")
+	f.StringVar(&opt.failOn, "fail-on", "", "exit 1 when a bot has a finding of these `KINDS` (for cron and CI): "+strings.Join(failKindNames(), ", "))
+	f.BoolVarP(&opt.quiet, "quiet", "q", false, "no progress bar")
+	f.IntVar(&opt.limit, "limit", 40, "bots shown in the terminal table (0: all)")
+	f.BoolVar(&opt.timings, "timings", false, "print the duration of each phase on stderr")
+	_ = f.MarkHidden("timings")
+	return cmd
 }
 
 // runAudit audits logs as opt asks: parse (done by cobra), config, run,
