@@ -128,7 +128,7 @@ func TestAvailabilityScenario(t *testing.T) {
 					t.Errorf("%s (%s): requests, robots, disallowed, unreachable, unavailable = %v, want %v", c.bot, c.identity, got, c.want)
 				}
 			}
-			if rowOf(t, s, "Googlebot", report.IdentityVerified).Verdict != report.VerdictDisallowed {
+			if rowOf(t, s, "Googlebot", report.IdentityVerified).Verdict != report.VerdictIgnoresRobots {
 				t.Errorf("Googlebot's verdict is not disallowed")
 			}
 			at := func(s string) time.Time {

@@ -6,7 +6,6 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"io"
 	"net/netip"
 	"slices"
 	"strings"
@@ -277,17 +276,6 @@ func (r *Result) heldBackCrawlers(ctx context.Context, held []firewall.Entry, p 
 	}
 	slices.SortStableFunc(out, func(a, b report.HeldBackCrawler) int { return cmp.Compare(total(b), total(a)) })
 	return out, nil
-}
-
-// WriteBlocklist writes blocklist.txt for l to w: the header lines, then
-// one address per line.
-func WriteBlocklist(w io.Writer, l *firewall.List) error {
-	ips := make([]string, len(l.Entries))
-	for i, e := range l.Entries {
-		ips[i] = e.Addr.String()
-	}
-	_, err := report.WriteBlocklist(w, ips, strings.Join(l.Meta.Lines(l), "\n"))
-	return err
 }
 
 // blockWarnings says what the files of l under p leave out or widen that a

@@ -92,13 +92,13 @@ func TestAuditIdentity(t *testing.T) {
 	}
 	defer res.Close()
 	want := map[string]identityRow{
-		"Googlebot/verified":   {4, 1, 0, 3, "Google", report.VerdictDisallowed},
+		"Googlebot/verified":   {4, 1, 0, 3, "Google", report.VerdictIgnoresRobots},
 		"Googlebot/spoofed":    {3, 1, 1, 2, "", report.VerdictSpoofed},
-		"bingbot/verified":     {1, 1, 0, 1, "Microsoft", report.VerdictDisallowed},
-		"bingbot/unverified":   {1, 1, 0, 1, "Microsoft", report.VerdictDisallowed},
+		"bingbot/verified":     {1, 1, 0, 1, "Microsoft", report.VerdictIgnoresRobots},
+		"bingbot/unverified":   {1, 1, 0, 1, "Microsoft", report.VerdictIgnoresRobots},
 		"ClaudeBot/spoofed":    {1, 0, 0, 1, "", report.VerdictSpoofed},
-		"YandexBot/unverified": {1, 1, 0, 1, "Yandex", report.VerdictDisallowed},
-		"curl/unverified":      {1, 1, 0, 1, "", report.VerdictDisallowed},
+		"YandexBot/unverified": {1, 1, 0, 1, "Yandex", report.VerdictIgnoresRobots},
+		"curl/unverified":      {1, 1, 0, 1, "", report.VerdictIgnoresRobots},
 	}
 	got := identityRows(&res.Summary)
 	for k, w := range want {
@@ -321,7 +321,7 @@ func TestAuditTrustedProxy(t *testing.T) {
 		// right-most untrusted address of a chain whose left part is
 		// forged (spoofed); 198.51.100.3 is no proxy, its chain unread.
 		{"trusted", []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8")}, map[string]identityRow{
-			"Googlebot/verified": {1, 1, 0, 1, "Google", report.VerdictDisallowed},
+			"Googlebot/verified": {1, 1, 0, 1, "Google", report.VerdictIgnoresRobots},
 			"Googlebot/spoofed":  {2, 0, 0, 2, "", report.VerdictSpoofed}}},
 		// Without --trusted-proxy every request comes from its remote
 		// address, none of them Google's.

@@ -93,13 +93,13 @@ func (r *Result) WriteOut(ctx context.Context, dir string, block BlockPolicy) er
 			return err
 		}
 	}
-	if err := st.Write("blocklist.txt", func(w io.Writer) error { return WriteBlocklist(w, list) }); err != nil {
-		return err
-	}
-	blockFiles := []string{"blocklist.txt"}
-	for _, f := range block.Formats {
+	var blockFiles []string
+	for _, f := range append([]firewall.Format{firewall.Text}, block.Formats...) {
 		for _, file := range f.Files {
 			if err := st.Write(file.Name, func(w io.Writer) error { return file.Write(w, list) }); err != nil {
+				if f.Name == firewall.Text.Name {
+					return err // written always: no --block-format to name
+				}
 				return fmt.Errorf("--block-format %s: %w", f.Name, err)
 			}
 			blockFiles = append(blockFiles, file.Name)

@@ -35,4 +35,6 @@
 //	report_*.sql    the findings of report.html and report.md (§11): report_base (one pass
 //	                over the requests on ids: per day, version and rule), report_daily,
 //	                report_versions, report_rules, report_breaches, report_paths, report_agents
+//	whatif_pairs.sql, whatif.sql with --what-if FILE: the distinct User-Agent and target pairs
+//	                the proposed robots.txt decides in Go, then per bot and host what it would change
 package queries

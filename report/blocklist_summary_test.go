@@ -56,7 +56,7 @@ func TestPredatingSentence(t *testing.T) {
 // could not be settled and names the held-back crawlers with the levers.
 func TestTableFooterBlocklist(t *testing.T) {
 	s := &Summary{
-		Bots: []BotRow{{Bot: "Googlebot", Identity: IdentityUnverified, Requests: 3, Verdict: VerdictDisallowed}},
+		Bots: []BotRow{{Bot: "Googlebot", Identity: IdentityUnverified, Requests: 3, Verdict: VerdictIgnoresRobots}},
 		Verification: &Verification{Identities: map[string]int64{"unverified": 3}, Predating: &Predating{Requests: 3,
 			Bots: []string{"Googlebot"}, Operators: []string{"Google"}, From: time.Date(2015, 5, 17, 0, 0, 0, 0, time.UTC),
 			To: time.Date(2015, 5, 17, 0, 0, 0, 0, time.UTC), FirstList: time.Date(2021, 11, 10, 0, 0, 0, 0, time.UTC)}},

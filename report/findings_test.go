@@ -32,8 +32,8 @@ func TestReactionsWithinLog(t *testing.T) {
 // to the chart's total, which counts spoofed rows too.
 func TestHeadlinesDisallowedTotal(t *testing.T) {
 	s := &Summary{Bots: []BotRow{
-		{Bot: "Bytespider", Identity: IdentityUnverified, Requests: 1200, Disallowed: 1168, IPs: 4, Verdict: VerdictDisallowed},
-		{Bot: "curl", Identity: IdentityUnverified, Requests: 320, Disallowed: 343, IPs: 3, Verdict: VerdictDisallowed},
+		{Bot: "Bytespider", Identity: IdentityUnverified, Requests: 1200, Disallowed: 1168, IPs: 4, Verdict: VerdictIgnoresRobots},
+		{Bot: "curl", Identity: IdentityUnverified, Requests: 320, Disallowed: 343, IPs: 3, Verdict: VerdictIgnoresRobots},
 		{Bot: "GPTBot", Identity: IdentitySpoofed, Requests: 300, Disallowed: 227, IPs: 2, Verdict: VerdictSpoofed},
 	}}
 	hs := Headlines(&Findings{Summary: s})

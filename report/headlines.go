@@ -22,7 +22,7 @@ func Headlines(f *Findings) []string {
 			nSpoofedDisallowed += r.Disallowed
 		}
 		switch r.Verdict {
-		case VerdictDisallowed:
+		case VerdictIgnoresRobots:
 			ignored = append(ignored, r)
 			nIgnored += r.Disallowed
 		case VerdictSpoofed:

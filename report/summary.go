@@ -304,14 +304,15 @@ type AuditInfo struct {
 	Robots         string `json:"robots"`
 }
 
-// Verdicts of BotRow.Verdict.
+// Verdicts of BotRow.Verdict: one word for a bot and host in the summary,
+// where audit's Verdict constants name what the judge said of one request.
 const (
-	VerdictDisallowed = "ignores robots.txt" // at least one disallowed request
-	VerdictSpoofed    = "spoofed"            // a spoofed row: not the crawler it claims to be, whatever it did
-	VerdictBreaches   = "breaches limits"    // no disallowed request, but delay, rate or visit-time breaches
-	VerdictGrace      = "stale copy"         // only requests disallowed within the cache grace period
-	VerdictOK         = "ok"
-	VerdictUnaudited  = "unaudited" // no request was covered by a robots.txt version
+	VerdictIgnoresRobots = "ignores robots.txt" // at least one disallowed request
+	VerdictSpoofed       = "spoofed"            // a spoofed row: not the crawler it claims to be, whatever it did
+	VerdictBreaches      = "breaches limits"    // no disallowed request, but delay, rate or visit-time breaches
+	VerdictGrace         = "stale copy"         // only requests disallowed within the cache grace period
+	VerdictOK            = "ok"
+	VerdictUnaudited     = "unaudited" // no request was covered by a robots.txt version
 )
 
 // Judge sets r.Verdict from its counts.
@@ -322,7 +323,7 @@ func (r *BotRow) Judge() {
 		// ignores robots.txt would blame its operator.
 		r.Verdict = VerdictSpoofed
 	case r.Disallowed > 0 || r.DisallowedUnreachable > 0:
-		r.Verdict = VerdictDisallowed
+		r.Verdict = VerdictIgnoresRobots
 	case r.CrawlDelayBreaches+r.RequestRateBreaches+r.VisitTimeBreaches > 0:
 		r.Verdict = VerdictBreaches
 	case r.DisallowedInGrace > 0:

@@ -65,7 +65,7 @@ func TestWriteTable(t *testing.T) {
 	if err := WriteTable(&tsv, s, TableOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"GPTBot", "OpenAI", VerdictDisallowed, "bad timestamp: 1", "resolution of one second",
+	for _, want := range []string{"GPTBot", "OpenAI", VerdictIgnoresRobots, "bad timestamp: 1", "resolution of one second",
 		"Googlebot (spoofed)", "YandexBot (unverified)", "5 bot requests verified, 7 spoofed, 3 unverified"} {
 		if !strings.Contains(term.String(), want) {
 			t.Errorf("terminal table lacks %q:\n%s", want, term.String())
@@ -90,8 +90,8 @@ func TestWriteTable(t *testing.T) {
 		t.Errorf("spoofed TSV row: %q", lines[2])
 	}
 	for _, l := range strings.Split(term.String(), "\n") {
-		if strings.Contains(l, "Googlebot (spoofed)") && strings.Contains(l, VerdictDisallowed) {
-			t.Errorf("a spoofed row is called %q: %q", VerdictDisallowed, l)
+		if strings.Contains(l, "Googlebot (spoofed)") && strings.Contains(l, VerdictIgnoresRobots) {
+			t.Errorf("a spoofed row is called %q: %q", VerdictIgnoresRobots, l)
 		}
 	}
 }

@@ -60,18 +60,18 @@ var termColumns = []termColumn{
 // verdictColors are the ANSI SGR codes of each verdict on a colour
 // terminal.
 var verdictColors = map[string]string{
-	VerdictDisallowed: "31",   // red
-	VerdictSpoofed:    "1;35", // bold magenta: not the crawler named
-	VerdictBreaches:   "33",   // yellow
-	VerdictGrace:      "36",   // cyan
-	VerdictOK:         "32",   // green
-	VerdictUnaudited:  "2",    // dim
+	VerdictIgnoresRobots: "31",   // red
+	VerdictSpoofed:       "1;35", // bold magenta: not the crawler named
+	VerdictBreaches:      "33",   // yellow
+	VerdictGrace:         "36",   // cyan
+	VerdictOK:            "32",   // green
+	VerdictUnaudited:     "2",    // dim
 }
 
 // shortVerdict is a verdict in one word, for a narrow terminal.
 func shortVerdict(v string) string {
 	switch v {
-	case VerdictDisallowed:
+	case VerdictIgnoresRobots:
 		return "ignores"
 	case VerdictBreaches:
 		return "breaches"
@@ -405,7 +405,7 @@ func tableLegend(shown []bool, heads []string, cells [][]string, last int) strin
 				continue
 			}
 			seen[v] = true
-			for _, full := range []string{VerdictDisallowed, VerdictBreaches, VerdictGrace} {
+			for _, full := range []string{VerdictIgnoresRobots, VerdictBreaches, VerdictGrace} {
 				if v != full && v == shortVerdict(full) {
 					short = append(short, v+": "+full)
 				}

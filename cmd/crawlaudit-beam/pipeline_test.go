@@ -21,6 +21,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 
 	"github.com/crawlaudit/crawlaudit/audit"
+	"github.com/crawlaudit/crawlaudit/audit/auditflags"
 	"github.com/crawlaudit/crawlaudit/ingest"
 	"github.com/crawlaudit/crawlaudit/internal/loggen"
 	"github.com/crawlaudit/crawlaudit/report"
@@ -222,12 +223,12 @@ func TestPipelineEqualsAudit(t *testing.T) {
 		// check says what the case must exercise.
 		check func(t *testing.T, s *report.Summary)
 	}{
-		{"sample month", options{Robots: sampleRobots, Grace: 24 * time.Hour}, []string{sampleLog}, func(t *testing.T, s *report.Summary) {
+		{"sample month", options{Values: auditflags.Values{Robots: sampleRobots, Grace: 24 * time.Hour}}, []string{sampleLog}, func(t *testing.T, s *report.Summary) {
 			if len(s.Bots) < 10 {
 				t.Errorf("%d bot rows", len(s.Bots))
 			}
 		}},
-		{"generated month, two hosts, five files", options{Robots: genRobots, Grace: 24 * time.Hour}, genLogs, func(t *testing.T, s *report.Summary) {
+		{"generated month, two hosts, five files", options{Values: auditflags.Values{Robots: genRobots, Grace: 24 * time.Hour}}, genLogs, func(t *testing.T, s *report.Summary) {
 			hosts := map[string]bool{}
 			var unreachable, unavailable, delay, rate int64
 			for _, r := range s.Bots {
@@ -243,7 +244,7 @@ func TestPipelineEqualsAudit(t *testing.T) {
 					hosts, s.Input.Files, s.Input.Rejected, len(s.RobotsStatus), unreachable, unavailable, delay, rate)
 			}
 		}},
-		{"2015 Apache log, Crawl-delay ignored by Google", options{Robots: delayRobots, Grace: 24 * time.Hour}, []string{apache2015}, func(t *testing.T, s *report.Summary) {
+		{"2015 Apache log, Crawl-delay ignored by Google", options{Values: auditflags.Values{Robots: delayRobots, Grace: 24 * time.Hour}}, []string{apache2015}, func(t *testing.T, s *report.Summary) {
 			var unsupported, delay int64
 			for _, r := range s.Bots {
 				unsupported += r.CrawlDelayUnsupported
@@ -253,8 +254,8 @@ func TestPipelineEqualsAudit(t *testing.T) {
 				t.Errorf("crawl_delay_unsupported %d, crawl_delay_breaches %d: want both", unsupported, delay)
 			}
 		}},
-		{"generated month, google, no grace, a period", options{Robots: genRobots, Spec: "google", Grace: 0, GraceSet: true,
-			From: "2026-10-04T06:00:00Z", To: "2026-10-27"}, genLogs, func(t *testing.T, s *report.Summary) {
+		{"generated month, google, no grace, a period", options{Values: auditflags.Values{Robots: genRobots, Spec: "google", Grace: 0, GraceSet: true,
+			From: "2026-10-04T06:00:00Z", To: "2026-10-27"}}, genLogs, func(t *testing.T, s *report.Summary) {
 			if s.Input.OutsidePeriod == 0 {
 				t.Error("no request outside the period")
 			}
@@ -286,7 +287,7 @@ func TestPipelineOut(t *testing.T) {
 	}
 	dir := filepath.Join(t.TempDir(), "out")
 	var stdout bytes.Buffer
-	o := &cliOptions{options: options{Robots: sampleRobots, Grace: 24 * time.Hour}, out: dir, json: true}
+	o := &cliOptions{options: options{Values: auditflags.Values{Robots: sampleRobots, Grace: 24 * time.Hour}}, out: dir, json: true}
 	if err := runAudit(context.Background(), o, []string{sampleLog}, "", &stdout); err != nil {
 		t.Fatal(err)
 	}
@@ -399,18 +400,18 @@ func TestPipelineInputErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	// junk alone: nothing to audit, as audit says.
-	cfgJunk, err := (&options{Robots: sampleRobots}).config()
+	cfgJunk, err := (&options{Values: auditflags.Values{Robots: sampleRobots}}).config()
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, wantErr := audit.Run(context.Background(), cfgJunk, []string{junk})
-	gotErr := runAudit(context.Background(), &cliOptions{options: options{Robots: sampleRobots}, json: true}, []string{junk}, "prism", io.Discard)
+	gotErr := runAudit(context.Background(), &cliOptions{options: options{Values: auditflags.Values{Robots: sampleRobots}}, json: true}, []string{junk}, "prism", io.Discard)
 	if wantErr == nil || gotErr == nil || gotErr.Error() != wantErr.Error() {
 		t.Errorf("an undetectable log alone: %v, audit: %v", gotErr, wantErr)
 	}
 	logs := []string{sampleLog, junk, cut}
 	out := filepath.Join(dir, "out")
-	o := &cliOptions{options: options{Robots: sampleRobots, Grace: 24 * time.Hour}, out: out}
+	o := &cliOptions{options: options{Values: auditflags.Values{Robots: sampleRobots, Grace: 24 * time.Hour}}, out: out}
 	err = runAudit(context.Background(), o, logs, "prism", io.Discard)
 	if err == nil || !strings.Contains(err.Error(), "junk.log") || !strings.Contains(err.Error(), "--keep-going") {
 		t.Errorf("a truncated log without --keep-going: %v", err)
@@ -418,7 +419,7 @@ func TestPipelineInputErrors(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(out, summaryFile)); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("summary.json despite an input error: %v", err)
 	}
-	opt := options{Robots: sampleRobots, Grace: 24 * time.Hour, KeepGoing: true}
+	opt := options{Values: auditflags.Values{Robots: sampleRobots, Grace: 24 * time.Hour, KeepGoing: true}}
 	cfg, err := opt.config()
 	if err != nil {
 		t.Fatal(err)
@@ -466,7 +467,7 @@ func TestPipelineRealLogs(t *testing.T) {
 		sharedData(t, "real-logs/zanbil-shop-nginx-2019-sample/access.log"),
 	}
 	robotsFile := sharedData(t, "robots-history/wikipedia.org/2025-12-03T02:54:22Z.txt")
-	opt := options{Robots: robotsFile, Grace: 24 * time.Hour}
+	opt := options{Values: auditflags.Values{Robots: robotsFile, Grace: 24 * time.Hour}}
 	want := auditJSON(t, opt, logs)
 	// Whole, and with the plain nginx log cut into 16 ranges.
 	for _, split := range []int64{0, 20_011} {
@@ -581,28 +582,28 @@ func TestPipelineSplitEqualsAudit(t *testing.T) {
 		ranges int
 		check  func(t *testing.T, s *report.Summary)
 	}{
-		{"sample month", options{Robots: sampleRobots, Grace: 24 * time.Hour}, []string{sample}, 300_007, 40, func(t *testing.T, s *report.Summary) {
+		{"sample month", options{Values: auditflags.Values{Robots: sampleRobots, Grace: 24 * time.Hour}}, []string{sample}, 300_007, 40, func(t *testing.T, s *report.Summary) {
 			if len(s.Bots) < 10 || s.Input.Files != 1 {
 				t.Errorf("%d bot rows, %d files", len(s.Bots), s.Input.Files)
 			}
 		}},
-		{"sample month named twice", options{Robots: sampleRobots, Grace: 24 * time.Hour}, []string{sample, dir + "/./" + filepath.Base(sample)}, 1_000_003, 26, func(t *testing.T, s *report.Summary) {
+		{"sample month named twice", options{Values: auditflags.Values{Robots: sampleRobots, Grace: 24 * time.Hour}}, []string{sample, dir + "/./" + filepath.Base(sample)}, 1_000_003, 26, func(t *testing.T, s *report.Summary) {
 			if s.Input.Files != 1 {
 				t.Errorf("%d files: a file named twice is read once, as audit reads it", s.Input.Files)
 			}
 		}},
-		{"generated month", options{Robots: genRobots, Grace: 24 * time.Hour}, genLogs, 100_003, 30, func(t *testing.T, s *report.Summary) {
+		{"generated month", options{Values: auditflags.Values{Robots: genRobots, Grace: 24 * time.Hour}}, genLogs, 100_003, 30, func(t *testing.T, s *report.Summary) {
 			if s.Input.Files != 5 || s.Input.Rejected == 0 || len(s.RobotsStatus) == 0 {
 				t.Errorf("files %d, rejected %d, %d periods", s.Input.Files, s.Input.Rejected, len(s.RobotsStatus))
 			}
 		}},
-		{"generated month, google, a period", options{Robots: genRobots, Spec: "google", Grace: 0, GraceSet: true,
-			From: "2026-10-04T06:00:00Z", To: "2026-10-27"}, genLogs, 333_333, 9, func(t *testing.T, s *report.Summary) {
+		{"generated month, google, a period", options{Values: auditflags.Values{Robots: genRobots, Spec: "google", Grace: 0, GraceSet: true,
+			From: "2026-10-04T06:00:00Z", To: "2026-10-27"}}, genLogs, 333_333, 9, func(t *testing.T, s *report.Summary) {
 			if s.Input.OutsidePeriod == 0 {
 				t.Error("no request outside the period")
 			}
 		}},
-		{"rejected lines across the cuts", options{Robots: sampleRobots, Grace: 24 * time.Hour}, []string{hostileSample(t, dir, hostileSplit)}, hostileSplit, 50, func(t *testing.T, s *report.Summary) {
+		{"rejected lines across the cuts", options{Values: auditflags.Values{Robots: sampleRobots, Grace: 24 * time.Hour}}, []string{hostileSample(t, dir, hostileSplit)}, hostileSplit, 50, func(t *testing.T, s *report.Summary) {
 			if s.Input.RejectedReasons["line too long"] != 1 || s.Input.Rejected < 10 || len(s.Input.Samples) < 6 {
 				t.Errorf("rejected %v, %d samples", s.Input.RejectedReasons, len(s.Input.Samples))
 			}

@@ -13,60 +13,54 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/crawlaudit/crawlaudit/audit"
-	"github.com/crawlaudit/crawlaudit/bots"
-	"github.com/crawlaudit/crawlaudit/ingest"
+	"github.com/crawlaudit/crawlaudit/audit/auditflags"
 	"github.com/crawlaudit/crawlaudit/internal/atomicfile"
 	"github.com/crawlaudit/crawlaudit/report"
 	"github.com/crawlaudit/crawlaudit/report/firewall"
-	"github.com/crawlaudit/crawlaudit/robots"
+	"github.com/crawlaudit/crawlaudit/verify"
 	"github.com/crawlaudit/crawlaudit/verify/rdns"
 )
 
-// auditOptions are the flags of `crawlaudit audit`.
+// auditOptions are the flags of `crawlaudit audit`: those it shares with
+// crawlaudit-beam (auditflags.Values), then its own.
 type auditOptions struct {
-	robots, host, spec string
-	format, logFormat  string
-	jsonFields         string
-	from, to           string
-	json               bool
-	out, db            string
-	parquet            string
-	report             string
-	grace              time.Duration
-	graceSet           bool   // --grace given: for every operator
-	operators          string // --operators FILE
-	whatIf             string // --what-if FILE
-	blockMin           int
-	blockOn            string
-	blockVerified      bool
-	blockFormat        string
-	blockTTL           time.Duration
-	blockAggregate     string
-	blockAggForce      bool
-	allowList          string
-	ranges             string
-	rdns               bool
-	rdnsCache          string
-	rdnsServer         string
-	rdnsTimeout        time.Duration
-	rdnsConcurrency    int
-	rdnsBudget         time.Duration
-	trustedProxies     []string
-	workers, batchRows int
-	maxLineBytes       int
-	keepGoing, quiet   bool
-	failOn             string
-	limit              int
-	timings            bool
+	auditflags.Values
+	json            bool
+	out, db         string
+	parquet         string
+	report          string
+	whatIf          string // --what-if FILE
+	blockMin        int
+	blockOn         string
+	blockVerified   bool
+	blockFormat     string
+	blockTTL        time.Duration
+	blockAggregate  string
+	blockAggForce   bool
+	allowList       string
+	rdns            bool
+	rdnsCache       string
+	rdnsServer      string
+	rdnsTimeout     time.Duration
+	rdnsConcurrency int
+	rdnsBudget      time.Duration
+	batchRows       int
+	quiet           bool
+	failOn          string
+	limit           int
+	timings         bool
 }
 
 func init() {
-	subcommands = append(subcommands, func(e *env) *cobra.Command {
-		var opt auditOptions
-		cmd := &cobra.Command{
-			Use:   "audit --robots SRC [flags] LOG...",
-			Short: "Audit crawlers in access logs against the robots.txt in effect",
-			Long: `Reads access logs and the history of the site's robots.txt and reports, per bot
+	subcommands = append(subcommands, func(e *env) *cobra.Command { return newAuditCmd(e, new(auditOptions)) })
+}
+
+// newAuditCmd is `crawlaudit audit` with its flags bound to opt.
+func newAuditCmd(e *env, opt *auditOptions) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "audit --robots SRC [flags] LOG...",
+		Short: "Audit crawlers in access logs against the robots.txt in effect",
+		Long: `Reads access logs and the history of the site's robots.txt and reports, per bot
 and host, which requests broke the rules in effect when they were made:
 disallowed requests, Crawl-delay, Request-rate and Visit-time breaches.
 
@@ -138,7 +132,7 @@ outside --from/--to, no robots.txt version covering a bot request), a --robots
 file that is HTML, binary or compressed, a truncated or damaged log (after the
 report, --out and --db left as they were, unless --keep-going); 130 or 143
 when interrupted by SIGINT or SIGTERM (nothing half-written is left).`,
-			Example: `  # the sample month in the repository
+		Example: `  # the sample month in the repository
   crawlaudit audit --robots testdata/sample/robots testdata/sample/access-2026-10.log.gz
 
   # last month's rotated logs, a robots.txt history kept in git, files for a firewall
@@ -148,142 +142,172 @@ when interrupted by SIGINT or SIGTERM (nothing half-written is left).`,
   # an nftables set of impostors and rule breakers, never the allow-listed partner
   crawlaudit audit --robots robots.txt --out out/ --block-format nftables \
       --allow-list partners.txt --block-min 5 access.log && nft -f out/blocklist.nft`,
-			Args: needArgs("audit", "no LOG given: name the access log files or directories to audit, or - to read standard input"),
-			RunE: func(cmd *cobra.Command, args []string) error {
-				opt.graceSet = cmd.Flags().Changed("grace")
-				return runAudit(cmd.Context(), e, &opt, args)
-			},
-		}
-		f := cmd.Flags()
-		f.StringVar(&opt.robots, "robots", "", "robots.txt `SRC`: a file, a directory of versions, or git:REPO//PATH (required)")
-		f.StringVar(&opt.host, "host", "", "host `NAME` of log lines that carry none")
-		f.StringVar(&opt.spec, "spec", "rfc9309", "robots.txt semantics: rfc9309, google, koster1996, orig1994, spc2")
-		f.StringVar(&opt.format, "format", "auto", "log format: auto, or one of "+strings.Join(formatNames(), ", "))
-		f.StringVar(&opt.logFormat, "log-format", "", "an Apache LogFormat or nginx log_format `LAYOUT` the logs follow")
-		f.StringVar(&opt.jsonFields, "json-fields", "", "explicit JSON key `MAPPING` (time=ts,client_ip=request.remote_ip,forwarded_for=xff,...)")
-		f.StringVar(&opt.from, "from", "", "audit requests at or after `T` (RFC 3339, or a date: its start, UTC)")
-		f.StringVar(&opt.to, "to", "", "audit requests at or before `T` (RFC 3339, or a date: its end, UTC)")
-		f.BoolVar(&opt.json, "json", false, "print the summary as JSON (summary.json) instead of a table")
-		f.StringVar(&opt.out, "out", "", "write summary.json, violations.csv, breaches.csv, blocklist.txt, report.html, report.md (and the --block-format files) into `DIR`, all or none")
-		f.StringVar(&opt.report, "report", "", "write the HTML report alone to `FILE.html` (--out writes it as report.html, with report.md)")
-		f.StringVar(&opt.parquet, "parquet", "", "write the judged bot requests as a Parquet dataset partitioned by host and day into `DIR` (replaced whole, with --out)")
-		f.StringVar(&opt.db, "db", "", "keep the audit in the DuckDB `FILE` (for crawlaudit query); default in memory")
-		f.DurationVar(&opt.grace, "grace", 24*time.Hour, "robots.txt cache grace period of crawlers whose operator documents none; given, it applies to all; 0 turns it off")
-		f.StringVar(&opt.whatIf, "what-if", "", "also judge the bot requests against a proposed robots.txt `FILE`, as if in effect all along: what_if in summary.json, a short table")
-		f.StringVar(&opt.operators, "operators", "", "operator rules `FILE` (YAML or JSON) extending or replacing the built-in table: tokens that ignore *, group fallbacks, user-triggered fetchers, cache grace")
-		f.IntVar(&opt.blockMin, "block-min", 1, "requests of one --block-on kind that put a client address on the block list")
-		f.StringVar(&opt.blockOn, "block-on", strings.Join(audit.DefaultBlockOn, ","), "`KINDS` that put an address on the block list: "+strings.Join(audit.BlockKinds, ", "))
-		f.BoolVar(&opt.blockVerified, "block-verified", false, "allow addresses verified as their crawler's operator's on the block list")
-		f.StringVar(&opt.blockFormat, "block-format", "", "block-list `FORMATS` written into --out beside blocklist.txt: all, or a comma list of "+strings.Join(firewall.FormatNames(), ", "))
-		f.DurationVar(&opt.blockTTL, "block-ttl", audit.DefaultBlockTTL, "how long a firewall keeps a blocked entry (nftables, ipset, crowdsec); 0: for ever")
-		f.StringVar(&opt.blockAggregate, "block-aggregate", "", "widest merged prefix `LENGTHS` per family, IPv4 then IPv6 (/24,/64; at most /16,/48), never covering another address seen in the logs nor a published range of a crawler not blocked (default: exact merges only)")
-		f.BoolVar(&opt.blockAggForce, "block-aggregate-force", false, "allow --block-aggregate wider than /16 (IPv4) or /48 (IPv6): whole networks of a provider")
-		f.StringVar(&opt.allowList, "allow-list", "", "never block an address in `FILE` (one address or CIDR per line, # comments)")
-		f.StringVar(&opt.ranges, "ranges", "", "operators' IP range lists in `DIR` (crawlaudit ranges update), in place of the built-in snapshot for the sources it holds")
-		f.BoolVar(&opt.rdns, "rdns", false, "verify addresses the ranges do not settle with forward-confirmed reverse DNS (queries your resolver)")
-		f.StringVar(&opt.rdnsCache, "rdns-cache", "", "keep reverse DNS answers in `FILE` (JSON lines) and reuse them; without --rdns only its answers are used")
-		f.StringVar(&opt.rdnsServer, "rdns-server", "", "DNS server `HOST:PORT` for --rdns (default: the first nameserver of /etc/resolv.conf)")
-		f.DurationVar(&opt.rdnsTimeout, "rdns-timeout", 2*time.Second, "timeout of one DNS query")
-		f.IntVar(&opt.rdnsConcurrency, "rdns-concurrency", 16, "addresses looked up at once")
-		f.DurationVar(&opt.rdnsBudget, "rdns-budget", rdns.DefaultBudget, "time all the lookups of a run may take; an address not looked up by then stays unverified")
-		f.StringArrayVar(&opt.trustedProxies, "trusted-proxy", nil, "a proxy or CDN `CIDR` whose forwarded client address (X-Forwarded-For) is trusted; repeat or comma-separate")
-		f.IntVar(&opt.workers, "workers", 0, "parsing goroutines (default: one per core)")
-		f.IntVar(&opt.batchRows, "batch-rows", 0, "rows per Arrow record batch (default 32768)")
-		f.IntVar(&opt.maxLineBytes, "max-line-bytes", 0, "longest log line accepted (default 65536)")
-		f.BoolVar(&opt.keepGoing, "keep-going", false, "exit 0 despite input errors (unreadable, truncated or damaged files; a --robots file that is not a robots.txt), and write --out and --db anyway")
-		f.StringVar(&opt.failOn, "fail-on", "", "exit 1 when a bot has a finding of these `KINDS` (for cron and CI): "+strings.Join(failKindNames(), ", "))
-		f.BoolVarP(&opt.quiet, "quiet", "q", false, "no progress bar")
-		f.IntVar(&opt.limit, "limit", 40, "bots shown in the terminal table (0: all)")
-		f.BoolVar(&opt.timings, "timings", false, "print the duration of each phase on stderr")
-		_ = f.MarkHidden("timings")
-		return cmd
-	})
+		Args: needArgs("audit", "no LOG given: name the access log files or directories to audit, or - to read standard input"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runAudit(cmd.Context(), e, opt, args)
+		},
+	}
+	f := cmd.Flags()
+	opt.Register(f, auditflags.Audit, formatNames())
+	f.BoolVar(&opt.json, "json", false, "print the summary as JSON (summary.json) instead of a table")
+	f.StringVar(&opt.out, "out", "", "write summary.json, violations.csv, breaches.csv, blocklist.txt, report.html, report.md (and the --block-format files) into `DIR`, all or none")
+	f.StringVar(&opt.report, "report", "", "write the HTML report alone to `FILE.html` (--out writes it as report.html, with report.md)")
+	f.StringVar(&opt.parquet, "parquet", "", "write the judged bot requests as a Parquet dataset partitioned by host and day into `DIR` (replaced whole, with --out)")
+	f.StringVar(&opt.db, "db", "", "keep the audit in the DuckDB `FILE` (for crawlaudit query); default in memory")
+	f.StringVar(&opt.whatIf, "what-if", "", "also judge the bot requests against a proposed robots.txt `FILE`, as if in effect all along: what_if in summary.json, a short table")
+	f.IntVar(&opt.blockMin, "block-min", 1, "requests of one --block-on kind that put a client address on the block list")
+	f.StringVar(&opt.blockOn, "block-on", strings.Join(audit.DefaultBlockOn, ","), "`KINDS` that put an address on the block list: "+strings.Join(audit.BlockKinds, ", "))
+	f.BoolVar(&opt.blockVerified, "block-verified", false, "allow addresses verified as their crawler's operator's on the block list")
+	f.StringVar(&opt.blockFormat, "block-format", "", "block-list `FORMATS` written into --out beside blocklist.txt: all, or a comma list of "+strings.Join(firewall.FormatNames(), ", "))
+	f.DurationVar(&opt.blockTTL, "block-ttl", audit.DefaultBlockTTL, "how long a firewall keeps a blocked entry (nftables, ipset, crowdsec); 0: for ever")
+	f.StringVar(&opt.blockAggregate, "block-aggregate", "", "widest merged prefix `LENGTHS` per family, IPv4 then IPv6 (/24,/64; at most /16,/48), never covering another address seen in the logs nor a published range of a crawler not blocked (default: exact merges only)")
+	f.BoolVar(&opt.blockAggForce, "block-aggregate-force", false, "allow --block-aggregate wider than /16 (IPv4) or /48 (IPv6): whole networks of a provider")
+	f.StringVar(&opt.allowList, "allow-list", "", "never block an address in `FILE` (one address or CIDR per line, # comments)")
+	f.BoolVar(&opt.rdns, "rdns", false, "verify addresses the ranges do not settle with forward-confirmed reverse DNS (queries your resolver)")
+	f.StringVar(&opt.rdnsCache, "rdns-cache", "", "keep reverse DNS answers in `FILE` (JSON lines) and reuse them; without --rdns only its answers are used")
+	f.StringVar(&opt.rdnsServer, "rdns-server", "", "DNS server `HOST:PORT` for --rdns (default: the first nameserver of /etc/resolv.conf)")
+	f.DurationVar(&opt.rdnsTimeout, "rdns-timeout", 2*time.Second, "timeout of one DNS query")
+	f.IntVar(&opt.rdnsConcurrency, "rdns-concurrency", 16, "addresses looked up at once")
+	f.DurationVar(&opt.rdnsBudget, "rdns-budget", rdns.DefaultBudget, "time all the lookups of a run may take; an address not looked up by then stays unverified")
+	f.IntVar(&opt.batchRows, "batch-rows", 0, "rows per Arrow record batch (default 32768)")
+	f.StringVar(&opt.failOn, "fail-on", "", "exit 1 when a bot has a finding of these `KINDS` (for cron and CI): "+strings.Join(failKindNames(), ", "))
+	f.BoolVarP(&opt.quiet, "quiet", "q", false, "no progress bar")
+	f.IntVar(&opt.limit, "limit", 40, "bots shown in the terminal table (0: all)")
+	f.BoolVar(&opt.timings, "timings", false, "print the duration of each phase on stderr")
+	_ = f.MarkHidden("timings")
+	return cmd
 }
 
+// runAudit audits logs as opt asks: parse (done by cobra), config, run,
+// publish the outputs, print.
 func runAudit(ctx context.Context, e *env, opt *auditOptions, logs []string) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	if opt.robots == "" {
-		return usageErr("audit: --robots SRC is required (a robots.txt file, a directory of versions, or git:REPO//PATH)")
-	}
-	profile, err := robots.ParseProfile(opt.spec)
+	cfg, block, err := opt.config(e)
 	if err != nil {
-		return usageErr("audit: --spec: %v", err)
+		return err
 	}
-	if opt.grace < 0 {
-		return usageErr("audit: --grace must not be negative")
+	if err := missingLogs(logs); err != nil {
+		return usageErr("audit: %v", err)
 	}
-	var whatIf *robots.File
+	if opt.parquet != "" {
+		if err := audit.CheckParquetDir(opt.parquet); err != nil {
+			return usageErr("audit: --parquet: %v", err)
+		}
+	}
+	unlock, err := lockOutputs(opt)
+	if err != nil {
+		return usageErr("audit: %v", err)
+	}
+	defer unlock()
+	if opt.out != "" {
+		// What a killed run (SIGKILL) left goes first, whatever becomes
+		// of this one: a set it was publishing is completed, its
+		// temporary files removed.
+		atomicfile.SweepStale(opt.out)
+	}
+	spill := spillDir(opt, &cfg)
+	// Said before the minutes of reading, not when DuckDB's memory is
+	// full.
+	if warning, err := audit.CheckSpillSpace(spill, logs); err != nil {
+		return usageErr("audit: %v", err)
+	} else if warning != "" {
+		fmt.Fprintf(e.stderr, "crawlaudit: warning: %s\n", warning)
+	}
+	res, err := audit.Run(ctx, cfg, logs)
+	if res == nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return usageErr("audit: %v%s", err, spillHint(err, spill))
+	}
+	inputErr := err
+	replace := inputErr == nil || opt.KeepGoing
+	pub, err := res.Publish(ctx, audit.PublishOptions{Out: opt.out, Parquet: opt.parquet, Report: opt.report,
+		Block: block, Replace: replace, BlockList: opt.json})
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return usageErr("audit: %v%s", err, spillHint(err, spill))
+	}
+	if err := printAudit(e, opt, res, block, replace, pub); err != nil {
+		return err
+	}
+	if inputErr != nil {
+		if opt.KeepGoing {
+			fmt.Fprintf(e.stderr, "crawlaudit: warning: %s\n", report.TerminalSafe(inputErr.Error()))
+		} else {
+			kept := ""
+			if opt.out != "" || cfg.DB != "" || opt.parquet != "" {
+				kept = "; --out, --db and --parquet were left as they were"
+			}
+			return &exitError{code: exitUsage, err: fmt.Errorf("audit: %s (the report above covers what could be read%s; --keep-going exits 0 and writes them)", firstLineOf(inputErr), kept)}
+		}
+	}
+	if failOn, _ := parseFailOn(opt.failOn); len(failOn) > 0 { // checked by config
+		if found := failFindings(&res.Summary, failOn); len(found) > 0 {
+			for _, f := range found {
+				fmt.Fprintf(e.stderr, "crawlaudit: --fail-on: %s\n", f)
+			}
+			return &exitError{code: exitFound}
+		}
+	}
+	return nil
+}
+
+// config checks the options and returns the audit's configuration and
+// the block-list policy, or a usage error naming the flag.
+func (opt *auditOptions) config(e *env) (audit.Config, audit.BlockPolicy, error) {
+	var block audit.BlockPolicy
+	cfg, err := opt.Values.Config(func(dir string) (*verify.Ranges, error) {
+		r, err := loadRanges(e.stderr, dir)
+		if err != nil {
+			return nil, fmt.Errorf("--ranges: %w", err)
+		}
+		return r, nil
+	})
+	if err != nil {
+		return cfg, block, usageErr("audit: %v", err)
+	}
+	cfg.GoMemoryLimitAfterRead = afterReadLimit()
+	cfg.DB = opt.db
+	cfg.Ingest.BatchRows = opt.batchRows
+	cfg.Ingest.Stdin = e.stdin
 	if opt.whatIf != "" {
-		if whatIf, err = audit.LoadWhatIf(opt.whatIf); err != nil {
-			return usageErr("audit: --what-if: %v", err)
+		if cfg.WhatIf, err = audit.LoadWhatIf(opt.whatIf); err != nil {
+			return cfg, block, usageErr("audit: --what-if: %v", err)
 		}
-	}
-	var rules *bots.Rules
-	if opt.operators != "" {
-		if rules, err = bots.LoadRules(opt.operators); err != nil {
-			return usageErr("audit: --operators: %v", err)
-		}
-	}
-	cfg := audit.Config{
-		GoMemoryLimitAfterRead: afterReadLimit(),
-		Robots:                 opt.robots,
-		Host:                   opt.host,
-		Profile:                profile,
-		Grace:                  opt.grace,
-		GraceForAll:            opt.graceSet,
-		Operators:              rules,
-		WhatIf:                 whatIf,
-		DB:                     opt.db,
-		Ingest: ingest.Options{
-			Format:       opt.format,
-			LogFormat:    opt.logFormat,
-			JSONFields:   opt.jsonFields,
-			Workers:      opt.workers,
-			BatchRows:    opt.batchRows,
-			MaxLineBytes: opt.maxLineBytes,
-			Stdin:        e.stdin,
-		},
-	}
-	if cfg.From, err = audit.ParseInstant(opt.from, false); err != nil {
-		return usageErr("audit: --from: %v", err)
-	}
-	if cfg.To, err = audit.ParseInstant(opt.to, true); err != nil {
-		return usageErr("audit: --to: %v", err)
-	}
-	if !cfg.From.IsZero() && !cfg.To.IsZero() && cfg.To.Before(cfg.From) {
-		return usageErr("audit: --to %s is before --from %s", opt.to, opt.from)
 	}
 	if e.stderrTTY && !opt.quiet {
 		cfg.Ingest.Progress = e.stderr
 	}
-	block := audit.BlockPolicy{Min: opt.blockMin, Verified: opt.blockVerified}
+	block = audit.BlockPolicy{Min: opt.blockMin, Verified: opt.blockVerified}
 	if block.On, err = audit.ParseBlockOn(opt.blockOn); err != nil {
-		return usageErr("audit: --block-on: %v", err)
+		return cfg, block, usageErr("audit: --block-on: %v", err)
 	}
-	failOn, err := parseFailOn(opt.failOn)
-	if err != nil {
-		return usageErr("audit: --fail-on: %v", err)
+	if _, err := parseFailOn(opt.failOn); err != nil {
+		return cfg, block, usageErr("audit: --fail-on: %v", err)
 	}
 	if opt.blockMin < 1 {
-		return usageErr("audit: --block-min must be at least 1")
+		return cfg, block, usageErr("audit: --block-min must be at least 1")
 	}
 	if block.Formats, err = firewall.ParseFormats(opt.blockFormat); err != nil {
-		return usageErr("audit: %v", err)
+		return cfg, block, usageErr("audit: %v", err)
 	}
 	if len(block.Formats) > 0 && opt.out == "" {
-		return usageErr("audit: --block-format writes files into --out DIR: give --out")
+		return cfg, block, usageErr("audit: --block-format writes files into --out DIR: give --out")
 	}
 	if opt.blockTTL < 0 {
-		return usageErr("audit: --block-ttl must not be negative")
+		return cfg, block, usageErr("audit: --block-ttl must not be negative")
 	}
 	block.TTL = opt.blockTTL
 	if block.Widest, err = firewall.ParseWidest(opt.blockAggregate); err != nil {
-		return usageErr("audit: %v", err)
+		return cfg, block, usageErr("audit: %v", err)
 	}
 	if err := block.Widest.CheckSafe(); err != nil && !opt.blockAggForce {
-		return usageErr("audit: %v", err)
+		return cfg, block, usageErr("audit: %v", err)
 	}
 	// Widened prefixes (--block-aggregate; Cloudflare's IPv6 /64) must not
 	// cover a client that does not qualify: the audit remembers them all.
@@ -292,40 +316,23 @@ func runAudit(ctx context.Context, e *env, opt *auditOptions, logs []string) err
 	if opt.allowList != "" {
 		f, err := os.Open(opt.allowList)
 		if err != nil {
-			return usageErr("audit: --allow-list: %v", err)
+			return cfg, block, usageErr("audit: --allow-list: %v", err)
 		}
 		block.Allow, err = firewall.ParseAllowList(f, opt.allowList)
 		f.Close()
 		if err != nil {
-			return usageErr("audit: --allow-list: %v", err)
+			return cfg, block, usageErr("audit: --allow-list: %v", err)
 		}
 		block.AllowFile = opt.allowList
 	}
 	block.Tool = "crawlaudit " + toolVersion()
-	for _, list := range opt.trustedProxies {
-		for _, s := range strings.Split(list, ",") {
-			if s = strings.TrimSpace(s); s == "" {
-				continue
-			}
-			p, err := audit.ParsePrefix(s)
-			if err != nil {
-				return usageErr("audit: --trusted-proxy %q: %v", s, err)
-			}
-			cfg.TrustedProxies = append(cfg.TrustedProxies, p)
-		}
-	}
-	if opt.ranges != "" {
-		if cfg.Ranges, err = loadRanges(e.stderr, opt.ranges); err != nil {
-			return usageErr("audit: --ranges: %v", err)
-		}
-	}
 	if opt.rdnsConcurrency < 1 || opt.rdnsTimeout <= 0 || opt.rdnsBudget <= 0 {
-		return usageErr("audit: --rdns-concurrency, --rdns-timeout and --rdns-budget must be positive")
+		return cfg, block, usageErr("audit: --rdns-concurrency, --rdns-timeout and --rdns-budget must be positive")
 	}
 	server := opt.rdnsServer
 	if server != "" {
 		if server, err = rdns.ParseServer(server); err != nil {
-			return usageErr("audit: --rdns-server: %v", err)
+			return cfg, block, usageErr("audit: --rdns-server: %v", err)
 		}
 	}
 	cfg.DNS = audit.DNSOptions{Live: opt.rdns, CachePath: opt.rdnsCache,
@@ -341,131 +348,31 @@ func runAudit(ctx context.Context, e *env, opt *auditOptions, logs []string) err
 	if opt.timings {
 		cfg.Timings = e.stderr
 	}
-	if err := missingLogs(logs); err != nil {
-		return usageErr("audit: %v", err)
-	}
-	if opt.parquet != "" {
-		if err := audit.CheckParquetDir(opt.parquet); err != nil {
-			return usageErr("audit: --parquet: %v", err)
-		}
-	}
-	cfg.KeepGoing = opt.keepGoing
-	unlock, err := lockOutputs(opt)
-	if err != nil {
-		return usageErr("audit: %v", err)
-	}
-	defer unlock()
-	if opt.out != "" {
-		// What a killed run (SIGKILL) left goes first, whatever becomes
-		// of this one: a set it was publishing is completed, its
-		// temporary files removed.
-		atomicfile.SweepStale(opt.out)
-	}
-	// An in-memory audit spills beside what it writes: that disk has
-	// room for the output, where /tmp is often small.
-	spill := os.TempDir()
+	return cfg, block, nil
+}
+
+// spillDir is where DuckDB spills: beside what the audit writes, as that
+// disk has room for the output where /tmp is often small. It sets
+// cfg.SpillDir where the audit runs in memory.
+func spillDir(opt *auditOptions, cfg *audit.Config) string {
 	switch {
 	case opt.out != "":
 		// --out is created only when its files are written.
 		cfg.SpillDir = existingDir(opt.out)
-		spill = cfg.SpillDir
+		return cfg.SpillDir
 	case opt.db != "":
-		spill = filepath.Dir(opt.db) // DuckDB spills beside the file
+		return filepath.Dir(opt.db) // DuckDB spills beside the file
 	case opt.parquet != "":
 		cfg.SpillDir = filepath.Dir(filepath.Clean(opt.parquet))
-		spill = cfg.SpillDir
+		return cfg.SpillDir
 	}
-	// Said before the minutes of reading, not when DuckDB's memory is
-	// full.
-	if warning, err := audit.CheckSpillSpace(spill, logs); err != nil {
-		return usageErr("audit: %v", err)
-	} else if warning != "" {
-		fmt.Fprintf(e.stderr, "crawlaudit: warning: %s\n", warning)
-	}
-	res, err := audit.Run(ctx, cfg, logs)
-	if res == nil {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		return usageErr("audit: %v%s", err, spillHint(err, spill))
-	}
-	committed := false
-	defer func() {
-		if committed {
-			return
-		}
-		if cfg.DB == "" {
-			// An in-memory database keeps nothing: the process's exit frees
-			// it at once, where DuckDB takes tens of milliseconds to free it
-			// piece by piece, so the command does not wait for Close.
-			go res.Close()
-			return
-		}
-		res.Close() // removes the new audit: FILE stays as it was
-	}()
-	inputErr := err
-	// A run with an input error (a truncated or damaged file) reports what
-	// it could read, but replaces neither --out nor --db unless
-	// --keep-going: a complete earlier set is worth more than a partial one.
-	replace := inputErr == nil || opt.keepGoing
-	// The Parquet dataset is written before --out, under a temporary name,
-	// and put in place right after the --out files.
-	var dataset *audit.StagedParquet
-	if opt.parquet != "" && replace {
-		if dataset, err = res.StageParquet(ctx, opt.parquet); err != nil {
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			return usageErr("audit: --parquet %s: %v%s", opt.parquet, err, spillHint(err, spill))
-		}
-		defer dataset.Abort()
-	}
-	if opt.out != "" && replace {
-		if cfg.DB != "" && opt.report == "" {
-			// One commit for both: never --out of this run beside --db
-			// of the last (--report still reads the database after).
-			res.PublishDBWithOut()
-		}
-		if err := res.WriteOut(ctx, opt.out, block); err != nil {
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			return usageErr("audit: --out %s: %v%s", opt.out, err, spillHint(err, spill))
-		}
-	}
-	if dataset != nil {
-		if err := dataset.Commit(); err != nil {
-			return usageErr("audit: --parquet %s: %v", opt.parquet, err)
-		}
-	}
-	if opt.report != "" && replace {
-		if err := res.WriteReport(ctx, opt.report, block); err != nil {
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			return usageErr("audit: --report %s: %v", opt.report, err)
-		}
-	}
-	// summary.json's "blocklist" is in --json too: the list --out would
-	// write. A plain table run skips it: it needs the measures table, which
-	// costs a terminal run of 1 M lines about two thirds more time.
-	if opt.json && res.Summary.Blocklist == nil {
-		if _, _, err := res.BlockList(ctx, block); err != nil {
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			return usageErr("audit: %v", err)
-		}
-	}
-	// The kept audit is renamed into place right after the --out files,
-	// before anything is printed: the two renames cannot be one, but
-	// nothing slow stands between them.
-	if cfg.DB != "" && replace {
-		if err := res.Commit(); err != nil {
-			return usageErr("audit: --db: %v", err)
-		}
-		committed = true
-	}
+	return os.TempDir()
+}
+
+// printAudit prints what the audit found and what it wrote: rejected
+// lines and warnings on stderr, the summary on stdout (a table, or
+// summary.json with --json), then the files written.
+func printAudit(e *env, opt *auditOptions, res *audit.Result, block audit.BlockPolicy, replace bool, pub audit.Published) error {
 	printRejected(e, &res.Summary.Input)
 	for _, w := range res.Warnings {
 		fmt.Fprintf(e.stderr, "crawlaudit: warning: %s\n", report.TerminalSafe(w))
@@ -497,7 +404,10 @@ func runAudit(ctx context.Context, e *env, opt *auditOptions, logs []string) err
 			}
 		}
 	}
-	if opt.out != "" && !opt.json && replace {
+	if opt.json {
+		return nil
+	}
+	if opt.out != "" && replace {
 		files := slices.Clone(audit.OutFiles)
 		for _, f := range block.Formats {
 			for _, file := range f.Files {
@@ -506,30 +416,11 @@ func runAudit(ctx context.Context, e *env, opt *auditOptions, logs []string) err
 		}
 		fmt.Fprintf(e.stderr, "Wrote %s to %s\n", strings.Join(files, ", "), opt.out)
 	}
-	if opt.report != "" && !opt.json && replace {
+	if opt.report != "" && replace {
 		fmt.Fprintf(e.stderr, "Wrote the report to %s\n", opt.report)
 	}
-	if dataset != nil && !opt.json {
-		fmt.Fprintf(e.stderr, "Wrote %d bot requests in %d Parquet files to %s\n", dataset.Stats.Rows, dataset.Stats.Files, opt.parquet)
-	}
-	if inputErr != nil {
-		if opt.keepGoing {
-			fmt.Fprintf(e.stderr, "crawlaudit: warning: %s\n", report.TerminalSafe(inputErr.Error()))
-		} else {
-			kept := ""
-			if opt.out != "" || cfg.DB != "" || opt.parquet != "" {
-				kept = "; --out, --db and --parquet were left as they were"
-			}
-			return &exitError{code: exitUsage, err: fmt.Errorf("audit: %s (the report above covers what could be read%s; --keep-going exits 0 and writes them)", firstLineOf(inputErr), kept)}
-		}
-	}
-	if len(failOn) > 0 {
-		if found := failFindings(&res.Summary, failOn); len(found) > 0 {
-			for _, f := range found {
-				fmt.Fprintf(e.stderr, "crawlaudit: --fail-on: %s\n", f)
-			}
-			return &exitError{code: exitFound}
-		}
+	if pub.Parquet != nil {
+		fmt.Fprintf(e.stderr, "Wrote %d bot requests in %d Parquet files to %s\n", pub.Parquet.Rows, pub.Parquet.Files, opt.parquet)
 	}
 	return nil
 }

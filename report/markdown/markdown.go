@@ -88,7 +88,7 @@ func (m *writer) write(f *report.Findings) {
 		{"browser requests (not judged)", num(in.HumanRequests)},
 		{"bot rows (bot, host, identity)", num(int64(len(s.Bots)))},
 	}
-	for _, v := range []string{report.VerdictDisallowed, report.VerdictSpoofed, report.VerdictBreaches, report.VerdictGrace, report.VerdictOK, report.VerdictUnaudited} {
+	for _, v := range []string{report.VerdictIgnoresRobots, report.VerdictSpoofed, report.VerdictBreaches, report.VerdictGrace, report.VerdictOK, report.VerdictUnaudited} {
 		if counts[v] > 0 {
 			rows = append(rows, []string{"verdict: " + v, num(int64(counts[v]))})
 		}

@@ -64,7 +64,7 @@ var tmpl = neutralised(template.Must(template.New("page").Funcs(template.FuncMap
 	"base":     func(s string) string { return path.Base(strings.ReplaceAll(s, "\\", "/")) },
 	"verdictClass": func(v string) string {
 		switch v {
-		case report.VerdictDisallowed, report.VerdictSpoofed:
+		case report.VerdictIgnoresRobots, report.VerdictSpoofed:
 			return "bad"
 		case report.VerdictBreaches:
 			return "warn"
@@ -266,7 +266,7 @@ func Write(w io.Writer, f *report.Findings) error {
 	for _, r := range s.Bots {
 		counts[r.Verdict]++
 	}
-	for _, vd := range []string{report.VerdictDisallowed, report.VerdictSpoofed, report.VerdictBreaches, report.VerdictGrace, report.VerdictOK, report.VerdictUnaudited} {
+	for _, vd := range []string{report.VerdictIgnoresRobots, report.VerdictSpoofed, report.VerdictBreaches, report.VerdictGrace, report.VerdictOK, report.VerdictUnaudited} {
 		v.Verdicts = append(v.Verdicts, verdictCount{Verdict: vd, Rows: counts[vd]})
 	}
 	v.ChartDays, v.ChartTimeline, v.ChartPerDay, v.Unit = f.Days, f.Timeline, f.PerDay, "day"

@@ -158,7 +158,7 @@ func worstFindings() *report.Findings {
 	for i := 0; i < lim.Bots+50; i++ {
 		row := report.BotRow{Bot: strings.Repeat("B", 256), Host: long('h'), Identity: "unverified", Operator: long('o'), Purpose: long('p'),
 			Requests: 1 << 40, Disallowed: 1 << 39, CrawlDelayBreaches: 1 << 30, RequestRateBreaches: 1 << 30, VisitTimeBreaches: 1 << 30,
-			DisallowedInGrace: 1 << 30, Unaudited: 1 << 30, IPs: 1 << 30, Verdict: report.VerdictDisallowed}
+			DisallowedInGrace: 1 << 30, Unaudited: 1 << 30, IPs: 1 << 30, Verdict: report.VerdictIgnoresRobots}
 		sum.Bots = append(sum.Bots, row)
 		if i < lim.Bots {
 			bf := report.BotFindings{BotRow: row, Requests: vals(), Disallowed: vals(), UserAgentsTotal: 1 << 30}

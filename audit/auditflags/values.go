@@ -1,4 +1,4 @@
-package audit
+package auditflags
 
 import (
 	"errors"

@@ -1,0 +1,27 @@
+package firewall
+
+import (
+	"io"
+	"strings"
+
+	"github.com/crawlaudit/crawlaudit/report"
+)
+
+// Text is blocklist.txt, the block list every --out holds: one address per
+// line, for a script or a tool that takes plain addresses. It is not a
+// --block-format (no name selects it or leaves it out), so it is not among
+// Formats; a writer of the files that --out holds writes Text and then the
+// formats asked for, in one loop.
+var Text = Format{Name: "txt", Files: []File{{Name: "blocklist.txt", Write: WriteText}}}
+
+// WriteText writes blocklist.txt: the header as "# " comments, then one
+// address per line, IPv4 first, each once and canonical (report.WriteBlocklist
+// checks every address again, so no line of the file is anything else).
+func WriteText(w io.Writer, l *List) error {
+	ips := make([]string, len(l.Entries))
+	for i, e := range l.Entries {
+		ips[i] = e.Addr.String()
+	}
+	_, err := report.WriteBlocklist(w, ips, strings.Join(l.Meta.Lines(l), "\n"))
+	return err
+}
