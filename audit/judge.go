@@ -463,9 +463,6 @@ func (j *judge) intern(s string) int32 {
 	return id
 }
 
-// dictID returns the dict id of s, if it is interned.
-func (j *judge) dictID(s string) (int32, bool) { return j.dictIDs.find(j.dict, s) }
-
 // internBounded returns the dict id of s, interning it if it is short and
 // the dict within its budget (maxDictBytes), or -1: the row then carries s
 // itself. Once interned, s always has its id. s may alias a batch's memory.

@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -23,7 +22,11 @@ import (
 func buildBinary(t *testing.T) string {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "crawlaudit")
-	goTool := filepath.Join(runtime.GOROOT(), "bin", "go")
+	// go test puts the go command that runs it first in PATH.
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatalf("the go command is not in PATH: %v", err)
+	}
 	out, err := exec.Command(goTool, "build", "-tags", "duckdb_arrow", "-o", bin, ".").CombinedOutput()
 	if err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
