@@ -23,10 +23,8 @@ import (
 // (github.com/google/robotstxt at 22b355f): their google answers are
 // upstream's.
 //
-// A row whose engine answer is not the suite's carries the reason in
-// differs: the suite expects the opposite answer under the google profile,
-// and crawlaudit follows the documents instead (contract §3 puts RFC 9309
-// and the contract above Google's parser); no row needs one now. Where the suite tests how
+// Every row's google answer is the suite's: no row departs from upstream.
+// Where the suite tests how
 // Google's matcher reads a URL (ID_Encoding), the google profile answers
 // as upstream and rfc9309 as RFC 9309 §2.2.2. The parser tests that use
 // RobotsStatsReporter, IsValidUserAgentToObey, GetPathParamsQuery and
@@ -35,8 +33,7 @@ import (
 // suiteRow is one assertion of a ported suite.
 type suiteRow struct {
 	body, agent, url string
-	google, rfc      bool   // allowed under the google and rfc9309 profiles
-	differs          string // why the upstream suite expects !google, when it does
+	google, rfc      bool // allowed under the google and rfc9309 profiles
 }
 
 // suiteCase is one upstream TEST(...) with its assertions.

@@ -427,7 +427,7 @@ func standardSplit(content string) (key, value string, missing, ok bool) {
 	colon := strings.IndexByte(content, ':')
 	if colon >= 0 {
 		key = strings.TrimRight(content[:colon], space)
-		if strings.IndexAny(key, space) < 0 {
+		if !strings.ContainsAny(key, space) {
 			if key == "" {
 				return "", "", false, false
 			}

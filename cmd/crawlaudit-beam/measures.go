@@ -68,30 +68,6 @@ type keyRows struct {
 // len returns the number of rows.
 func (k *keyRows) len() int { return len(k.ts) }
 
-// appendRows appends the rows of o.
-func (k *keyRows) appendRows(o *keyRows) {
-	k.ts = append(k.ts, o.ts...)
-	k.order = append(k.order, o.order...)
-	k.line = append(k.line, o.line...)
-	k.verdict = append(k.verdict, o.verdict...)
-	k.robotsFetch = append(k.robotsFetch, o.robotsFetch...)
-	k.visitBreach = append(k.visitBreach, o.visitBreach...)
-	k.crawlDelay = append(k.crawlDelay, o.crawlDelay...)
-	k.hasDelay = append(k.hasDelay, o.hasDelay...)
-	k.delayIgnored = append(k.delayIgnored, o.delayIgnored...)
-	k.rateN = append(k.rateN, o.rateN...)
-	k.rateS = append(k.rateS, o.rateS...)
-	k.hasRate = append(k.hasRate, o.hasRate...)
-	k.clientIP = append(k.clientIP, o.clientIP...)
-	k.hasIP = append(k.hasIP, o.hasIP...)
-	k.operator = append(k.operator, o.operator...)
-	k.userTriggered = append(k.userTriggered, o.userTriggered...)
-	k.userAgent = append(k.userAgent, o.userAgent...)
-	k.hasUA = append(k.hasUA, o.hasUA...)
-	k.rule = append(k.rule, o.rule...)
-	k.hasRule = append(k.hasRule, o.hasRule...)
-}
-
 // check returns an error when the columns differ in length (a corrupt
 // element).
 func (k *keyRows) check() error {

@@ -1,14 +1,11 @@
 package markdown
 
 import (
-	"strconv"
 	"strings"
 	"testing"
 	"testing/quick"
 	"unicode/utf8"
 )
-
-func itoa(n int) string { return strconv.Itoa(n) }
 
 // cells splits a GFM table row into its cells as GitHub's parser does: a
 // '|' preceded by a backslash is part of the cell, any other '|' ends it;
