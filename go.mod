@@ -15,6 +15,8 @@ require (
 	golang.org/x/term v0.47.0
 )
 
+require github.com/dunglas/httpsfv v1.1.2 // indirect
+
 require (
 	github.com/andybalholm/brotli v1.2.3 // indirect
 	github.com/apache/thrift v0.24.0 // indirect
