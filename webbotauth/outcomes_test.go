@@ -166,9 +166,9 @@ func TestReplay(t *testing.T) {
 		want Status
 	}{
 		{at(req, "20.171.207.2", 0), StatusValid},
-		{at(req, "20.171.207.2", time.Second), StatusValid},   // a retry from the same address
+		{at(req, "20.171.207.2", time.Second), StatusValid},       // a retry from the same address
 		{at(req, "198.51.100.66", 2*time.Second), StatusReplayed}, // the same nonce elsewhere
-		{at(req, "", 3*time.Second), StatusValid},              // no address: never a replay
+		{at(req, "", 3*time.Second), StatusValid},                 // no address: never a replay
 	}
 	noNonce := agent.sign(t, baseRequest(), agentComponents, t0.Unix(), t0.Unix()+300, "")
 	steps = append(steps,
