@@ -25,6 +25,18 @@ type Message struct {
 	// Headers holds the logged header fields by lower-case name
 	// ("signature-agent", "user-agent"), each as one combined value.
 	Headers map[string]string
+	// signatureAgent is the logged Signature-Agent, which Verify adds to
+	// Headers without copying the map.
+	signatureAgent string
+}
+
+// header returns the logged value of the header name (lower case).
+func (m *Message) header(name string) (string, bool) {
+	if name == "signature-agent" && m.signatureAgent != "" {
+		return m.signatureAgent, true
+	}
+	v, ok := m.Headers[name]
+	return v, ok
 }
 
 // errMissing marks a covered component the message does not hold: the
@@ -154,7 +166,7 @@ func (m *Message) componentValue(it httpsfv.Item) (string, error) {
 		}
 		return "", &componentError{ident: ident, err: errMissing, why: "not a request component a log holds"}
 	}
-	v, ok := m.Headers[name]
+	v, ok := m.header(name)
 	if !ok || v == "" {
 		return "", &componentError{ident: ident, err: errMissing, why: "the log does not hold the " + name + " header"}
 	}

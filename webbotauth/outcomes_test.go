@@ -101,6 +101,10 @@ func TestOutcomes(t *testing.T) {
 	created, expires := t0.Unix()-5, t0.Unix()+300
 	good := agent.sign(t, baseRequest(), agentComponents, created, expires, "n-1")
 
+	legacy := *agent
+	legacy.agent = `"https://agent.example"` // the single string of the earlier drafts
+	bare := *agent
+	bare.agent = `https://agent.example` // the bare URL of the earliest signers
 	alter := func(f func(r *Request)) *Request {
 		r := *good
 		f(&r)
@@ -114,6 +118,12 @@ func TestOutcomes(t *testing.T) {
 	}{
 		{"valid", good, StatusValid, ""},
 		{"unsigned", baseRequest(), StatusUnsigned, ""},
+		{"valid: legacy string Signature-Agent", legacy.sign(t, baseRequest(), `"@authority" "@path" "signature-agent"`, created, expires, "n-4"), StatusValid, ""},
+		{"valid: bare URL Signature-Agent", bare.sign(t, baseRequest(), `"@authority" "@path" "signature-agent"`, created, expires, "n-5"), StatusValid, ""},
+		{"valid: no Signature-Agent, the key names its signer", alter(func(r *Request) {
+			*r = *agent.sign(t, baseRequest(), `"@authority" "@path"`, created, expires, "n-6")
+			r.SignatureAgent = ""
+		}), StatusValid, ""},
 		{"valid within 60 s of skew after expires", alter(func(r *Request) { r.Time = time.Unix(expires+59, 0) }), StatusValid, ""},
 		{"expired: 61 s after expires", alter(func(r *Request) { r.Time = time.Unix(expires+61, 0) }), StatusExpired, "before the request"},
 		{"expired: created 2 min after the request", alter(func(r *Request) { r.Time = time.Unix(created-120, 0) }), StatusExpired, "after the request"},

@@ -90,8 +90,23 @@ type Verifier struct {
 
 	mu     sync.Mutex
 	cache  map[[32]byte]bool
+	parsed map[headerKey]*parsedHeaders
 	replay *replayTracker
 	stats  Stats
+}
+
+// headerKey is the three signature headers of a request, for the cache of
+// their parsed form: an agent sends the same headers on many requests only
+// when it replays them, but a log repeats a line's headers on every retry.
+type headerKey struct{ agent, input, sig string }
+
+// parsedHeaders is what the headers say, or why they cannot be read.
+type parsedHeaders struct {
+	p      signatureParams
+	sig    []byte
+	origin string
+	host   string
+	fail   string // the reason the headers cannot be used, "" when they can
 }
 
 // Stats counts the work of a Verifier.
@@ -118,7 +133,7 @@ func NewVerifier(keys *Keys, opt Options) *Verifier {
 	if keys == nil {
 		keys = NewKeys()
 	}
-	return &Verifier{keys: keys, opt: opt, cache: map[[32]byte]bool{}, replay: newReplayTracker(opt.ReplayEntries, opt.ReplayPerAddress)}
+	return &Verifier{keys: keys, opt: opt, cache: map[[32]byte]bool{}, parsed: map[headerKey]*parsedHeaders{}, replay: newReplayTracker(opt.ReplayEntries, opt.ReplayPerAddress)}
 }
 
 // Stats returns the counts so far.
@@ -152,45 +167,13 @@ func (v *Verifier) Verify(req *Request) Result {
 			return unverifiable(r, "the %s header is %d bytes long, more than the %d read", name, len(h), maxHeaderBytes)
 		}
 	}
-	inputs, err := parseSignatureInput(req.SignatureInput)
-	if err != nil {
-		return unverifiable(r, "%v", err)
+	ph := v.parse(req)
+	p := ph.p
+	r.Label, r.KeyID, r.Tag, r.Alg, r.Signer = p.label, p.keyid, p.tag, p.alg, ph.origin
+	if ph.fail != "" {
+		return unverifiable(r, "%s", ph.fail)
 	}
-	sigs, err := parseSignature(req.Signature)
-	if err != nil {
-		return unverifiable(r, "%v", err)
-	}
-	p := pickSignature(inputs)
-	r.Label, r.KeyID, r.Tag, r.Alg = p.label, p.keyid, p.tag, p.alg
-	sig, ok := sigs[p.label]
-	if !ok {
-		return unverifiable(r, "Signature has no member %q for the Signature-Input of that label", p.label)
-	}
-	if p.alg != "" && !supportedAlg(p.alg) {
-		return unverifiable(r, "algorithm %q is not supported (ed25519, ecdsa-p256-sha256 and rsa-pss-sha512 are)", p.alg)
-	}
-	if p.keyid == "" {
-		return unverifiable(r, "the signature names no keyid")
-	}
-
-	// The signer: the Signature-Agent member the signature covers, or the
-	// one of its label, or the legacy single value.
-	var host string
-	if req.SignatureAgent != "" {
-		agent, err := parseSignatureAgent(req.SignatureAgent)
-		if err != nil {
-			return unverifiable(r, "%v", err)
-		}
-		u, ok := agent.member(agentKey(p.components), p.label)
-		if !ok {
-			return unverifiable(r, "Signature-Agent names no signer for signature %q", p.label)
-		}
-		origin, h, err := signerOrigin(u)
-		if err != nil {
-			return unverifiable(r, "%v", err)
-		}
-		r.Signer, host = origin, h
-	}
+	sig, host := ph.sig, ph.host
 	var k *key
 	var kv *keyVersion
 	if host != "" {
@@ -225,14 +208,7 @@ func (v *Verifier) Verify(req *Request) Result {
 	// Headers the base may cover: the Signature-Agent as logged, and any
 	// the caller gave.
 	msg := req.Message
-	if req.SignatureAgent != "" {
-		h := make(map[string]string, len(msg.Headers)+1)
-		for n, val := range msg.Headers {
-			h[n] = val
-		}
-		h["signature-agent"] = req.SignatureAgent
-		msg.Headers = h
-	}
+	msg.signatureAgent = req.SignatureAgent
 	base, err := buildBase(&msg, p.components)
 	if err != nil {
 		var ce *componentError
@@ -242,7 +218,7 @@ func (v *Verifier) Verify(req *Request) Result {
 		return unverifiable(r, "the signature base cannot be rebuilt: %v", err)
 	}
 
-	ok, err = v.check(k, alg, sig, base)
+	ok, err := v.check(k, alg, sig, base)
 	if err != nil {
 		return unverifiable(r, "%v", err)
 	}
@@ -302,6 +278,73 @@ func unixOr(s int64, none string) string {
 		return none
 	}
 	return time.Unix(s, 0).UTC().Format(time.RFC3339)
+}
+
+// parse reads the three headers, once per distinct triple (at most 4,096
+// kept; when full the cache is emptied).
+func (v *Verifier) parse(req *Request) *parsedHeaders {
+	hk := headerKey{req.SignatureAgent, req.SignatureInput, req.Signature}
+	v.mu.Lock()
+	ph, ok := v.parsed[hk]
+	v.mu.Unlock()
+	if ok {
+		return ph
+	}
+	ph = parseHeaders(req)
+	v.mu.Lock()
+	if len(v.parsed) >= 4096 {
+		clear(v.parsed)
+	}
+	v.parsed[hk] = ph
+	v.mu.Unlock()
+	return ph
+}
+
+func parseHeaders(req *Request) *parsedHeaders {
+	ph := &parsedHeaders{}
+	fail := func(format string, args ...any) *parsedHeaders {
+		ph.fail = fmt.Sprintf(format, args...)
+		return ph
+	}
+	inputs, err := parseSignatureInput(req.SignatureInput)
+	if err != nil {
+		return fail("%v", err)
+	}
+	sigs, err := parseSignature(req.Signature)
+	if err != nil {
+		return fail("%v", err)
+	}
+	p := pickSignature(inputs)
+	ph.p = p
+	sig, ok := sigs[p.label]
+	if !ok {
+		return fail("Signature has no member %q for the Signature-Input of that label", p.label)
+	}
+	ph.sig = sig
+	if p.alg != "" && !supportedAlg(p.alg) {
+		return fail("algorithm %q is not supported (ed25519, ecdsa-p256-sha256 and rsa-pss-sha512 are)", p.alg)
+	}
+	if p.keyid == "" {
+		return fail("the signature names no keyid")
+	}
+	// The signer: the Signature-Agent member the signature covers, or the
+	// one of its label, or the legacy single value.
+	if req.SignatureAgent != "" {
+		agent, err := parseSignatureAgent(req.SignatureAgent)
+		if err != nil {
+			return fail("%v", err)
+		}
+		u, ok := agent.member(agentKey(p.components), p.label)
+		if !ok {
+			return fail("Signature-Agent names no signer for signature %q", p.label)
+		}
+		origin, h, err := signerOrigin(u)
+		if err != nil {
+			return fail("%v", err)
+		}
+		ph.origin, ph.host = origin, h
+	}
+	return ph
 }
 
 // pickSignature chooses the signature to verify: the first tagged
