@@ -34,14 +34,14 @@ type signatureParams struct {
 func parseSignatureInput(v string) ([]signatureParams, error) {
 	d, err := httpsfv.UnmarshalDictionary([]string{v})
 	if err != nil {
-		return nil, fmt.Errorf("Signature-Input is not a structured-field dictionary: %v", err)
+		return nil, fmt.Errorf("the Signature-Input header is not a structured-field dictionary: %v", err)
 	}
 	var out []signatureParams
 	for _, label := range d.Names() {
 		m, _ := d.Get(label)
 		il, ok := m.(httpsfv.InnerList)
 		if !ok {
-			return nil, fmt.Errorf("Signature-Input member %q is not an inner list of components", label)
+			return nil, fmt.Errorf("the Signature-Input header's member %q is not an inner list of components", label)
 		}
 		p := signatureParams{label: label, components: il}
 		for _, name := range il.Params.Names() {
@@ -64,18 +64,18 @@ func parseSignatureInput(v string) ([]signatureParams, error) {
 				p.tag, bad = asString(val)
 			}
 			if bad {
-				return nil, fmt.Errorf("Signature-Input member %q: parameter %s has the wrong type", label, name)
+				return nil, fmt.Errorf("the Signature-Input header's member %q: parameter %s has the wrong type", label, name)
 			}
 		}
 		for _, it := range il.Items {
 			if _, ok := it.Value.(string); !ok {
-				return nil, fmt.Errorf("Signature-Input member %q: a component identifier is not a string", label)
+				return nil, fmt.Errorf("the Signature-Input header's member %q: a component identifier is not a string", label)
 			}
 		}
 		out = append(out, p)
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("Signature-Input is empty")
+		return nil, fmt.Errorf("the Signature-Input header is empty")
 	}
 	return out, nil
 }
@@ -95,18 +95,18 @@ func asString(v any) (string, bool) {
 func parseSignature(v string) (map[string][]byte, error) {
 	d, err := httpsfv.UnmarshalDictionary([]string{v})
 	if err != nil {
-		return nil, fmt.Errorf("Signature is not a structured-field dictionary: %v", err)
+		return nil, fmt.Errorf("the Signature header is not a structured-field dictionary: %v", err)
 	}
 	out := map[string][]byte{}
 	for _, label := range d.Names() {
 		m, _ := d.Get(label)
 		it, ok := m.(httpsfv.Item)
 		if !ok {
-			return nil, fmt.Errorf("Signature member %q is not a byte sequence", label)
+			return nil, fmt.Errorf("the Signature header's member %q is not a byte sequence", label)
 		}
 		b, ok := it.Value.([]byte)
 		if !ok {
-			return nil, fmt.Errorf("Signature member %q is not a byte sequence", label)
+			return nil, fmt.Errorf("the Signature header's member %q is not a byte sequence", label)
 		}
 		out[label] = b
 	}
@@ -136,7 +136,7 @@ func parseSignatureAgent(v string) (signatureAgent, error) {
 	if strings.HasPrefix(t, "https://") || strings.HasPrefix(t, "http://") {
 		return signatureAgent{legacy: t}, nil
 	}
-	return signatureAgent{}, fmt.Errorf("Signature-Agent is neither a structured-field dictionary nor a string")
+	return signatureAgent{}, fmt.Errorf("the Signature-Agent header is neither a structured-field dictionary nor a string")
 }
 
 // member returns the URL the agent names for the signature labelled label
@@ -175,7 +175,7 @@ func (a signatureAgent) member(key, label string) (string, bool) {
 func signerOrigin(raw string) (origin, host string, err error) {
 	u, err := url.Parse(strings.TrimSpace(raw))
 	if err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
-		return "", "", fmt.Errorf("Signature-Agent %q is not an https URL", raw)
+		return "", "", fmt.Errorf("the Signature-Agent header %q is not an https URL", raw)
 	}
 	host = strings.ToLower(u.Host)
 	return strings.ToLower(u.Scheme) + "://" + host, host, nil
