@@ -875,10 +875,13 @@ func (p *jsonParser) fill(r *Row) error {
 	r.Referer = p.str(jfReferer)
 	r.UserAgent = p.str(jfUserAgent)
 	r.ForwardedFor = p.str(jfForwardedFor)
-	r.Scheme = p.str(jfScheme)
-	r.SignatureAgent = p.str(jfSigAgent)
-	r.SignatureInput = p.str(jfSigInput)
-	r.Signature = p.str(jfSignature)
+	if v[jfScheme].kind|v[jfSigAgent].kind|v[jfSigInput].kind|v[jfSignature].kind != 0 {
+		// Most logs have none of these: one test instead of four calls.
+		r.Scheme = p.str(jfScheme)
+		r.SignatureAgent = p.str(jfSigAgent)
+		r.SignatureInput = p.str(jfSigInput)
+		r.Signature = p.str(jfSignature)
+	}
 	return nil
 }
 
