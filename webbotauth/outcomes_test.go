@@ -128,6 +128,8 @@ func TestOutcomes(t *testing.T) {
 		{"expired: 61 s after expires", alter(func(r *Request) { r.Time = time.Unix(expires+61, 0) }), StatusExpired, "before the request"},
 		{"expired: created 2 min after the request", alter(func(r *Request) { r.Time = time.Unix(created-120, 0) }), StatusExpired, "after the request"},
 		{"invalid: another path than signed", alter(func(r *Request) { r.Target = "/admin?x=1" }), StatusInvalid, "does not verify"},
+		{"unverifiable: a query signed, none logged (a log of $uri)", alter(func(r *Request) { r.Target = "/docs/a" }), StatusUnverifiable, "may not keep query strings"},
+		{"invalid: another query than signed", alter(func(r *Request) { r.Target = "/docs/a?x=2" }), StatusInvalid, "does not verify"},
 		{"invalid: another host than signed", alter(func(r *Request) { r.Authority = "evil.example" }), StatusInvalid, "does not verify"},
 		{"unknown_key: the signer named with a port", alter(func(r *Request) { r.SignatureAgent = `sig1="https://agent.example:443"` }), StatusUnknownKey, "no key directory of https://agent.example:443"},
 		{"unknown_key: a key the signer never published", other.sign(t, baseRequest(), agentComponents, created, expires, "n-2"), StatusUnknownKey, "does not hold key"},

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -222,6 +223,11 @@ func (v *Verifier) Verify(req *Request) Result {
 	if err != nil {
 		return unverifiable(r, "%v", err)
 	}
+	if !ok && coversQuery(p.components) && !strings.Contains(msg.Target, "?") {
+		// Logs that record $uri or %U keep no query string: a signature
+		// over the query cannot be told from one the log cut.
+		return unverifiable(r, "the signature covers the query and the logged target has none: the log may not keep query strings (log $request_uri or %%U%%q)")
+	}
 	if !ok {
 		r.Status = StatusInvalid
 		r.Reason = fmt.Sprintf("the signature does not verify with %s's key %s (directory of %s)", r.Signer, p.keyid, kv.at.Format(time.RFC3339))
@@ -345,6 +351,17 @@ func parseHeaders(req *Request) *parsedHeaders {
 		ph.origin, ph.host = origin, h
 	}
 	return ph
+}
+
+// coversQuery reports whether the components include the query string.
+func coversQuery(il httpsfv.InnerList) bool {
+	for _, it := range il.Items {
+		switch it.Value {
+		case "@query", "@target-uri", "@request-target", "@query-param":
+			return true
+		}
+	}
+	return false
 }
 
 // pickSignature chooses the signature to verify: the first tagged
