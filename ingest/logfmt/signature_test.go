@@ -31,28 +31,28 @@ func apacheQuote(v string) string {
 
 func TestSignatureHeadersCustomApache(t *testing.T) {
 	// The LogFormat line docs/inputs.md gives: combined plus the three headers.
-	f, err := NewCustom(`%h %l %u %t "%r" %>s %b "%{Referer}i" "%{User-Agent}i" "%{Signature-Agent}i" "%{Signature-Input}i" "%{Signature}i"`)
+	f, err := NewCustom(`%h %l %u %t "%r" %>s %b "%{Referer}i" "%{User-Agent}i" "%{Host}i" "%{Signature-Agent}i" "%{Signature-Input}i" "%{Signature}i"`)
 	if err != nil {
 		t.Fatal(err)
 	}
 	const ua = "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36"
 	const pre = `20.171.207.2 - - [01/Nov/2026:10:00:00 +0000] "GET /path/to/resource HTTP/1.1" 200 512 "-" "` + ua + `"`
-	base := view{Time: "2026-11-01T10:00:00Z", Client: "20.171.207.2", Method: "GET", Target: "/path/to/resource", Proto: "HTTP/1.1", Status: 200, Bytes: 512, Agent: ua}
+	base := view{Time: "2026-11-01T10:00:00Z", Client: "20.171.207.2", Method: "GET", Target: "/path/to/resource", Proto: "HTTP/1.1", Status: 200, Bytes: 512, Agent: ua, Host: "example.com"}
 	signed := base
 	signed.SigAgent, signed.SigInput, signed.Sig = testSigAgent, testSigInput, testSig
 	legacy := base
 	legacy.SigAgent = `"https://chatgpt.com"`
 	runCases(t, f.New(), []parseCase{
-		{"signed, quotes escaped by Apache", pre + ` "` + apacheQuote(testSigAgent) + `" "` + apacheQuote(testSigInput) + `" "` + testSig + `"`, signed, nil},
-		{"unsigned", pre + ` "-" "-" "-"`, base, nil},
-		{"legacy bare-string Signature-Agent", pre + ` "\"https://chatgpt.com\"" "-" "-"`, legacy, nil},
+		{"signed, quotes escaped by Apache", pre + ` "example.com" "` + apacheQuote(testSigAgent) + `" "` + apacheQuote(testSigInput) + `" "` + testSig + `"`, signed, nil},
+		{"unsigned", pre + ` "example.com" "-" "-" "-"`, base, nil},
+		{"legacy bare-string Signature-Agent", pre + ` "example.com" "\"https://chatgpt.com\"" "-" "-"`, legacy, nil},
 		{"headers missing from the line", pre, view{}, ErrFieldCount},
 	})
 }
 
 func TestSignatureHeadersCustomNginx(t *testing.T) {
 	// The log_format line docs/inputs.md gives (escape=default writes '"' as \x22).
-	f, err := NewCustom(`log_format signed '$remote_addr - $remote_user [$time_local] "$request" $status $body_bytes_sent "$http_referer" "$http_user_agent" $scheme "$http_signature_agent" "$http_signature_input" "$http_signature"';`)
+	f, err := NewCustom(`log_format signed '$remote_addr - $remote_user [$time_local] "$request" $status $body_bytes_sent "$http_referer" "$http_user_agent" $scheme $host "$http_signature_agent" "$http_signature_input" "$http_signature"';`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,14 +68,14 @@ func TestSignatureHeadersCustomNginx(t *testing.T) {
 		return string(b)
 	}
 	const pre = `20.171.207.2 - - [01/Nov/2026:10:00:00 +0000] "GET /a?b=1 HTTP/2.0" 200 10 "-" "ChatGPT-User/1.0"`
-	base := view{Time: "2026-11-01T10:00:00Z", Client: "20.171.207.2", Method: "GET", Target: "/a?b=1", Proto: "HTTP/2.0", Status: 200, Bytes: 10, Agent: "ChatGPT-User/1.0", Scheme: "https"}
+	base := view{Time: "2026-11-01T10:00:00Z", Client: "20.171.207.2", Method: "GET", Target: "/a?b=1", Proto: "HTTP/2.0", Status: 200, Bytes: 10, Agent: "ChatGPT-User/1.0", Scheme: "https", Host: "www.example.org"}
 	signed := base
 	signed.SigAgent, signed.SigInput, signed.Sig = testSigAgent, testSigInput, testSig
 	plain := base
 	plain.Scheme = "http"
 	runCases(t, f.New(), []parseCase{
-		{"signed", pre + ` https "` + esc(testSigAgent) + `" "` + esc(testSigInput) + `" "` + testSig + `"`, signed, nil},
-		{"unsigned over http", pre + ` http "-" "-" "-"`, plain, nil},
+		{"signed", pre + ` https www.example.org "` + esc(testSigAgent) + `" "` + esc(testSigInput) + `" "` + testSig + `"`, signed, nil},
+		{"unsigned over http", pre + ` http www.example.org "-" "-" "-"`, plain, nil},
 	})
 }
 
