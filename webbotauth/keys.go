@@ -13,8 +13,8 @@ import (
 // Keys holds dated snapshots of signers' key directories: for each signer
 // host, the JWKS it served at each instant known. A key is known at time t
 // when the newest snapshot of its signer at or before t, or the first one
-// after t, holds it (keys rotate; a log older than the first snapshot is
-// judged by that first one rather than not at all).
+// after t, holds it: keys rotate, and snapshots are taken now and then, so
+// a key added between two snapshots shows only in the later one.
 type Keys struct {
 	signers map[string]*signerKeys
 }
@@ -124,34 +124,42 @@ func (k *Keys) Override(over *Keys) *Keys {
 	return out
 }
 
-// version returns the snapshot of s in effect at t: the newest at or before
-// t, else the first after it.
-func (s *signerKeys) version(t time.Time) *keyVersion {
-	if len(s.versions) == 0 {
-		return nil
-	}
+// around returns the snapshots of s that speak for time t: the newest at or
+// before t, and the first after t (either may be nil). A key published in
+// either was the signer's at t: the one before has not been replaced yet,
+// the one after may have been added since it was fetched.
+func (s *signerKeys) around(t time.Time) (before, after *keyVersion) {
 	i, found := slices.BinarySearchFunc(s.versions, t, func(a keyVersion, t time.Time) int { return a.at.Compare(t) })
 	if found {
-		return &s.versions[i]
+		before = &s.versions[i]
+		i++
+	} else if i > 0 {
+		before = &s.versions[i-1]
 	}
-	if i == 0 {
-		return &s.versions[0]
+	if i < len(s.versions) {
+		after = &s.versions[i]
 	}
-	return &s.versions[i-1]
+	return before, after
 }
 
-// lookup finds keyid in host's directory as of t. known reports whether
-// any directory of host is known.
+// lookup finds keyid in host's directory as of t (see Keys). known reports
+// whether any directory of host is known; v is the snapshot that holds the
+// key, or the one in effect at t when none does.
 func (k *Keys) lookup(host, keyid string, t time.Time) (kk *key, v *keyVersion, known bool) {
 	s := k.signers[host]
-	if s == nil {
-		return nil, nil, false
+	if s == nil || len(s.versions) == 0 {
+		return nil, nil, s != nil
 	}
-	v = s.version(t)
-	if v == nil {
-		return nil, nil, true
+	before, after := s.around(t)
+	for _, c := range []*keyVersion{before, after} {
+		if c != nil && c.keys[keyid] != nil {
+			return c.keys[keyid], c, true
+		}
 	}
-	return v.keys[keyid], v, true
+	if before != nil {
+		return nil, before, true
+	}
+	return nil, after, true
 }
 
 // lookupAny finds keyid in any signer's directory as of t, for a request

@@ -265,8 +265,9 @@ func TestCache(t *testing.T) {
 	}
 }
 
-// TestKeysAsOf: the directory in effect at t is the newest at or before t,
-// else the first after t; a rotated-out key is unknown after its removal.
+// TestKeysAsOf: a key is known at t when the newest snapshot at or before
+// t, or the first after t, holds it; a rotated-out key is unknown once a
+// later snapshot dropped it and none after t holds it.
 func TestKeysAsOf(t *testing.T) {
 	a, b := newSigner(t, 1, "https://agent.example"), newSigner(t, 2, "https://agent.example")
 	keys := NewKeys()
@@ -282,7 +283,8 @@ func TestKeysAsOf(t *testing.T) {
 		{d1.Add(time.Hour), a, true},
 		{d2.Add(time.Hour), a, false}, // rotated out
 		{d2.Add(time.Hour), b, true},
-		{d1.Add(time.Hour), b, false}, // not yet published
+		{d1.Add(time.Hour), b, true},   // added between the snapshots: the one after holds it
+		{d1.Add(-time.Hour), b, false}, // two snapshots before it appeared
 	} {
 		k, _, _ := keys.lookup("agent.example", tc.key.keyid, tc.at)
 		if (k != nil) != tc.known {
