@@ -337,3 +337,24 @@ func TestLoadDir(t *testing.T) {
 		t.Error("a missing directory loaded")
 	}
 }
+
+// TestConcurrent: one Verifier shared by the workers of an audit.
+func TestConcurrent(t *testing.T) {
+	v := NewVerifier(testKeys(t), Options{})
+	done := make(chan Status, 8)
+	for w := range 8 {
+		go func() {
+			var last Status
+			for i := range 200 {
+				r := wbaRequest((w + i) % len(wbaVectors))
+				last = v.Verify(r).Status
+			}
+			done <- last
+		}()
+	}
+	for range 8 {
+		if s := <-done; s != StatusValid {
+			t.Errorf("a worker ended with %s", s)
+		}
+	}
+}
