@@ -78,6 +78,12 @@ func withoutHeaders(r *Request) *Request {
 	return r
 }
 
+// withScheme sets the logged scheme ("" for a log without one).
+func withScheme(r *Request, scheme string) *Request {
+	r.Scheme = scheme
+	return r
+}
+
 var t0 = time.Date(2026, 11, 1, 10, 0, 0, 0, time.UTC)
 
 func baseRequest() *Request {
@@ -129,6 +135,8 @@ func TestOutcomes(t *testing.T) {
 		{"expired: created 2 min after the request", alter(func(r *Request) { r.Time = time.Unix(created-120, 0) }), StatusExpired, "after the request"},
 		{"invalid: another path than signed", alter(func(r *Request) { r.Target = "/admin?x=1" }), StatusInvalid, "does not verify"},
 		{"unverifiable: a query signed, none logged (a log of $uri)", alter(func(r *Request) { r.Target = "/docs/a" }), StatusUnverifiable, "may not keep query strings"},
+		{"valid: signed over http, the log has no scheme", withScheme(agent.sign(t, withScheme(baseRequest(), "http"), `"@target-uri" "@scheme"`, created, expires, "n-7"), ""), StatusValid, ""},
+		{"invalid: signed over http, the log says https", withScheme(agent.sign(t, withScheme(baseRequest(), "http"), `"@target-uri" "@scheme"`, created, expires, "n-8"), "https"), StatusInvalid, "does not verify"},
 		{"invalid: another query than signed", alter(func(r *Request) { r.Target = "/docs/a?x=2" }), StatusInvalid, "does not verify"},
 		{"invalid: another host than signed", alter(func(r *Request) { r.Authority = "evil.example" }), StatusInvalid, "does not verify"},
 		{"unknown_key: the signer named with a port", alter(func(r *Request) { r.SignatureAgent = `sig1="https://agent.example:443"` }), StatusUnknownKey, "no key directory of https://agent.example:443"},

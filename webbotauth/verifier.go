@@ -223,6 +223,15 @@ func (v *Verifier) Verify(req *Request) Result {
 	if err != nil {
 		return unverifiable(r, "%v", err)
 	}
+	if !ok && msg.Scheme == "" && coversScheme(p.components) {
+		// The log does not say the scheme and https was assumed: a
+		// signature that verifies over http says the request came over
+		// http.
+		msg.Scheme = "http"
+		if b, err := buildBase(&msg, p.components); err == nil {
+			ok, _ = v.check(k, alg, sig, b)
+		}
+	}
 	if !ok && coversQuery(p.components) && !strings.Contains(msg.Target, "?") {
 		// Logs that record $uri or %U keep no query string: a signature
 		// over the query cannot be told from one the log cut.
@@ -358,6 +367,17 @@ func coversQuery(il httpsfv.InnerList) bool {
 	for _, it := range il.Items {
 		switch it.Value {
 		case "@query", "@target-uri", "@request-target", "@query-param":
+			return true
+		}
+	}
+	return false
+}
+
+// coversScheme reports whether the components include the scheme.
+func coversScheme(il httpsfv.InnerList) bool {
+	for _, it := range il.Items {
+		switch it.Value {
+		case "@scheme", "@target-uri":
 			return true
 		}
 	}
