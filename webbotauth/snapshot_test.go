@@ -156,3 +156,35 @@ func TestUpdate(t *testing.T) {
 		t.Fatalf("404: %+v", res)
 	}
 }
+
+// TestBuiltinChatGPT: a request that names ChatGPT agent's signer and its
+// published key, but whose signature is not OpenAI's, is invalid against
+// the built-in snapshot; the same with a key OpenAI never published is an
+// unknown key, which says nothing against it.
+func TestBuiltinChatGPT(t *testing.T) {
+	keys, err := Snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := NewVerifier(keys, Options{})
+	forged := &Request{
+		Message:        Message{Method: "GET", Authority: "www.example.org", Target: "/"},
+		Time:           time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC),
+		ClientIP:       "198.51.100.66",
+		SignatureAgent: `sig1="https://chatgpt.com"`,
+		SignatureInput: `sig1=("@authority" "@method" "@path" "signature-agent";key="sig1");created=1748779195;expires=1748779255;keyid="otMqcjr17mGyruktGvJU8oojQTSMHlVm7uO-lrcqbdg";alg="ed25519";nonce="x";tag="web-bot-auth"`,
+		Signature:      "sig1=:" + strings.Repeat("A", 86) + "==:",
+	}
+	r := v.Verify(forged)
+	if r.Status != StatusInvalid || r.Signer != "https://chatgpt.com" {
+		t.Fatalf("forged: %+v", r)
+	}
+	if s, _ := SignerFor(r.Signer); s.Operator != "OpenAI" {
+		t.Errorf("signer %q is not OpenAI's", r.Signer)
+	}
+	unknown := *forged
+	unknown.SignatureInput = strings.Replace(forged.SignatureInput, "otMqcjr17mGyruktGvJU8oojQTSMHlVm7uO-lrcqbdg", "poqkLGiymh_W0uP6PZFw-dvez3QJT5SolqXBCW38r0U", 1)
+	if r := v.Verify(&unknown); r.Status != StatusUnknownKey {
+		t.Fatalf("a key chatgpt.com never published: %+v", r)
+	}
+}
