@@ -75,7 +75,8 @@ type Options struct {
 	// and base; default 65,536. When full it is emptied.
 	CacheEntries int
 	// ReplayEntries bounds the nonces and signatures remembered for
-	// replay detection; default 200,000, the oldest forgotten first.
+	// replay detection; default 100,000 (about 15 MB at most), the oldest
+	// forgotten first.
 	ReplayEntries int
 	// ReplayPerAddress bounds those remembered from one client address;
 	// default 1,000. Beyond it an address's new nonces are not remembered,
@@ -126,7 +127,7 @@ func NewVerifier(keys *Keys, opt Options) *Verifier {
 		opt.CacheEntries = 1 << 16
 	}
 	if opt.ReplayEntries <= 0 {
-		opt.ReplayEntries = 200_000
+		opt.ReplayEntries = 100_000
 	}
 	if opt.ReplayPerAddress <= 0 {
 		opt.ReplayPerAddress = 1000
@@ -273,7 +274,7 @@ func (v *Verifier) Verify(req *Request) Result {
 		until = time.Unix(p.expires, 0).Add(skew)
 	}
 	v.mu.Lock()
-	first, replayed := v.replay.see(id, req.ClientIP, t, until)
+	firstAddr, firstAt, replayed := v.replay.see(id, req.ClientIP, t, until)
 	v.mu.Unlock()
 	if replayed {
 		r.Status = StatusReplayed
@@ -281,7 +282,7 @@ func (v *Verifier) Verify(req *Request) Result {
 		if p.nonce != "" {
 			what = "nonce"
 		}
-		r.Reason = fmt.Sprintf("the same %s came from %s at %s", what, first.addr, first.at.UTC().Format(time.RFC3339))
+		r.Reason = fmt.Sprintf("the same %s came from %s at %s", what, firstAddr, firstAt.UTC().Format(time.RFC3339))
 		return r
 	}
 	r.Status = StatusValid

@@ -1,6 +1,12 @@
 package webbotauth
 
-import "testing"
+import (
+	"fmt"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+)
 
 // BenchmarkVerify: one signed request through the whole verification
 // (parse, key lookup, base, signature, times, replay), with the cache of
@@ -30,5 +36,28 @@ func BenchmarkVerify(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// BenchmarkReplayMemory fills the replay tracker to its default bound with
+// the worst case (every nonce live, each from its own address) and reports
+// the heap it holds.
+func BenchmarkReplayMemory(b *testing.B) {
+	const n = 100_000
+	pad := strings.Repeat("x", 80) // nonces are often 64 bytes in base64
+	for b.Loop() {
+		runtime.GC()
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		r := newReplayTracker(n, 1000)
+		t0 := time.Unix(1793527200, 0)
+		for i := range n {
+			r.see(fmt.Sprintf("n\x00chatgpt.com\x00%s%08d", pad, i), fmt.Sprintf("10.%d.%d.%d", i>>16, (i>>8)&255, i&255), t0, t0.Add(time.Hour))
+		}
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/1e6, "MB")
+		b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/n, "B/entry")
+		runtime.KeepAlive(r)
 	}
 }
