@@ -98,8 +98,8 @@ type Verifier struct {
 }
 
 // headerKey is the three signature headers of a request, for the cache of
-// their parsed form: an agent sends the same headers on many requests only
-// when it replays them, but a log repeats a line's headers on every retry.
+// their parsed form: a log repeats a request's headers on every retry and
+// every replay.
 type headerKey struct{ agent, input, sig string }
 
 // parsedHeaders is what the headers say, or why they cannot be read.
@@ -296,9 +296,20 @@ func unixOr(s int64, none string) string {
 	return time.Unix(s, 0).UTC().Format(time.RFC3339)
 }
 
-// parse reads the three headers, once per distinct triple (at most 4,096
-// kept; when full the cache is emptied).
+// Bounds of the cache of parsed headers: real headers are a few hundred
+// bytes, and nonces make most triples distinct, so the cache serves
+// retries and replays; the bounds keep a hostile log's long headers from
+// filling memory (at most about 8 MB).
+const (
+	parsedEntries  = 1024
+	parsedMaxBytes = 2048
+)
+
+// parse reads the three headers, once per distinct triple.
 func (v *Verifier) parse(req *Request) *parsedHeaders {
+	if len(req.SignatureAgent)+len(req.SignatureInput)+len(req.Signature) > parsedMaxBytes {
+		return parseHeaders(req)
+	}
 	hk := headerKey{req.SignatureAgent, req.SignatureInput, req.Signature}
 	v.mu.Lock()
 	ph, ok := v.parsed[hk]
@@ -308,7 +319,7 @@ func (v *Verifier) parse(req *Request) *parsedHeaders {
 	}
 	ph = parseHeaders(req)
 	v.mu.Lock()
-	if len(v.parsed) >= 4096 {
+	if len(v.parsed) >= parsedEntries {
 		clear(v.parsed)
 	}
 	v.parsed[hk] = ph
