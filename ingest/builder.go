@@ -79,6 +79,30 @@ type batchBuilder struct {
 	lineASCII bool
 	// noProto, noReferer, noForwarded: columns left null (Options.Skip).
 	noProto, noReferer, noForwarded bool
+	// sparse holds the scheme and signature columns, which most logs never
+	// fill (see sparseColumn).
+	sparse [numSparse]sparseColumn
+}
+
+// The sparse columns, in the order of builder.sparse.
+const (
+	spScheme = iota
+	spSigAgent
+	spSigInput
+	spSignature
+	numSparse
+)
+
+// sparseCols maps builder.sparse to the columns of Schema.
+var sparseCols = [numSparse]int{ColScheme, ColSignatureAgent, ColSignatureInput, ColSignature}
+
+// sparseColumn is a utf8 column filled lazily, like forwarded_for: it holds
+// the rows up to the last one with a value, and flush pads it with nulls, so
+// that a log without the field pays one nil check per row.
+type sparseColumn struct {
+	sb   *array.StringBuilder
+	hint int // data bytes in the last batch
+	skip bool
 }
 
 // skip makes the builder leave the columns of cols null (see Options.Skip).
@@ -91,6 +115,12 @@ func (b *batchBuilder) skip(cols []int) {
 			b.noReferer = true
 		case ColForwardedFor:
 			b.noForwarded = true
+		default:
+			for i, sc := range sparseCols {
+				if c == sc {
+					b.sparse[i].skip = true
+				}
+			}
 		}
 	}
 }
@@ -156,7 +186,7 @@ func newBatchBuilder(mem memory.Allocator, rows int) *batchBuilder {
 	dict := func(i int) *dictColumn {
 		return newDictColumn(mem, Schema.Field(i).Type.(*arrow.DictionaryType))
 	}
-	return &batchBuilder{
+	b := &batchBuilder{
 		mem:     mem,
 		rows:    rows,
 		ts:      array.NewTimestampBuilder(mem, Schema.Field(ColTime).Type.(*arrow.TimestampType)),
@@ -173,6 +203,10 @@ func newBatchBuilder(mem memory.Allocator, rows int) *batchBuilder {
 		line:    array.NewInt64Builder(mem),
 		ff:      array.NewStringBuilder(mem),
 	}
+	for i := range b.sparse {
+		b.sparse[i].sb = array.NewStringBuilder(mem)
+	}
+	return b
 }
 
 // release frees the builders (and any rows not yet flushed).
@@ -182,6 +216,9 @@ func (b *batchBuilder) release() {
 	}
 	for _, d := range []*dictColumn{b.host, b.method, b.proto, b.ua, b.file} {
 		d.release()
+	}
+	for i := range b.sparse {
+		b.sparse[i].sb.Release()
 	}
 }
 
@@ -295,6 +332,13 @@ func (b *batchBuilder) add(r *logfmt.Row, line []byte, file []byte, lineNo int64
 	if r.ForwardedFor != nil && !b.noForwarded {
 		b.appendForwarded(r.ForwardedFor)
 	}
+	if r.Scheme != nil || r.SignatureAgent != nil || r.SignatureInput != nil || r.Signature != nil {
+		for i, v := range [numSparse][]byte{r.Scheme, r.SignatureAgent, r.SignatureInput, r.Signature} {
+			if v != nil && !b.sparse[i].skip {
+				b.appendSparse(&b.sparse[i], v)
+			}
+		}
+	}
 	b.lineBytes += len(line)
 	b.n++
 	return b.n >= b.rows || b.lineBytes >= maxBatchBytes
@@ -309,6 +353,17 @@ func (b *batchBuilder) appendForwarded(v []byte) {
 	}
 	b.ff.AppendNulls(b.n - b.ff.Len())
 	b.ff.BinaryBuilder.Append(b.repaired(v))
+}
+
+// appendSparse appends the value of row b.n to c, after nulls for the rows
+// before it that had none.
+func (b *batchBuilder) appendSparse(c *sparseColumn, v []byte) {
+	if c.sb.Len() == 0 {
+		c.sb.Reserve(b.rows)
+		c.sb.ReserveData(c.hint)
+	}
+	c.sb.AppendNulls(b.n - c.sb.Len())
+	c.sb.BinaryBuilder.Append(b.repaired(v))
 }
 
 // flush builds the batch of the rows added so far and resets the builders,
@@ -343,6 +398,12 @@ func (b *batchBuilder) flush() arrow.RecordBatch {
 	cols[ColFile] = b.file.newArray()
 	cols[ColLine] = b.line.NewArray()
 	cols[ColForwardedFor] = b.ff.NewArray()
+	for i := range b.sparse {
+		c := &b.sparse[i]
+		c.sb.AppendNulls(b.n - c.sb.Len())
+		c.hint = c.sb.DataLen()
+		cols[sparseCols[i]] = c.sb.NewArray()
+	}
 	rec := array.NewRecordBatch(Schema, cols, int64(b.n))
 	for _, c := range cols {
 		c.Release()

@@ -21,6 +21,10 @@
 //	file          dictionary<int32, utf8>   the input the row was read from, as named by the user
 //	line          int64                     1-based physical line number in that file (after decompression)
 //	forwarded_for utf8                      X-Forwarded-For header as logged, whole; null when absent (see logfmt.Row)
+//	scheme        utf8                      "https" or "http" where the log has it ($scheme); null otherwise
+//	signature_agent utf8                    Signature-Agent header as logged, whole; null when absent
+//	signature_input utf8                    Signature-Input header as logged, whole; null when absent
+//	signature     utf8                      Signature header as logged, whole; null when absent (package webbotauth verifies the three)
 //
 // Strings are valid UTF-8: a byte that is not part of a valid UTF-8 sequence
 // is written \xHH (as nginx does), and the row is kept. Every batch carries

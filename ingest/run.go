@@ -88,8 +88,8 @@ type Options struct {
 	RowFilter func() func(r *logfmt.Row) bool
 	// Skip lists columns that the consumer never reads: Run leaves them
 	// null in every row rather than build them. Only ColProtocol,
-	// ColReferer and ColForwardedFor can be skipped; the others are built
-	// whatever Skip says. Default: none, every column is built.
+	// ColReferer, ColForwardedFor, ColScheme and the signature columns can
+	// be skipped; the others are built whatever Skip says. Default: none, every column is built.
 	Skip []int
 	// Files, when not nil, is called once, before any batch, with the
 	// names of the files to read (the values of ColFile) in the order of

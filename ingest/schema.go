@@ -23,6 +23,16 @@ const (
 	// format logs none or the line has "-". Never trusted by ingest: the
 	// audit takes a client from it only with --trusted-proxy.
 	ColForwardedFor
+	// ColScheme is utf8: the request's scheme ("https") where the log has
+	// it; null otherwise.
+	ColScheme
+	// ColSignatureAgent, ColSignatureInput and ColSignature are utf8: the
+	// Signature-Agent, Signature-Input and Signature headers of a signed
+	// request (RFC 9421, Web Bot Auth) as logged, whole; null when the format
+	// logs none or the request had none. Package webbotauth verifies them.
+	ColSignatureAgent
+	ColSignatureInput
+	ColSignature
 	NumCols
 )
 
@@ -44,4 +54,8 @@ var Schema = arrow.NewSchema([]arrow.Field{
 	{Name: "file", Type: dictString},
 	{Name: "line", Type: arrow.PrimitiveTypes.Int64},
 	{Name: "forwarded_for", Type: arrow.BinaryTypes.String, Nullable: true},
+	{Name: "scheme", Type: arrow.BinaryTypes.String, Nullable: true},
+	{Name: "signature_agent", Type: arrow.BinaryTypes.String, Nullable: true},
+	{Name: "signature_input", Type: arrow.BinaryTypes.String, Nullable: true},
+	{Name: "signature", Type: arrow.BinaryTypes.String, Nullable: true},
 }, nil)

@@ -79,6 +79,10 @@ const (
 	kReferer               // Referer header
 	kUserAgent             // User-Agent header
 	kForwarded             // X-Forwarded-For header, kept whole
+	kScheme                // "https" or "http"
+	kSigAgent              // Signature-Agent header, kept whole
+	kSigInput              // Signature-Input header, kept whole
+	kSignature             // Signature header, kept whole
 	kDigits                // skipped, but must be a decimal number (Traefik's request count)
 	kMillis                // skipped, but must be a decimal number (Traefik's duration before "ms")
 )
@@ -531,6 +535,14 @@ func (p *layoutParser) assign(k kind, v []byte, r *Row) error {
 		r.UserAgent = p.str(v)
 	case kForwarded:
 		r.ForwardedFor = p.str(v)
+	case kScheme:
+		r.Scheme = p.str(v)
+	case kSigAgent:
+		r.SignatureAgent = p.str(v)
+	case kSigInput:
+		r.SignatureInput = p.str(v)
+	case kSignature:
+		r.Signature = p.str(v)
 	case kDigits, kMillis:
 		if len(v) == 0 || !allDigits(v) {
 			return ErrSyntax

@@ -23,21 +23,26 @@ type view struct {
 	Status                                              int32
 	Bytes                                               int64
 	FF                                                  string // ForwardedFor
+	Scheme, SigAgent, SigInput, Sig                     string // the signature columns
 }
 
 func viewOf(r *Row) view {
 	return view{
-		Time:    time.UnixMicro(r.Time).UTC().Format(time.RFC3339Nano),
-		Host:    string(r.Host),
-		Client:  string(r.ClientIP),
-		Method:  string(r.Method),
-		Target:  string(r.Target),
-		Proto:   string(r.Protocol),
-		Referer: string(r.Referer),
-		Agent:   string(r.UserAgent),
-		Status:  r.Status,
-		Bytes:   r.Bytes,
-		FF:      string(r.ForwardedFor),
+		Time:     time.UnixMicro(r.Time).UTC().Format(time.RFC3339Nano),
+		Host:     string(r.Host),
+		Client:   string(r.ClientIP),
+		Method:   string(r.Method),
+		Target:   string(r.Target),
+		Proto:    string(r.Protocol),
+		Referer:  string(r.Referer),
+		Agent:    string(r.UserAgent),
+		Status:   r.Status,
+		Bytes:    r.Bytes,
+		FF:       string(r.ForwardedFor),
+		Scheme:   string(r.Scheme),
+		SigAgent: string(r.SignatureAgent),
+		SigInput: string(r.SignatureInput),
+		Sig:      string(r.Signature),
 	}
 }
 
@@ -73,7 +78,7 @@ func runCases(t *testing.T, p Parser, cases []parseCase) {
 // checkNoEmpty checks that absent fields are nil, never empty non-nil.
 func checkNoEmpty(t *testing.T, r *Row) {
 	t.Helper()
-	for name, b := range map[string][]byte{"Host": r.Host, "ClientIP": r.ClientIP, "Method": r.Method, "Target": r.Target, "Protocol": r.Protocol, "Referer": r.Referer, "UserAgent": r.UserAgent, "ForwardedFor": r.ForwardedFor} {
+	for name, b := range map[string][]byte{"Host": r.Host, "ClientIP": r.ClientIP, "Method": r.Method, "Target": r.Target, "Protocol": r.Protocol, "Referer": r.Referer, "UserAgent": r.UserAgent, "ForwardedFor": r.ForwardedFor, "Scheme": r.Scheme, "SignatureAgent": r.SignatureAgent, "SignatureInput": r.SignatureInput, "Signature": r.Signature} {
 		if b != nil && len(b) == 0 {
 			t.Errorf("%s is empty but not nil", name)
 		}

@@ -18,7 +18,9 @@ import (
 // then %v), %t and %{format}t (CLF or ISO 8601 strftime layouts, sec, msec,
 // usec, msec_frac, usec_frac, begin:/end: prefixes), %r, %m, %U, %q, %H, %s
 // and %>s (%>s preferred), %b %B (preferred) and %O, %{Referer}i,
-// %{User-Agent}i, %{X-Forwarded-For}i (header names in any case).
+// %{User-Agent}i, %{X-Forwarded-For}i, and the headers of a signed request
+// %{Signature-Agent}i, %{Signature-Input}i, %{Signature}i (header names in
+// any case).
 // Conditions and modifiers (%400,501{...}i, %!200{...}i, %<s) are accepted.
 // Every other directive (%l %u %D %T %p %A %X %I %k %L %P %R %f %e %n %o %C
 // %{X-Real-IP}i, ...) is a skipped field.
@@ -29,12 +31,15 @@ import (
 // $document_uri, $args, $query_string, $is_args, $server_protocol, $status,
 // $body_bytes_sent (before $bytes_sent), $http_referer, $http_user_agent,
 // $http_x_forwarded_for (before $proxy_add_x_forwarded_for, which is the
-// header with $remote_addr appended). Every other variable ($remote_user,
-// $request_time, $upstream_*, $scheme, $http_x_real_ip, ...) is a skipped
-// field.
+// header with $remote_addr appended), $scheme, $http_signature_agent,
+// $http_signature_input, $http_signature. Every other variable
+// ($remote_user, $request_time, $upstream_*, $http_x_real_ip, ...) is a
+// skipped field.
 //
 // The X-Forwarded-For field fills Row.ForwardedFor whole, as logged (logger
-// escapes undone); "-" or an empty value is absent. Like any field it must
+// escapes undone), and the signature headers fill Row.SignatureAgent,
+// Row.SignatureInput and Row.Signature the same way; "-" or an empty value
+// is absent. Like any field it must
 // be present in every line: a layout that ends with "%{X-Forwarded-For}i"
 // rejects lines without it.
 //
@@ -92,6 +97,10 @@ const (
 	dReferer
 	dUserAgent
 	dForwardedFor
+	dScheme
+	dSigAgent
+	dSigInput
+	dSignature
 	numDests
 )
 
@@ -409,6 +418,15 @@ func apacheField(letter, arg string, final bool, name string, at int) elem {
 			set(kHost, dHost, 1)
 		case "x-forwarded-for":
 			set(kForwarded, dForwardedFor, 0)
+		case "signature-agent":
+			set(kSigAgent, dSigAgent, 0)
+			e.spaces = true
+		case "signature-input":
+			set(kSigInput, dSigInput, 0)
+			e.spaces = true
+		case "signature":
+			set(kSignature, dSignature, 0)
+			e.spaces = true
 		}
 	}
 	return e
@@ -509,6 +527,17 @@ func nginxField(v, name string, at int) elem {
 		set(kForwarded, dForwardedFor, 0)
 	case "proxy_add_x_forwarded_for":
 		set(kForwarded, dForwardedFor, 1)
+	case "scheme":
+		set(kScheme, dScheme, 0)
+	case "http_signature_agent":
+		set(kSigAgent, dSigAgent, 0)
+		e.spaces = true
+	case "http_signature_input":
+		set(kSigInput, dSigInput, 0)
+		e.spaces = true
+	case "http_signature":
+		set(kSignature, dSignature, 0)
+		e.spaces = true
 	}
 	return e
 }

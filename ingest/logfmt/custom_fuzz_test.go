@@ -28,6 +28,10 @@ func FuzzParseCustom(f *testing.F) {
 		[]byte(`5.255.253.1 - - [25/Oct/2026:02:30:00 +0100] "GET / HTTP/2.0" 200 431 "-" "x" "203.0.113.7\x2C 10.0.0.5"`))
 	f.Add(`$remote_addr [$time_local] "$request" $status $proxy_add_x_forwarded_for`,
 		[]byte(`5.255.253.1 [25/Oct/2026:02:30:00 +0100] "GET / HTTP/2.0" 200 203.0.113.7,5.255.253.1`))
+	f.Add(`$remote_addr [$time_local] "$request" $status $scheme $host "$http_signature_agent" "$http_signature_input" "$http_signature"`,
+		[]byte(`20.171.207.2 [01/Nov/2026:10:00:00 +0000] "GET /a?b=1 HTTP/2.0" 200 https example.com "sig1=\x22https://chatgpt.com\x22" "sig1=(\x22@authority\x22);created=1" "sig1=:AA==:"`))
+	f.Add(`%h %t "%r" %>s "%{Host}i" "%{Signature-Agent}i" "%{Signature-Input}i" "%{Signature}i"`,
+		[]byte(`20.171.207.2 [01/Nov/2026:10:00:00 +0000] "GET / HTTP/1.1" 200 "example.com" "\"https://chatgpt.com\"" "sig1=(\"@authority\" \"@path\")" "-"`))
 	f.Fuzz(func(t *testing.T, layout string, line []byte) {
 		format, err := NewCustom(layout)
 		if err != nil {

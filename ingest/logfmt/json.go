@@ -36,6 +36,12 @@ import (
 //     x_forwarded_for, X-Forwarded-For, nginx's proxy_add_x_forwarded_for,
 //     in that order) is kept whole, as logged: it is not the client address,
 //     which only the audit may take from it.
+//   - The headers of a signed request (Signature-Agent, Signature-Input,
+//     Signature: nginx's http_signature_agent, Caddy's
+//     request.headers.Signature-Agent, Traefik's request_Signature-Agent,
+//     the plain signature_agent, and so on) are kept whole, like the
+//     X-Forwarded-For header, and so is the scheme (nginx's scheme,
+//     Traefik's RequestScheme, Cloudflare's ClientRequestScheme).
 //   - A key whose value is an array (Caddy's header lists) takes the array's
 //     first element, except for the X-Forwarded-For header, whose string
 //     elements (one per header line) are joined with ", " into one chain.
@@ -89,23 +95,31 @@ const (
 	jfUserAgent
 	jfRequest      // a whole request line, "GET /path?q HTTP/1.1"
 	jfForwardedFor // the X-Forwarded-For header, kept whole
+	jfScheme       // "https" or "http"
+	jfSigAgent     // the Signature-Agent header, kept whole
+	jfSigInput     // the Signature-Input header, kept whole
+	jfSignature    // the Signature header, kept whole
 	jfNum
 )
 
 // jsonFieldNames are the field names of an explicit mapping.
 var jsonFieldNames = map[string]jsonField{
-	"time":          jfTime,
-	"host":          jfHost,
-	"client_ip":     jfClientIP,
-	"method":        jfMethod,
-	"target":        jfTarget,
-	"protocol":      jfProtocol,
-	"status":        jfStatus,
-	"bytes":         jfBytes,
-	"referer":       jfReferer,
-	"user_agent":    jfUserAgent,
-	"request":       jfRequest,
-	"forwarded_for": jfForwardedFor,
+	"time":            jfTime,
+	"host":            jfHost,
+	"client_ip":       jfClientIP,
+	"method":          jfMethod,
+	"target":          jfTarget,
+	"protocol":        jfProtocol,
+	"status":          jfStatus,
+	"bytes":           jfBytes,
+	"referer":         jfReferer,
+	"user_agent":      jfUserAgent,
+	"request":         jfRequest,
+	"forwarded_for":   jfForwardedFor,
+	"scheme":          jfScheme,
+	"signature_agent": jfSigAgent,
+	"signature_input": jfSigInput,
+	"signature":       jfSignature,
 }
 
 // jsonKey is what a key path maps to; among several keys of one line for the
@@ -194,6 +208,30 @@ var jsonAutoKeys = map[string]jsonKey{
 	"x_forwarded_for":                 {jfForwardedFor, 2},
 	"X-Forwarded-For":                 {jfForwardedFor, 2},
 	"proxy_add_x_forwarded_for":       {jfForwardedFor, 3}, // nginx, with $remote_addr appended
+	// scheme
+	"scheme":              {jfScheme, 1}, // nginx $scheme, plain
+	"RequestScheme":       {jfScheme, 1}, // Traefik
+	"ClientRequestScheme": {jfScheme, 1}, // Cloudflare
+	// the headers of a signed request (Web Bot Auth)
+	"http_signature_agent":            {jfSigAgent, 1},  // nginx
+	"request.headers.Signature-Agent": {jfSigAgent, 1},  // Caddy (an array)
+	"request_Signature-Agent":         {jfSigAgent, 1},  // Traefik
+	"signature_agent":                 {jfSigAgent, 2},  // plain
+	"http_signature_input":            {jfSigInput, 1},  // nginx
+	"request.headers.Signature-Input": {jfSigInput, 1},  // Caddy (an array)
+	"request_Signature-Input":         {jfSigInput, 1},  // Traefik
+	"signature_input":                 {jfSigInput, 2},  // plain
+	"http_signature":                  {jfSignature, 1}, // nginx
+	"request.headers.Signature":       {jfSignature, 1}, // Caddy (an array)
+	"request_Signature":               {jfSignature, 1}, // Traefik
+	"signature":                       {jfSignature, 2}, // plain
+}
+
+// jsonWholeArray reports whether field f takes a whole array of header
+// lines, joined with ", " (RFC 9110 §5.3: several lines of a list-valued
+// header are one list), rather than its first element.
+func jsonWholeArray(f jsonField) bool {
+	return f == jfForwardedFor || f == jfSigAgent || f == jfSigInput || f == jfSignature
 }
 
 // jsonForwardedFor is what a top-level key spelt "x-forwarded-for" in any
@@ -238,9 +276,10 @@ func compileJSONMapping(keys map[string]jsonKey) *jsonMapping {
 // --json-fields "time=ts,client_ip=request.remote_ip,user_agent=request.headers.User-Agent"
 // into a map from field name to key path, for NewJSON. Fields are time, host,
 // client_ip, method, target, protocol, status, bytes, referer, user_agent,
-// request (a whole "GET /path HTTP/1.1" line) and forwarded_for (the
+// request (a whole "GET /path HTTP/1.1" line), forwarded_for (the
 // X-Forwarded-For header, kept whole; an array of strings is joined with
-// ", "); paths are key names, with '.' between the keys of nested objects.
+// ", "), scheme, and signature_agent, signature_input and signature (the
+// headers of a signed request, kept whole like forwarded_for); paths are key names, with '.' between the keys of nested objects.
 // Spaces around names are ignored.
 func ParseJSONMapping(s string) (map[string]string, error) {
 	m := map[string]string{}
@@ -314,7 +353,7 @@ const (
 	jsonStr    uint8 = iota + 1 // a string without escapes
 	jsonStrEsc                  // a string with escapes
 	jsonNum                     // a number
-	jsonArr                     // an array, '[' to ']' (forwarded_for only)
+	jsonArr                     // an array, '[' to ']' (header lists only, see jsonWholeArray)
 )
 
 // jsonVal is the best value seen so far for one field: offsets into the line
@@ -520,7 +559,7 @@ func (p *jsonParser) value(i, depth int, key *jsonKey, tracked bool) int {
 			return i + 1
 		}
 		var whole *jsonKey // the field that takes the whole array
-		if key != nil && key.field == jfForwardedFor {
+		if key != nil && jsonWholeArray(key.field) {
 			whole, key = key, nil
 		}
 		for {
@@ -836,6 +875,13 @@ func (p *jsonParser) fill(r *Row) error {
 	r.Referer = p.str(jfReferer)
 	r.UserAgent = p.str(jfUserAgent)
 	r.ForwardedFor = p.str(jfForwardedFor)
+	if v[jfScheme].kind|v[jfSigAgent].kind|v[jfSigInput].kind|v[jfSignature].kind != 0 {
+		// Most logs have none of these: one test instead of four calls.
+		r.Scheme = p.str(jfScheme)
+		r.SignatureAgent = p.str(jfSigAgent)
+		r.SignatureInput = p.str(jfSigInput)
+		r.Signature = p.str(jfSignature)
+	}
 	return nil
 }
 

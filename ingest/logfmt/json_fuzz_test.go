@@ -17,6 +17,8 @@ func FuzzParseJSONL(f *testing.F) {
 	f.Add([]byte(`{"ts":1792891800,"request":{"client_ip":"203.0.113.7","uri":"/","headers":{"X-Forwarded-For":["198.51.100.9", "", "-", "10.0.0.5\u002c x", 1, ["y"]]}},"x-FORWARDED-for":"z","http_x_forwarded_for":"-"}`))
 	f.Add([]byte(`{"time":"2026-10-25T01:30:00Z","remote_addr":"203.0.113.7","uri":"/private/","http_user_agent":"Mozilla/5.0 (compatible; Cla`))
 	f.Add([]byte(`{"uri":"/","x":[1,{"a":[tr`))
+	f.Add([]byte(`{"ts":1793527200,"request":{"remote_ip":"20.171.207.2","host":"example.com","uri":"/p","headers":{"Signature-Agent":["sig1=\"https://chatgpt.com\""],"Signature-Input":["sig1=(\"@authority\");created=1", 2, ""],"Signature":["sig1=:AA==:"]}}}`))
+	f.Add([]byte(`{"time":"2026-11-01T10:00:00Z","remote_addr":"20.171.207.2","uri":"/","scheme":"http","http_signature_agent":"-","signature_input":null,"signature":["x","-"]}`))
 	f.Add([]byte(`{"uri":"/\u00`))
 	f.Add([]byte(`{"uri":"/","s":-1.5e+`))
 	f.Fuzz(func(t *testing.T, data []byte) {

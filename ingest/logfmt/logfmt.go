@@ -41,6 +41,18 @@ type Row struct {
 	// trusted here: the audit decides which address of the chain, if any, is
 	// the client.
 	ForwardedFor []byte
+	// Scheme is the scheme of the request ("https", "http") when the format
+	// logs it (nginx's $scheme, Traefik's RequestScheme); nil otherwise.
+	Scheme []byte
+	// SignatureAgent, SignatureInput and Signature are the headers of a
+	// signed request (RFC 9421 and the Web Bot Auth drafts) as logged, with
+	// format-specific escapes undone, so that the signature base can be
+	// rebuilt from them; nil when the format does not log them or the
+	// request had none. Like ForwardedFor, they are filled only from fields
+	// that a layout or a key name says are those headers.
+	SignatureAgent []byte
+	SignatureInput []byte
+	Signature      []byte
 }
 
 // Reset clears r for reuse.

@@ -1,0 +1,158 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/crawlaudit/crawlaudit/report"
+	"github.com/crawlaudit/crawlaudit/webbotauth"
+)
+
+// keysUpdateOptions are the flags of `crawlaudit keys update`.
+type keysUpdateOptions struct {
+	dir     string
+	signers string
+	baseURL string
+	timeout time.Duration
+}
+
+// keysShowOptions are the flags of `crawlaudit keys show`.
+type keysShowOptions struct {
+	keys string
+}
+
+func init() {
+	subcommands = append(subcommands, func(e *env) *cobra.Command {
+		keys := &cobra.Command{
+			Use:   "keys",
+			Short: "Manage the key directories of signed crawlers and agents (Web Bot Auth)",
+			Long: `Signed crawlers and agents (Web Bot Auth, RFC 9421) publish their public keys at
+{origin}/.well-known/http-message-signatures-directory. The binary carries a dated
+snapshot of the known signers' directories; "keys update" downloads the current
+ones into a directory of dated files. See docs/signatures.md.`,
+		}
+		var uopt keysUpdateOptions
+		update := &cobra.Command{
+			Use:   "update [--dir DIR]",
+			Short: "Download the signers' current key directories into dated files",
+			Long: `Downloads each known signer's key directory and stores it, as served, in
+DIR/<signer host>/<fetch instant>.json when its keys differ from the newest file
+already there. The directory keeps the history: a signature is checked against
+the keys its signer published at the request's time.
+
+A directory that is not a JWKS, or holds no key of a supported type (Ed25519,
+P-256, RSA), is refused and not stored.
+
+Exit status: 0 every signer fetched or unchanged; 2 a signer failed or was
+refused (the others are still written).`,
+			Example: `  crawlaudit keys update --dir /var/lib/crawlaudit/keys
+  crawlaudit keys update --dir keys --signers chatgpt.com`,
+			Args: cobra.NoArgs,
+			RunE: func(cmd *cobra.Command, args []string) error {
+				return runKeysUpdate(cmd.Context(), e, &uopt)
+			},
+		}
+		f := update.Flags()
+		f.StringVar(&uopt.dir, "dir", "keys", "directory of dated key directories, `DIR`/<signer host>/<instant>.json")
+		f.StringVar(&uopt.signers, "signers", "", "comma list of signer `HOSTS` (default: the signer table and every host DIR holds)")
+		f.StringVar(&uopt.baseURL, "base-url", "", "fetch every directory from this `URL`'s scheme and host instead (a mirror)")
+		f.DurationVar(&uopt.timeout, "timeout", 30*time.Second, "timeout of one download")
+		keys.AddCommand(update)
+
+		var sopt keysShowOptions
+		show := &cobra.Command{
+			Use:   "show [--keys DIR]",
+			Short: "List the known signers, their key directories by date, and their sources",
+			Args:  cobra.NoArgs,
+			RunE: func(cmd *cobra.Command, args []string) error {
+				return runKeysShow(e, &sopt)
+			},
+		}
+		show.Flags().StringVar(&sopt.keys, "keys", "", "also read `DIR`/<signer host>/<instant>.json, whose signers replace the built-in ones")
+		keys.AddCommand(show)
+		return keys
+	})
+}
+
+func runKeysUpdate(ctx context.Context, e *env, opt *keysUpdateOptions) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if opt.dir == "" {
+		return usageErr("keys update: --dir must not be empty")
+	}
+	uo := webbotauth.UpdateOptions{BaseURL: opt.baseURL}
+	for _, s := range strings.Split(opt.signers, ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			uo.Hosts = append(uo.Hosts, s)
+		}
+	}
+	if err := os.MkdirAll(opt.dir, 0o755); err != nil {
+		return usageErr("keys update: %v", err)
+	}
+	results, err := webbotauth.Update(ctx, &http.Client{Timeout: opt.timeout}, opt.dir, uo)
+	if err != nil && len(results) == 0 {
+		return usageErr("keys update: %v", err)
+	}
+	failed := 0
+	for _, r := range results {
+		switch {
+		case errors.Is(r.Err, webbotauth.ErrRefused):
+			failed++
+			fmt.Fprintf(e.stderr, "%-28s refused: %v\n%-28s nothing was stored: the directory stored before stays the newest\n", r.Host, r.Err, "")
+		case r.Err != nil:
+			failed++
+			fmt.Fprintf(e.stderr, "%-28s failed: %v\n", r.Host, r.Err)
+		case r.Unchanged:
+			fmt.Fprintf(e.stdout, "%-28s unchanged (%d keys)\n", r.Host, r.Keys)
+		default:
+			fmt.Fprintf(e.stdout, "%-28s new directory: %d keys → %s\n", r.Host, r.Keys, filepath.ToSlash(r.File))
+		}
+		for _, n := range r.Notes {
+			fmt.Fprintf(e.stderr, "%-28s warning: %s (not used)\n", r.Host, n)
+		}
+	}
+	if failed > 0 {
+		return &exitError{code: exitUsage, err: fmt.Errorf("keys update: %d of %d signers failed (see above); the others were written to %s", failed, len(results), opt.dir)}
+	}
+	if err != nil {
+		return usageErr("keys update: %v", err) // interrupted
+	}
+	return nil
+}
+
+func runKeysShow(e *env, opt *keysShowOptions) error {
+	keys, err := webbotauth.Snapshot()
+	if err != nil {
+		return err
+	}
+	if opt.keys != "" {
+		over, notes, err := webbotauth.LoadDir(opt.keys)
+		if err != nil {
+			return usageErr("keys show: %v", err)
+		}
+		for _, n := range notes {
+			fmt.Fprintf(e.stderr, "crawlaudit: --keys: %s: %s\n", report.Printable(n.File, 200), n.Reason)
+		}
+		keys = keys.Override(over)
+	}
+	for _, h := range keys.Hosts() {
+		who := "(not in the signer table)"
+		if s, ok := webbotauth.SignerFor("https://" + h); ok {
+			who = s.Agent + ", " + s.Operator
+		}
+		fmt.Fprintf(e.stdout, "%s\t%s\n", h, who)
+		for _, v := range keys.Versions(h) {
+			fmt.Fprintf(e.stdout, "  %s\t%d keys\t%s\n", v.At.Format(time.RFC3339), v.Keys, report.Printable(v.Source, 200))
+		}
+	}
+	return nil
+}
