@@ -32,6 +32,22 @@ type Manifest struct {
 	// Unversioned are the captures listed but making no version: redirects,
 	// server errors, and any other status.
 	Unversioned []ManifestCapture `json:"unversioned"`
+	// LiveChecks are the reads of the site's own robots.txt (history fetch
+	// --live), kept so that a later run rebuilds the versions they made.
+	LiveChecks []ManifestLiveCheck `json:"live_checks,omitempty"`
+}
+
+// ManifestLiveCheck is one read of the site's own robots.txt.
+type ManifestLiveCheck struct {
+	Time time.Time `json:"time"`
+	URL  string    `json:"url"`
+	// Status is the HTTP status read (404 for more than five redirects,
+	// which RFC 9309 §2.3.1.2 lets a crawler take as unavailable).
+	Status int `json:"status"`
+	// Digest is the body's SHA-1 in base 32 (as the archive's digests),
+	// Bytes its length; both zero for a status other than 2xx.
+	Digest string `json:"digest,omitempty"`
+	Bytes  int    `json:"bytes"`
 }
 
 // ManifestVersion is one version of versions.json.

@@ -25,6 +25,9 @@ type Capture struct {
 	Status string
 	// Digest is the archive's digest of the body (base 32 SHA-1).
 	Digest string
+	// live marks a read of the site itself by an earlier --live run, not a
+	// capture of the archive: its body is never asked of the archive.
+	live bool
 }
 
 // cdxFields are the fields asked for (fl=), in the order asked.

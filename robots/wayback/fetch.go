@@ -103,8 +103,9 @@ type fetcher struct {
 	cacheDir string // Dir/.host.captures
 	c        *client
 	now      func() time.Time
-	prev     map[string][]byte // digest -> body, of the versions already in target
-	known    map[string][]byte // digest -> body, read in this run
+	prev     map[string][]byte           // digest -> body, of the versions already in target
+	checks   []history.ManifestLiveCheck // of earlier --live runs
+	known    map[string][]byte           // digest -> body, read in this run
 	res      *Result
 	need     int
 	done     int
@@ -142,6 +143,9 @@ func Fetch(ctx context.Context, opt Options) (*Result, error) {
 		return nil, err
 	}
 	f.res.Captures = len(caps)
+	if len(caps) > 0 {
+		caps = f.withLiveChecks(caps)
+	}
 	if len(caps) == 0 {
 		return nil, fmt.Errorf("%s: the archive has no captures of %s/robots.txt%s: check the host name (without https:// or a path), or widen --from/--to; nothing was written",
 			cdxURL(f.archive, f.host, opt.From, opt.To, cdxPageSize, ""), f.host, period(opt.From, opt.To))
@@ -291,9 +295,37 @@ func (f *fetcher) readPrevious() error {
 		b, err := os.ReadFile(filepath.Join(f.target, v.File))
 		if err == nil && len(b) == v.Bytes {
 			f.prev[v.Digest] = b
+			f.prev[Digest(b)] = b // the key of a live check
 		}
 	}
+	f.checks = m.LiveChecks
 	return nil
+}
+
+// withLiveChecks adds to caps the reads of the site by earlier --live runs
+// that fall in the period, so that the versions they made are made again:
+// the archive does not hold them. A read whose body is no longer in the
+// directory is left out with a warning.
+func (f *fetcher) withLiveChecks(caps []Capture) []Capture {
+	for _, lc := range f.checks {
+		if !f.opt.From.IsZero() && lc.Time.Before(f.opt.From) || !f.opt.To.IsZero() && lc.Time.After(f.opt.To) {
+			continue
+		}
+		if lc.Status >= 200 && lc.Status <= 299 && lc.Bytes > 0 {
+			if _, ok := f.prev[lc.Digest]; !ok {
+				f.res.Warnings = append(f.res.Warnings, fmt.Sprintf("%s read at %s: its body is no longer in %s; left out", lc.URL, lc.Time.Format(time.RFC3339), f.target))
+				continue
+			}
+		}
+		status := fmt.Sprint(lc.Status)
+		if lc.Status >= 200 && lc.Status <= 299 {
+			status = "200"
+		}
+		caps = append(caps, Capture{Timestamp: lc.Time.UTC().Format(cdxTimeLayout), Time: lc.Time.UTC(),
+			Original: lc.URL, Status: status, Digest: lc.Digest, live: true})
+	}
+	sortCaptures(caps)
+	return caps
 }
 
 // list returns every capture in the period, in time order, following the
@@ -341,7 +373,7 @@ func snippet(b []byte) string {
 func (f *fetcher) build(ctx context.Context, caps []Capture) ([]*version, error) {
 	seen := make(map[string]bool)
 	for _, c := range caps {
-		if c.Status == "200" && !seen[c.Digest] {
+		if c.Status == "200" && !c.live && !seen[c.Digest] {
 			seen[c.Digest] = true
 			if _, ok := f.prev[c.Digest]; !ok {
 				if _, err := os.Stat(f.cachePath(c.Digest)); err != nil {
@@ -372,6 +404,9 @@ func (f *fetcher) build(ctx context.Context, caps []Capture) ([]*version, error)
 		}
 		v.Status, v.Digest, v.Bytes = status, c.Digest, len(body)
 		v.Capture, v.Captures = captureURL(f.archive, c), 1
+		if c.live {
+			v.Capture, v.Live = c.Original, true
+		}
 		vs = append(vs, v)
 		cur = v
 	}
@@ -434,8 +469,13 @@ func (f *fetcher) body(ctx context.Context, c Capture) ([]byte, error) {
 	}
 	if b, ok := f.prev[c.Digest]; ok {
 		f.known[c.Digest] = b
-		f.res.Reused++
+		if !c.live {
+			f.res.Reused++
+		}
 		return b, nil
+	}
+	if c.live {
+		return nil, nil // an empty body read by --live
 	}
 	if b, err := os.ReadFile(f.cachePath(c.Digest)); err == nil {
 		f.known[c.Digest] = b
@@ -516,6 +556,7 @@ func (f *fetcher) write(vs []*version) error {
 	for i, v := range vs {
 		m.Versions[i] = v.ManifestVersion
 	}
+	m.LiveChecks = f.checks
 	if m.Unversioned == nil {
 		m.Unversioned = []history.ManifestCapture{}
 	}

@@ -478,3 +478,62 @@ func TestFetchLive(t *testing.T) {
 		})
 	}
 }
+
+// TestFetchLiveKept checks that the versions --live made survive later
+// runs, with or without --live: the archive does not hold them, so the
+// reads of the site are kept in versions.json and replayed.
+func TestFetchLiveKept(t *testing.T) {
+	content := "User-agent: *\nDisallow: /live/\n"
+	liveServer(t, func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(content)) })
+	a := waybacktest.New(t, waybacktest.Quarter(v0, v1, v2, v3))
+	opt := quarterOpts(t, a)
+	opt.Live = true
+	if _, err := Fetch(context.Background(), opt); err != nil {
+		t.Fatal(err)
+	}
+	// A day later, without --live: the live version stays.
+	opt.Live = false
+	opt.Now = func() time.Time { return ts("2026-11-29T08:00:00Z") }
+	res, err := Fetch(context.Background(), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vs := res.Manifest.Versions
+	if len(vs) != 7 || vs[6].File != "2026-11-28T08:00:00Z.txt" || !vs[6].Live || vs[6].Capture != liveTest.url("") {
+		t.Fatalf("without --live: %d versions, last %+v; want the live one kept", len(vs), vs[len(vs)-1])
+	}
+	if b, _ := os.ReadFile(filepath.Join(opt.Dir, "www.example.com", vs[6].File)); string(b) != content {
+		t.Errorf("live version file %q", b)
+	}
+	// Two days later with --live, the same content: a later last_seen, no
+	// new version; then the site's file is gone (404): an empty version.
+	opt.Live = true
+	opt.Now = func() time.Time { return ts("2026-11-30T08:00:00Z") }
+	res, err = Fetch(context.Background(), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vs = res.Manifest.Versions
+	if len(vs) != 7 || !vs[6].LastSeen.Equal(ts("2026-11-30T08:00:00Z")) || vs[6].Captures != 2 {
+		t.Fatalf("same content: %d versions, last %+v", len(vs), vs[6])
+	}
+	liveServer(t, func(w http.ResponseWriter, r *http.Request) { http.NotFound(w, r) })
+	opt.Now = func() time.Time { return ts("2026-12-01T08:00:00Z") }
+	if _, err = Fetch(context.Background(), opt); err != nil {
+		t.Fatal(err)
+	}
+	opt.Live = false
+	if res, err = Fetch(context.Background(), opt); err != nil {
+		t.Fatal(err)
+	}
+	vs = res.Manifest.Versions
+	if len(vs) != 8 || vs[7].Status != 404 || vs[7].Bytes != 0 || !vs[7].NotBefore.Equal(ts("2026-11-30T08:00:00Z")) {
+		t.Fatalf("after a 404: %d versions, last %+v", len(vs), vs[len(vs)-1])
+	}
+	if n := len(res.Manifest.LiveChecks); n != 3 {
+		t.Errorf("%d live checks kept, want 3", n)
+	}
+	if got := a.BodyRequests.Load(); got != 4 {
+		t.Errorf("%d body requests over five runs, want 4", got)
+	}
+}

@@ -8,6 +8,8 @@ import (
 	"io"
 	"net/http"
 	"time"
+
+	"github.com/crawlaudit/crawlaudit/robots/history"
 )
 
 // maxRedirects is the number of consecutive redirects followed to the live
@@ -69,6 +71,10 @@ func (f *fetcher) live(ctx context.Context, vs []*version) ([]*version, error) {
 			return vs, nil
 		}
 	}
+	check := history.ManifestLiveCheck{Time: f.now().UTC().Truncate(time.Second), URL: u, Status: status}
+	if status >= 200 && status <= 299 {
+		check.Digest, check.Bytes = Digest(body), len(body)
+	}
 	var cur *version
 	if len(vs) > 0 {
 		cur = vs[len(vs)-1]
@@ -88,6 +94,7 @@ func (f *fetcher) live(ctx context.Context, vs []*version) ([]*version, error) {
 		f.res.Live = fmt.Sprintf("%s: HTTP %d: unreachable (RFC 9309 §2.3.1.4): no version added", u, status)
 		return vs, nil
 	}
+	f.checks = append(f.checks, check)
 	if cur != nil && bytes.Equal(body, cur.body) {
 		cur.LastSeen = now
 		cur.Captures++
