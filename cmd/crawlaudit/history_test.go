@@ -1,12 +1,14 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/crawlaudit/crawlaudit/robots/history"
 	"github.com/crawlaudit/crawlaudit/robots/wayback/waybacktest"
@@ -153,5 +155,23 @@ func TestHistoryFetchNotBefore(t *testing.T) {
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("versions\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestHistoryFetchProgress draws the bar of bodies read when stderr is a
+// terminal, and none with --quiet.
+func TestHistoryFetchProgress(t *testing.T) {
+	for _, quiet := range []bool{false, true} {
+		a := sampleQuarter(t)
+		var out, errb strings.Builder
+		e := &env{stdout: &out, stderr: &errb, stderrTTY: true}
+		opt := &historyFetchOptions{host: "www.example.com", out: t.TempDir(), archive: a.URL, rate: 1000, retries: 5, timeout: time.Minute, quiet: quiet}
+		if err := runHistoryFetch(context.Background(), e, opt); err != nil {
+			t.Fatal(err)
+		}
+		drawn := strings.Contains(errb.String(), "captures") && strings.Contains(errb.String(), "4/4")
+		if drawn == quiet {
+			t.Errorf("quiet=%v: stderr %q", quiet, errb.String())
+		}
 	}
 }
