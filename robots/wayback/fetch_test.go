@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/tls"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -14,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/crawlaudit/crawlaudit/internal/atomicfile"
 	"github.com/crawlaudit/crawlaudit/robots/history"
 	"github.com/crawlaudit/crawlaudit/robots/wayback/waybacktest"
 )
@@ -535,5 +537,62 @@ func TestFetchLiveKept(t *testing.T) {
 	}
 	if got := a.BodyRequests.Load(); got != 4 {
 		t.Errorf("%d body requests over five runs, want 4", got)
+	}
+}
+
+// TestFetchInterrupted cancels a fetch while it waits for a body: nothing
+// is written, the bodies read are kept, and the next run reads only the
+// others.
+func TestFetchInterrupted(t *testing.T) {
+	a := waybacktest.New(t, waybacktest.Quarter(v0, v1, v2, v3))
+	ctx, cancel := context.WithCancel(context.Background())
+	a.Intercept = func(w http.ResponseWriter, r *http.Request) bool {
+		if strings.HasPrefix(r.URL.Path, "/web/20261020000000") && ctx.Err() == nil {
+			cancel() // Ctrl-C while the fourth body is on its way
+			<-r.Context().Done()
+			return true
+		}
+		return false
+	}
+	opt := quarterOpts(t, a)
+	if _, err := Fetch(ctx, opt); !errors.Is(err, context.Canceled) {
+		t.Fatalf("error %v, want context.Canceled", err)
+	}
+	if _, err := os.Stat(filepath.Join(opt.Dir, "www.example.com")); !os.IsNotExist(err) {
+		t.Fatalf("an interrupted fetch wrote the host directory: %v", err)
+	}
+	es, _ := os.ReadDir(opt.Dir)
+	var names []string
+	for _, e := range es {
+		names = append(names, e.Name())
+	}
+	if !slices.Equal(names, []string{".www.example.com.captures"}) {
+		t.Errorf("left in DIR: %q, want only the kept bodies", names)
+	}
+	res, err := Fetch(context.Background(), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Fetched != 1 || res.Reused != 3 {
+		t.Errorf("resumed: fetched %d reused %d, want 1, 3", res.Fetched, res.Reused)
+	}
+}
+
+// TestFetchLocked stops a second fetch of one host while another runs.
+func TestFetchLocked(t *testing.T) {
+	a := waybacktest.New(t, waybacktest.Quarter(v0, v1, v2, v3))
+	opt := quarterOpts(t, a)
+	lock, err := atomicfile.TryLock(filepath.Join(opt.Dir, "www.example.com"), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lock.Unlock()
+	_, err = Fetch(context.Background(), opt)
+	var le *atomicfile.LockedError
+	if !errors.As(err, &le) {
+		t.Fatalf("error %v, want a LockedError", err)
+	}
+	if a.CDXRequests.Load() != 0 {
+		t.Errorf("a locked fetch asked the archive")
 	}
 }
