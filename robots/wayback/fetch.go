@@ -491,7 +491,7 @@ func (f *fetcher) body(ctx context.Context, c Capture) ([]byte, error) {
 		return nil, fmt.Errorf("%s: the archive answered HTTP %d %s for a capture it lists as 200%s; narrow --from/--to to leave it out, or try again later",
 			u, r.status, http.StatusText(r.status), snippet(r.body))
 	}
-	if err := checkBody(u, r.body); err != nil {
+	if err := checkBody(u, r.body, archiveHint); err != nil {
 		return nil, err
 	}
 	if d := Digest(r.body); d != c.Digest {
@@ -510,16 +510,22 @@ func (f *fetcher) body(ctx context.Context, c Capture) ([]byte, error) {
 }
 
 // checkBody refuses a body over MaxBodyBytes, or one that is plainly not a
-// robots.txt; u names it.
-func checkBody(u string, body []byte) error {
+// robots.txt; u names it, and hint says what to do about it.
+func checkBody(u string, body []byte, hint string) error {
 	if len(body) > MaxBodyBytes {
-		return fmt.Errorf("%s: the body is over 500 KiB, the most a crawler must parse (RFC 9309 §2.5): surely not a robots.txt; narrow --from/--to to leave it out", u)
+		return fmt.Errorf("%s: the body is over 500 KiB, the most a crawler must parse (RFC 9309 §2.5): surely not a robots.txt; %s", u, hint)
 	}
 	if d, bad := robots.Parse(body).NotRobotsTxt(); bad {
-		return fmt.Errorf("%s: line %d: %s (an error page of the archive, or what the site served then); narrow --from/--to to leave it out, or try again later", u, d.Line, d.Message)
+		return fmt.Errorf("%s: line %d: %s; %s", u, d.Line, d.Message, hint)
 	}
 	return nil
 }
+
+// Hints of checkBody: what to do about a bad capture, a bad live file.
+const (
+	archiveHint = "an error page of the archive, or what the site served then: narrow --from/--to to leave it out, or try again later"
+	liveHint    = "fix what the site serves at /robots.txt, or fetch without --live"
+)
 
 // Digest is the archive's digest of body: the SHA-1, in base 32.
 func Digest(body []byte) string {

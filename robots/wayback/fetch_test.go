@@ -596,3 +596,24 @@ func TestFetchLocked(t *testing.T) {
 		t.Errorf("a locked fetch asked the archive")
 	}
 }
+
+// TestFetchLiveBad refuses a live file that is an HTML page or over 500 KiB,
+// writing nothing.
+func TestFetchLiveBad(t *testing.T) {
+	for name, body := range map[string]string{
+		"html":  "<!DOCTYPE html>\n<html><body>Welcome</body></html>\n",
+		"large": "User-agent: *\n" + strings.Repeat("Disallow: /a-long-path-to-fill-the-file/\n", 13000),
+	} {
+		liveServer(t, func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(body)) })
+		a := waybacktest.New(t, waybacktest.Quarter(v0, v1, v2, v3))
+		opt := quarterOpts(t, a)
+		opt.Live = true
+		_, err := Fetch(context.Background(), opt)
+		if err == nil || !strings.Contains(err.Error(), liveTest.url("")) || !strings.Contains(err.Error(), "without --live") {
+			t.Errorf("%s: error %v, want one naming the live URL", name, err)
+		}
+		if _, err := os.Stat(filepath.Join(opt.Dir, "www.example.com")); !os.IsNotExist(err) {
+			t.Errorf("%s: the host directory was written", name)
+		}
+	}
+}

@@ -82,7 +82,7 @@ func (f *fetcher) live(ctx context.Context, vs []*version) ([]*version, error) {
 	now := f.now().UTC().Truncate(time.Second)
 	switch {
 	case status >= 200 && status <= 299:
-		if err := checkBody(u, body); err != nil {
+		if err := checkBody(u, body, liveHint); err != nil {
 			return nil, err
 		}
 	case status >= 400 && status <= 499:
