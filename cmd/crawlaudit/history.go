@@ -170,6 +170,9 @@ func printHistoryFetch(w io.Writer, dir string, res *wayback.Result) {
 			what = fmt.Sprintf("HTTP %d: empty, allows all", v.Status)
 		}
 		src := fmt.Sprintf("%d captures", v.Captures)
+		if v.Captures == 1 {
+			src = "1 capture"
+		}
 		if v.Live {
 			src = "the site itself"
 		}
