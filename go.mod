@@ -13,6 +13,7 @@ require (
 	github.com/ua-parser/uap-go v0.0.0-20260529044130-17c35e68e58c
 	go4.org/netipx v0.0.0-20260823151212-3075585bcbeb
 	golang.org/x/term v0.47.0
+	golang.org/x/time v0.15.0
 )
 
 require github.com/dunglas/httpsfv v1.1.2

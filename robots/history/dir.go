@@ -77,6 +77,8 @@ func listDir(dir string) (files, subdirs, warns []string, err error) {
 			return nil, nil, nil, fmt.Errorf("robots history: %w", err)
 		}
 		switch {
+		case name == ManifestName && fi.Mode().IsRegular():
+			// Read by loadVersions.
 		case strings.HasPrefix(name, "."):
 			warns = append(warns, fmt.Sprintf("%s: skipped: hidden", p))
 		case fi.IsDir():
@@ -99,6 +101,10 @@ func loadVersions(dir string, files []string, host string) ([]Version, []string,
 		warns []string
 		seen  = make(map[int64]string)
 	)
+	notBefore, err := manifestNotBefore(dir)
+	if err != nil {
+		return nil, nil, err
+	}
 	for _, name := range files {
 		p := filepath.Join(dir, name)
 		start, err := ParseInstant(name[:len(name)-len(".txt")])
@@ -115,10 +121,34 @@ func loadVersions(dir string, files []string, host string) ([]Version, []string,
 			return nil, nil, err
 		}
 		v.Host = host
+		if nb, ok := notBefore[name]; ok {
+			if nb.After(start) {
+				return nil, nil, fmt.Errorf("robots history %s: not_before %s of %s is after the instant the file names; fetch the history again or correct the file",
+					filepath.Join(dir, ManifestName), nb.Format(time.RFC3339), name)
+			}
+			v.NotBefore = nb
+		}
 		warns = append(warns, w...)
 		vs = append(vs, v)
 	}
 	return vs, warns, nil
+}
+
+// manifestNotBefore returns the not_before of each version file of dir that
+// versions.json gives one (none when there is no versions.json). An entry
+// whose file is not a plain name is ignored: it cannot be one of dir's.
+func manifestNotBefore(dir string) (map[string]time.Time, error) {
+	m, ok, err := ReadManifest(dir)
+	if err != nil || !ok {
+		return nil, err
+	}
+	out := make(map[string]time.Time, len(m.Versions))
+	for _, v := range m.Versions {
+		if v.NotBefore != nil && filepath.Base(v.File) == v.File {
+			out[v.File] = v.NotBefore.UTC().Truncate(time.Microsecond)
+		}
+	}
+	return out, nil
 }
 
 // readVersion reads the file p as a version starting at start.

@@ -29,8 +29,11 @@
 // only (a nested directory is an error). A *.txt file whose name is not one
 // of the three instant forms is an error naming the file: it was surely meant
 // as a version, and guessing its instant would judge requests by the wrong
-// rules. Any other file (manifest.json, README.md, editor backups, dotfiles)
-// and any hidden directory (.git) is skipped with a warning (Warnings). Two
+// rules. A versions.json (written by crawlaudit history fetch) is read, not
+// skipped: it gives each version's NotBefore, the earliest instant it can
+// have gone live; a malformed one is an error naming it. Any other file
+// (manifest.json, README.md, editor backups, dotfiles) and any hidden
+// directory (.git) is skipped with a warning (Warnings). Two
 // files naming the same instant for one host are an error naming both.
 // Symbolic links are followed; a path that is not a regular file or
 // directory (a FIFO, a device) is an error.

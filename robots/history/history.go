@@ -31,6 +31,12 @@ type Version struct {
 	Name string
 	// Data is the content of the version. It is empty for a deletion.
 	Data []byte
+	// NotBefore is the earliest instant the version can have gone live,
+	// when a versions.json beside the file gives one (crawlaudit history
+	// fetch: the last capture of the version before); the zero time
+	// otherwise. Between NotBefore and Start the version in effect is
+	// uncertain.
+	NotBefore time.Time
 	// Deleted reports that PATH was deleted in this commit (git only): no
 	// robots.txt, which allows everything.
 	Deleted bool

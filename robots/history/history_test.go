@@ -370,3 +370,55 @@ func TestCursorMatchesAtMicros(t *testing.T) {
 		t.Errorf("AtMicros allocates %v times", n)
 	}
 }
+
+// TestManifestNotBefore checks that a versions.json beside the version files
+// (as crawlaudit history fetch writes it) is read, not warned about, and
+// gives each version its not_before; a malformed one is an error naming the
+// file and line.
+func TestManifestNotBefore(t *testing.T) {
+	manifest := `{"host": "example.com", "archive": "https://web.archive.org",
+ "versions": [
+  {"file": "2026-07-03T10:00:00Z.txt", "first_seen": "2026-07-03T10:00:00Z", "last_seen": "2026-08-01T00:00:00Z", "not_before": null, "status": 200, "digest": "A", "bytes": 1, "capture": "x", "captures": 2},
+  {"file": "2026-08-20T06:30:00Z.txt", "first_seen": "2026-08-20T06:30:00Z", "last_seen": "2026-08-20T06:30:00Z", "not_before": "2026-08-01T00:00:00Z", "status": 404, "digest": "B", "bytes": 0, "capture": "y", "captures": 1}
+ ],
+ "unversioned": [], "a_later_field": 1}`
+	for _, layout := range []string{"flat", "per-host"} {
+		prefix := ""
+		if layout == "per-host" {
+			prefix = "example.com/"
+		}
+		dir := writeFiles(t, map[string]string{
+			prefix + "2026-07-03T10:00:00Z.txt": "User-agent: *\nDisallow: /a\n",
+			prefix + "2026-08-20T06:30:00Z.txt": "",
+			prefix + "versions.json":            manifest,
+		})
+		h, err := Load(dir, Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", layout, err)
+		}
+		if w := h.Warnings(); len(w) != 0 {
+			t.Errorf("%s: warnings %q, want none", layout, w)
+		}
+		vs := h.All()
+		if len(vs) != 2 || !vs[0].NotBefore.IsZero() || !vs[1].NotBefore.Equal(mustTime(t, "2026-08-01T00:00:00Z")) {
+			t.Errorf("%s: NotBefore = %v, %v; want zero, 2026-08-01", layout, vs[0].NotBefore, vs[1].NotBefore)
+		}
+	}
+
+	dir := writeFiles(t, map[string]string{
+		"2026-07-03T10:00:00Z.txt": "",
+		"versions.json":            "{\"host\": \"example.com\",\n \"versions\": [\n  {\"file\": 3}]}",
+	})
+	_, err := Load(dir, Options{})
+	if err == nil || !strings.Contains(err.Error(), filepath.Join(dir, "versions.json")+":3:") {
+		t.Errorf("malformed versions.json: error %v, want one naming %s:3", err, filepath.Join(dir, "versions.json"))
+	}
+
+	dir = writeFiles(t, map[string]string{
+		"2026-07-03T10:00:00Z.txt": "",
+		"versions.json":            `{"versions": [{"file": "2026-07-03T10:00:00Z.txt", "not_before": "2026-07-04T00:00:00Z"}]}`,
+	})
+	if _, err := Load(dir, Options{}); err == nil || !strings.Contains(err.Error(), "not_before") {
+		t.Errorf("not_before after the file's instant: error %v, want one naming not_before", err)
+	}
+}
