@@ -39,13 +39,26 @@ const vectorRows = 2048
 // Insert notes the longest string, since a query could not read it back
 // once the strings fill the limit. limit is the memory_limit in force, in
 // bytes.
+//
+// It also has DuckDB's allocator give freed memory back to the system
+// after every task (longStringAllocator).
 func (s *Store) fitLongStrings(ctx context.Context, limit int64) error {
 	need := 3 * vectorRows * s.longest
 	if limit <= 0 || need <= limit {
 		return nil
 	}
-	return s.Exec(ctx, fmt.Sprintf("SET threads = 1; SET memory_limit = '%dMiB'", need>>20+1))
+	return s.Exec(ctx, fmt.Sprintf("SET threads = 1; SET memory_limit = '%dMiB'; %s", need>>20+1, longStringAllocator))
 }
+
+// longStringAllocator makes DuckDB's allocator return the memory freed by
+// a task to the system at once. Vectors of long strings are allocated
+// outside the buffer pool, and the allocator otherwise keeps what they
+// freed for reuse: each step of Named copying 60 KB URLs left some 100 MB
+// more resident, and --parquet peaked at 1.1 GiB with 340 MB in the pool;
+// with it, 0.66 GiB. It is not set for ordinary logs: there it made the
+// realistic month's --out --parquet 40% slower
+// (docs/performance-memory.md).
+const longStringAllocator = "SET allocator_flush_threshold = '0MB'; SET allocator_bulk_deallocation_flush_threshold = '0MB'"
 
 // LimitAfterRead sets DuckDB's memory limit for the queries that follow the
 // reading of the logs: MemoryLimitAfterRead when it is set, raised when
