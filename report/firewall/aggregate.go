@@ -172,6 +172,9 @@ func Blockable(a netip.Addr) bool {
 // address. Every maximal such prefix is taken: since those are disjoint and
 // any cover needs one prefix inside each, no cover has fewer. A widened
 // prefix also overlaps none of opt.Protected.
+//
+// Build filters and sorts entries in place: the List's Entries share its
+// array, and the caller must not use entries afterwards.
 func Build(entries []Entry, opt Options, meta Meta) (*List, Stats) {
 	var st Stats
 	var allowB netipx.IPSetBuilder
@@ -180,7 +183,10 @@ func Build(entries []Entry, opt Options, meta Meta) (*List, Stats) {
 	}
 	allow, _ := allowB.IPSet()
 
-	kept := make([]Entry, 0, len(entries))
+	// The entries are filtered and sorted in place: a copy of millions of
+	// them (a log of millions of client addresses) would double the
+	// memory of the merge.
+	kept := entries[:0]
 	for _, e := range entries {
 		switch {
 		case !e.Addr.IsValid() || e.Addr.Zone() != "":
@@ -210,25 +216,22 @@ func Build(entries []Entry, opt Options, meta Meta) (*List, Stats) {
 	kept = out
 	st.Listed = len(kept)
 
-	var qualB netipx.IPSetBuilder
-	for _, e := range kept {
-		qualB.Add(e.Addr)
-	}
-	qualSet, _ := qualB.IPSet()
-	qual := rangeSet(qualSet.Ranges())
+	qual := rangesOf(kept)
 
 	// reach: what must stay reachable. Built whenever Build knows of
 	// anything beyond the fixed not-blockable ranges, so that a format
 	// that must widen (Cloudflare's IPv6 /64) can ask List.Reachable.
 	var reach rangeSet
 	if opt.Widest != (Widest{}) || len(opt.Seen) > 0 || len(opt.Allow) > 0 || len(opt.Protected) > 0 {
+		// The seen addresses that do not qualify: filtered here rather
+		// than removed from the builder, which would hold every
+		// qualifying range once more.
 		var b netipx.IPSetBuilder
 		for _, a := range opt.Seen {
-			if a.IsValid() && a.Zone() == "" {
+			if a.IsValid() && a.Zone() == "" && !qual.containsAddr(a.Unmap()) {
 				b.Add(a.Unmap())
 			}
 		}
-		b.RemoveSet(qualSet)
 		for _, p := range opt.Protected {
 			if p.IsValid() {
 				b.AddPrefix(unmapPrefix(p))
@@ -250,7 +253,9 @@ func Build(entries []Entry, opt Options, meta Meta) (*List, Stats) {
 		s, _ := b.IPSet()
 		reach = rangeSet(s.Ranges())
 	}
-	l := &List{Entries: kept, Meta: meta, reach: reach}
+	// At most a block per entry: sized once, where appending to millions
+	// of blocks would allocate them about twice over.
+	l := &List{Entries: kept, Meta: meta, reach: reach, Blocks: make([]Block, 0, len(kept))}
 	for i := 0; i < len(kept); {
 		a := kept[i].Addr
 		bits := a.BitLen()
@@ -313,6 +318,33 @@ func unmapPrefix(p netip.Prefix) netip.Prefix {
 	}
 	q, _ := a.Unmap().Prefix(bits)
 	return q
+}
+
+// rangesOf returns the addresses of es, sorted and distinct, as the
+// ranges of an IPSet of them: runs of consecutive addresses merged. An
+// IPSetBuilder of millions of addresses held several times their size.
+func rangesOf(es []Entry) rangeSet {
+	runs := 0
+	for i := range es {
+		if i == 0 || es[i].Addr != es[i-1].Addr.Next() {
+			runs++
+		}
+	}
+	s := make(rangeSet, 0, runs)
+	for i := 0; i < len(es); {
+		j := i + 1
+		for j < len(es) && es[j].Addr == es[j-1].Addr.Next() {
+			j++
+		}
+		s = append(s, netipx.IPRangeFrom(es[i].Addr, es[j-1].Addr))
+		i = j
+	}
+	return s
+}
+
+// containsAddr reports whether a is in s.
+func (s rangeSet) containsAddr(a netip.Addr) bool {
+	return s.contains(netipx.IPRangeFrom(a, a))
 }
 
 // rangeSet is a sorted list of disjoint ranges (an IPSet's Ranges), searched
