@@ -223,15 +223,18 @@ func Build(entries []Entry, opt Options, meta Meta) (*List, Stats) {
 	// that must widen (Cloudflare's IPv6 /64) can ask List.Reachable.
 	var reach rangeSet
 	if opt.Widest != (Widest{}) || len(opt.Seen) > 0 || len(opt.Allow) > 0 || len(opt.Protected) > 0 {
-		// The seen addresses that do not qualify: filtered here rather
-		// than removed from the builder, which would hold every
-		// qualifying range once more.
-		var b netipx.IPSetBuilder
+		// The seen addresses that do not qualify, sorted into ranges
+		// here: an IPSetBuilder of millions of them held several times
+		// their size. The few prefixes go through the builder.
+		seen := make([]netip.Addr, 0, len(opt.Seen))
 		for _, a := range opt.Seen {
 			if a.IsValid() && a.Zone() == "" && !qual.containsAddr(a.Unmap()) {
-				b.Add(a.Unmap())
+				seen = append(seen, a.Unmap())
 			}
 		}
+		slices.SortFunc(seen, netip.Addr.Compare)
+		seen = slices.Compact(seen)
+		var b netipx.IPSetBuilder
 		for _, p := range opt.Protected {
 			if p.IsValid() {
 				b.AddPrefix(unmapPrefix(p))
@@ -242,7 +245,7 @@ func Build(entries []Entry, opt Options, meta Meta) (*List, Stats) {
 			b.AddPrefix(p)
 		}
 		s, _ := b.IPSet()
-		reach = rangeSet(s.Ranges())
+		reach = union(addrRanges(seen), s.Ranges())
 	}
 
 	if reach == nil {
@@ -340,6 +343,52 @@ func rangesOf(es []Entry) rangeSet {
 		i = j
 	}
 	return s
+}
+
+// addrRanges returns sorted, distinct addresses as ranges: runs of
+// consecutive addresses merged.
+func addrRanges(as []netip.Addr) rangeSet {
+	runs := 0
+	for i := range as {
+		if i == 0 || as[i] != as[i-1].Next() {
+			runs++
+		}
+	}
+	s := make(rangeSet, 0, runs)
+	for i := 0; i < len(as); {
+		j := i + 1
+		for j < len(as) && as[j] == as[j-1].Next() {
+			j++
+		}
+		s = append(s, netipx.IPRangeFrom(as[i], as[j-1]))
+		i = j
+	}
+	return s
+}
+
+// union returns the ranges of a or b, each a sorted list of disjoint
+// ranges, merged where they overlap or touch, as an IPSet's Ranges are.
+func union(a, b []netipx.IPRange) rangeSet {
+	all := make(rangeSet, 0, len(a)+len(b))
+	for len(a) > 0 || len(b) > 0 {
+		var r netipx.IPRange
+		if len(b) == 0 || len(a) > 0 && a[0].From().Less(b[0].From()) {
+			r, a = a[0], a[1:]
+		} else {
+			r, b = b[0], b[1:]
+		}
+		if n := len(all); n > 0 {
+			last := all[n-1]
+			if next := last.To().Next(); !last.To().Less(r.From()) || next.IsValid() && next == r.From() {
+				if last.To().Less(r.To()) {
+					all[n-1] = netipx.IPRangeFrom(last.From(), r.To())
+				}
+				continue
+			}
+		}
+		all = append(all, r)
+	}
+	return all
 }
 
 // containsAddr reports whether a is in s.

@@ -44,6 +44,8 @@ func TestBuildMemory(t *testing.T) {
 	}{
 		{"exact", Options{}, 160},
 		{"aggregate /24,/64", Options{Widest: Widest{V4: 24, V6: 64}}, 160},
+		// As many other addresses seen, which no widened prefix may cover.
+		{"aggregate, 1 M seen", Options{Widest: Widest{V4: 24, V6: 64}, Seen: seenIPv6(1_000_000)}, 300},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			const n = 1_000_000
@@ -63,4 +65,16 @@ func TestBuildMemory(t *testing.T) {
 			}
 		})
 	}
+}
+
+// seenIPv6 returns n IPv6 addresses that are not those of ipv6Entries,
+// in the same /64s.
+func seenIPv6(n int) []netip.Addr {
+	as := make([]netip.Addr, n)
+	for i, e := range ipv6Entries(n) {
+		b := e.Addr.As16()
+		b[15] ^= 0x80
+		as[i] = netip.AddrFrom16(b)
+	}
+	return as
 }
