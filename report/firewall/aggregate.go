@@ -216,7 +216,9 @@ func Build(entries []Entry, opt Options, meta Meta) (*List, Stats) {
 	kept = out
 	st.Listed = len(kept)
 
-	qual := rangesOf(kept)
+	// The qualifying addresses are kept's, sorted and distinct: searched
+	// there (allQualify), where their ranges would take a third of the
+	// entries' memory again.
 
 	// reach: what must stay reachable. Built whenever Build knows of
 	// anything beyond the fixed not-blockable ranges, so that a format
@@ -228,7 +230,7 @@ func Build(entries []Entry, opt Options, meta Meta) (*List, Stats) {
 		// their size. The few prefixes go through the builder.
 		seen := make([]netip.Addr, 0, len(opt.Seen))
 		for _, a := range opt.Seen {
-			if a.IsValid() && a.Zone() == "" && !qual.containsAddr(a.Unmap()) {
+			if a.IsValid() && a.Zone() == "" && !hasAddr(kept, a.Unmap()) {
 				seen = append(seen, a.Unmap())
 			}
 		}
@@ -272,8 +274,7 @@ func Build(entries []Entry, opt Options, meta Meta) (*List, Stats) {
 		best := netip.PrefixFrom(a, bits)
 		for n := bits - 1; n >= 0; n-- {
 			p, _ := a.Prefix(n)
-			r := netipx.RangeOfPrefix(p)
-			if !qual.contains(r) && (n < widest || reach.overlaps(r)) {
+			if !allQualify(kept, p) && (n < widest || reach.overlaps(netipx.RangeOfPrefix(p))) {
 				break
 			}
 			best = p
@@ -323,26 +324,28 @@ func unmapPrefix(p netip.Prefix) netip.Prefix {
 	return q
 }
 
-// rangesOf returns the addresses of es, sorted and distinct, as the
-// ranges of an IPSet of them: runs of consecutive addresses merged. An
-// IPSetBuilder of millions of addresses held several times their size.
-func rangesOf(es []Entry) rangeSet {
-	runs := 0
-	for i := range es {
-		if i == 0 || es[i].Addr != es[i-1].Addr.Next() {
-			runs++
-		}
+// hasAddr reports whether a is the address of an entry of es, sorted by
+// address.
+func hasAddr(es []Entry, a netip.Addr) bool {
+	_, found := slices.BinarySearchFunc(es, a, func(e Entry, a netip.Addr) int { return e.Addr.Compare(a) })
+	return found
+}
+
+// allQualify reports whether every address of p is the address of an entry
+// of es, sorted by address and distinct: whether as many entries lie in p
+// as p holds addresses.
+func allQualify(es []Entry, p netip.Prefix) bool {
+	span := p.Addr().BitLen() - p.Bits()
+	if span >= 62 || len(es) < 1<<span {
+		return false
 	}
-	s := make(rangeSet, 0, runs)
-	for i := 0; i < len(es); {
-		j := i + 1
-		for j < len(es) && es[j].Addr == es[j-1].Addr.Next() {
-			j++
-		}
-		s = append(s, netipx.IPRangeFrom(es[i].Addr, es[j-1].Addr))
-		i = j
+	r := netipx.RangeOfPrefix(p)
+	from, _ := slices.BinarySearchFunc(es, r.From(), func(e Entry, a netip.Addr) int { return e.Addr.Compare(a) })
+	to, found := slices.BinarySearchFunc(es[from:], r.To(), func(e Entry, a netip.Addr) int { return e.Addr.Compare(a) })
+	if found {
+		to++
 	}
-	return s
+	return to == 1<<span
 }
 
 // addrRanges returns sorted, distinct addresses as ranges: runs of
@@ -391,24 +394,9 @@ func union(a, b []netipx.IPRange) rangeSet {
 	return all
 }
 
-// containsAddr reports whether a is in s.
-func (s rangeSet) containsAddr(a netip.Addr) bool {
-	return s.contains(netipx.IPRangeFrom(a, a))
-}
-
 // rangeSet is a sorted list of disjoint ranges (an IPSet's Ranges), searched
 // by bisection: IPSet's own ContainsRange and OverlapsRange scan.
 type rangeSet []netipx.IPRange
-
-// contains reports whether r lies inside one range of s.
-func (s rangeSet) contains(r netipx.IPRange) bool {
-	i := sort.Search(len(s), func(i int) bool { return r.From().Less(s[i].From()) })
-	if i == 0 {
-		return false
-	}
-	x := s[i-1]
-	return !x.To().Less(r.To())
-}
 
 // overlaps reports whether some address of r is in s.
 func (s rangeSet) overlaps(r netipx.IPRange) bool {
