@@ -158,3 +158,24 @@ func splitFinalOrder(query string) (body, order string, ok bool) {
 	}
 	return query[:i], last, true
 }
+
+// Release has DuckDB give back the memory its buffer pool holds (evicting
+// to its spill files what it must keep) and its allocator keeps, before the
+// program holds much memory of its own: the block list of a hostile log is
+// hundreds of MB in Go while DuckDB keeps its limit's worth resident. The
+// memory limit in force stays; the allocator keeps freed memory again
+// afterwards (returning it at once slows the ordinary queries). It is best
+// effort: DuckDB refuses to shrink when its pinned blocks do not fit, and
+// the audit goes on as it was.
+func (s *Store) Release(ctx context.Context) {
+	var limit, flush, bulk string
+	err := s.QueryRow(ctx, `SELECT current_setting('memory_limit'), current_setting('allocator_flush_threshold'),
+		current_setting('allocator_bulk_deallocation_flush_threshold')`).Scan(&limit, &flush, &bulk)
+	if err != nil {
+		return
+	}
+	_ = s.Exec(ctx, longStringAllocator)
+	_ = s.Exec(ctx, "SET memory_limit = '32MB'")
+	_ = s.Exec(ctx, "SET memory_limit = "+Quote(limit))
+	_ = s.Exec(ctx, "SET allocator_flush_threshold = "+Quote(flush)+"; SET allocator_bulk_deallocation_flush_threshold = "+Quote(bulk))
+}
