@@ -382,7 +382,7 @@ func blockWarnings(l *firewall.List, p BlockPolicy) []string {
 		return nil
 	}
 	var widened, dropped []string
-	for _, it := range firewall.CloudflareItems(l) {
+	for it := range firewall.CloudflareAll(l) {
 		switch {
 		case it.Dropped:
 			dropped = append(dropped, it.Value())
