@@ -135,8 +135,8 @@ func (r *Result) BlockList(ctx context.Context, p BlockPolicy) (*firewall.List, 
 	if err := r.store.Exec(ctx, queries.SQL("blocklist.sql"), p.args()...); err != nil {
 		return nil, firewall.Stats{}, fmt.Errorf("block list: %w", err)
 	}
-	// The slices are made to size: grown by append, 1.7 M entries of 3.1 M
-	// IPv6 addresses allocated five times their size.
+	// The slices are made to size: grown by append, the entries of millions
+	// of addresses were allocated several times over.
 	var nEntries, nHeld, nSeen int64
 	err := r.store.QueryRow(ctx, `SELECT count(*) FILTER (WHERE qualifies), count(*) FILTER (WHERE held),
 		count(*) FILTER (WHERE NOT qualifies) FROM block_addresses`).Scan(&nEntries, &nHeld, &nSeen)
