@@ -42,10 +42,10 @@ func TestBuildMemory(t *testing.T) {
 		opt      Options
 		maxBytes uint64 // per entry
 	}{
-		{"exact", Options{}, 160},
-		{"aggregate /24,/64", Options{Widest: Widest{V4: 24, V6: 64}}, 160},
+		{"exact", Options{}, 80},
+		{"aggregate /24,/64", Options{Widest: Widest{V4: 24, V6: 64}}, 80},
 		// As many other addresses seen, which no widened prefix may cover.
-		{"aggregate, 1 M seen", Options{Widest: Widest{V4: 24, V6: 64}, Seen: seenIPv6(1_000_000)}, 300},
+		{"aggregate, 1 M seen", Options{Widest: Widest{V4: 24, V6: 64}, Seen: seenIPv6(1_000_000)}, 240},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			const n = 1_000_000
