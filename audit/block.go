@@ -132,63 +132,81 @@ func (r *Result) BlockList(ctx context.Context, p BlockPolicy) (*firewall.List, 
 	if p.widens() && r.clients == nil && r.Summary.Input.HumanRequests > 0 {
 		return nil, firewall.Stats{}, fmt.Errorf("--block-aggregate and the cloudflare format need the addresses of every client: run the audit with Config.SeenClients")
 	}
-	var entries []firewall.Entry
-	var seen []netip.Addr
 	if err := r.store.Exec(ctx, queries.SQL("blocklist.sql"), p.args()...); err != nil {
+		return nil, firewall.Stats{}, fmt.Errorf("block list: %w", err)
+	}
+	// The slices are made to size: grown by append, the entries of millions
+	// of addresses were allocated several times over.
+	var nEntries, nHeld, nSeen int64
+	err := r.store.QueryRow(ctx, `SELECT count(*) FILTER (WHERE qualifies), count(*) FILTER (WHERE held),
+		count(*) FILTER (WHERE NOT qualifies) FROM block_addresses`).Scan(&nEntries, &nHeld, &nSeen)
+	if err != nil {
 		return nil, firewall.Stats{}, fmt.Errorf("block list: %w", err)
 	}
 	if err := r.store.Exec(ctx, queries.SQL("blocklist_names.sql")); err != nil {
 		return nil, firewall.Stats{}, fmt.Errorf("block list: %w", err)
 	}
 	defer r.store.Exec(context.WithoutCancel(ctx), "DROP TABLE IF EXISTS block_named; DROP TABLE IF EXISTS block_claims; DROP TABLE IF EXISTS block_rows")
+	var entries, held []firewall.Entry
+	var seen []netip.Addr
 	// One row per address, or per claim of a qualifying or held-back
 	// address: its claims are its consecutive rows. Held-back addresses
 	// (verified, qualifying otherwise) stay reachable like any other.
-	var held []firewall.Entry
-	var cur *firewall.Entry
+	var cur *[]firewall.Entry // entries or held; its last element is the current address
 	var curIP string
-	curHeld := false
-	flush := func() {
-		switch {
-		case cur == nil:
-		case curHeld:
-			held = append(held, *cur)
-		default:
-			entries = append(entries, *cur)
+	var claims claimArena
+	err = r.store.EachLarge(ctx, queries.SQL("blocklist_rows.sql"), nil, func(v []any) error {
+		if seen == nil {
+			// Made at the first row, once DuckDB has sorted the rows and
+			// given back the memory of the sort.
+			entries = make([]firewall.Entry, 0, nEntries)
+			held = make([]firewall.Entry, 0, nHeld)
+			seen = make([]netip.Addr, 0, nSeen+int64(len(r.clients)))
 		}
-		cur = nil
-	}
-	err := r.store.EachLarge(ctx, queries.SQL("blocklist_rows.sql"), nil, func(v []any) error {
 		ip, _ := v[0].(string)
 		if cur == nil || ip != curIP {
-			flush()
+			if cur != nil {
+				last := &(*cur)[len(*cur)-1]
+				last.Claims = claims.share(last.Claims)
+			}
+			cur = nil
 			addr, _ := netip.ParseAddr(ip) // not an address (a logged host name): the zero Addr, counted invalid
 			qualifies, _ := v[12].(bool)
-			curHeld, _ = v[14].(bool)
+			isHeld, _ := v[14].(bool)
 			if !qualifies && addr.IsValid() {
 				seen = append(seen, addr)
 			}
-			if !qualifies && !curHeld {
+			if !qualifies && !isHeld {
 				return nil
 			}
-			cur, curIP = &firewall.Entry{Addr: addr}, ip
+			e := firewall.Entry{Addr: addr}
 			for k := 0; k < 6; k++ {
-				cur.Counts[k] = numeric(v[1+k])
+				e.Counts[k] = numeric(v[1+k])
 			}
-			cur.Counts[firewall.Unreachable] = numeric(v[13])
-			cur.FirstSeen, _ = v[10].(time.Time)
-			cur.LastSeen, _ = v[11].(time.Time)
+			e.Counts[firewall.Unreachable] = numeric(v[13])
+			e.FirstSeen, _ = v[10].(time.Time)
+			e.LastSeen, _ = v[11].(time.Time)
+			cur = &entries
+			if isHeld {
+				cur = &held
+			}
+			*cur = append(*cur, e)
+			curIP = ip
+			claims.start()
 		}
 		if v[8] != nil || v[9] != nil {
 			bot, _ := v[8].(string)
 			id, _ := v[9].(string)
-			cur.Claims = append(cur.Claims, firewall.Claim{Bot: bot, Identity: id})
+			(*cur)[len(*cur)-1].Claims = claims.add(bot, id)
 		}
 		return nil
 	})
-	flush()
 	if err != nil {
 		return nil, firewall.Stats{}, fmt.Errorf("block list: %w", err)
+	}
+	if cur != nil {
+		last := &(*cur)[len(*cur)-1]
+		last.Claims = claims.share(last.Claims)
 	}
 	// Every address seen that does not qualify stays reachable: no widened
 	// prefix (--block-aggregate, Cloudflare's /64) may cover it, nor a
@@ -217,6 +235,83 @@ func (r *Result) BlockList(ctx context.Context, p BlockPolicy) (*firewall.List, 
 	}
 	r.Summary.Blocklist = sum
 	return l, st, nil
+}
+
+// claimArena holds the claims of the block list's entries in shared chunks,
+// with the crawlers' names and identities interned, and the entries with
+// the same claims sharing one slice: a slice and two strings allocated per
+// address cost more than the address's entry (3.1 M addresses: 120 MB).
+// Whoever changes a claim of an entry clones its slice first.
+type claimArena struct {
+	chunk []firewall.Claim
+	first int // the current address's first claim in chunk
+	names map[string]string
+	sets  map[string][]firewall.Claim
+	key   []byte
+}
+
+const (
+	// claimChunk is how many claims a chunk holds.
+	claimChunk = 1 << 14
+	// claimSets is how many distinct sets of claims are shared: beyond
+	// it (a log of millions of invented crawlers) a set's key would cost
+	// more than the set.
+	claimSets = 1 << 12
+)
+
+// start begins the claims of the next address.
+func (a *claimArena) start() { a.first = len(a.chunk) }
+
+// add adds a claim of the current address and returns all of its claims,
+// a slice that later claims of other addresses leave as it is.
+func (a *claimArena) add(bot, identity string) []firewall.Claim {
+	if a.names == nil {
+		a.names = map[string]string{}
+	}
+	intern := func(s string) string {
+		if v, ok := a.names[s]; ok {
+			return v
+		}
+		if len(a.names) < claimSets {
+			a.names[s] = s
+		}
+		return s
+	}
+	if len(a.chunk) == cap(a.chunk) {
+		mine := a.chunk[a.first:]
+		next := make([]firewall.Claim, len(mine), max(claimChunk, 2*len(mine)))
+		copy(next, mine)
+		a.chunk, a.first = next, 0
+	}
+	a.chunk = append(a.chunk, firewall.Claim{Bot: intern(bot), Identity: intern(identity)})
+	return a.chunk[a.first:len(a.chunk):len(a.chunk)]
+}
+
+// share returns the claims of the current address (the last add returned
+// them), or an earlier address's same claims, giving back the room of
+// these.
+func (a *claimArena) share(claims []firewall.Claim) []firewall.Claim {
+	if len(claims) == 0 {
+		return claims
+	}
+	a.key = a.key[:0]
+	for _, c := range claims {
+		a.key = append(a.key, c.Bot...)
+		a.key = append(a.key, 0)
+		a.key = append(a.key, c.Identity...)
+		a.key = append(a.key, 0)
+	}
+	if s, ok := a.sets[string(a.key)]; ok {
+		a.chunk = a.chunk[:a.first]
+		return s
+	}
+	if a.sets == nil {
+		a.sets = map[string][]firewall.Claim{}
+	}
+	if len(a.sets) < claimSets {
+		a.sets[string(a.key)] = claims
+	}
+	return claims
 }
 
 // heldBackCrawlers names the verified crawlers of the held-back addresses:
@@ -287,7 +382,7 @@ func blockWarnings(l *firewall.List, p BlockPolicy) []string {
 		return nil
 	}
 	var widened, dropped []string
-	for _, it := range firewall.CloudflareItems(l) {
+	for it := range firewall.CloudflareAll(l) {
 		switch {
 		case it.Dropped:
 			dropped = append(dropped, it.Value())

@@ -106,6 +106,10 @@ func markPredating(entries []firewall.Entry, r *verify.Ranges) int {
 				continue
 			}
 			if f, ok := firsts[strings.ToLower(c.Bot)]; ok && !e.LastSeen.IsZero() && e.LastSeen.Before(f.at) {
+				if !has {
+					// Entries with the same claims share them (claimArena).
+					e.Claims = slices.Clone(e.Claims)
+				}
 				e.Claims[k].Predates = true
 				has = true
 			}

@@ -38,18 +38,25 @@ func (r *Result) Findings(ctx context.Context, block BlockPolicy, opt ReportOpti
 	if err != nil {
 		return nil, err
 	}
-	return r.findings(ctx, list, st, block, opt)
+	return r.findings(ctx, blockFindings(list, st, block.normalized(), opt.BlockFiles, opt.limits().BlockEntries), opt)
 }
 
-// findings is Findings with the block list made under block already.
-func (r *Result) findings(ctx context.Context, list *firewall.List, st firewall.Stats, block BlockPolicy, opt ReportOptions) (*report.Findings, error) {
+// limits returns o.Limits, or report.DefaultLimits when they are zero.
+func (o ReportOptions) limits() report.Limits {
+	if o.Limits == (report.Limits{}) {
+		return report.DefaultLimits
+	}
+	return o.Limits
+}
+
+// findings is Findings with what the report says of the block list made
+// already (blockFindings): the list itself, millions of addresses in a
+// hostile log, need not be held while the report's queries run.
+func (r *Result) findings(ctx context.Context, block report.BlockFindings, opt ReportOptions) (*report.Findings, error) {
 	if err := r.materialize(ctx); err != nil {
 		return nil, err
 	}
-	lim := opt.Limits
-	if lim == (report.Limits{}) {
-		lim = report.DefaultLimits
-	}
+	lim := opt.limits()
 	now := opt.Now
 	if now.IsZero() {
 		now = time.Now()
@@ -271,7 +278,7 @@ func (r *Result) findings(ctx context.Context, list *firewall.List, st firewall.
 		return nil, err
 	}
 
-	f.Block = blockFindings(list, st, block.normalized(), opt.BlockFiles, lim.BlockEntries)
+	f.Block = block
 	if bl := r.Summary.Blocklist; bl != nil {
 		f.Block.HeldBackVerified, f.Block.HeldBack = bl.HeldBackVerified, bl.HeldBackCrawlers
 	}
@@ -370,16 +377,8 @@ func blockFindings(l *firewall.List, st firewall.Stats, p BlockPolicy, files []s
 	b := report.BlockFindings{Files: files, Kinds: p.On, Min: p.Min, Verified: p.Verified, AllowList: p.AllowFile,
 		Addresses: len(l.Entries), Blocks: len(l.Blocks), Allowed: st.Allowed, NotBlockable: st.NotBlockable, Invalid: st.Invalid}
 	b.Predating = l.Meta.Predating
-	entries := slices.Clone(l.Entries)
-	total := func(e firewall.Entry) int64 {
-		var t int64
-		for _, c := range e.Counts {
-			t += c
-		}
-		return t
-	}
-	slices.SortStableFunc(entries, func(a, b firewall.Entry) int { return cmp.Compare(total(b), total(a)) })
-	for _, e := range entries[:min(len(entries), limit)] {
+	for _, i := range topEntries(l.Entries, limit) {
+		e := l.Entries[i]
 		be := report.BlockEntry{Addr: e.Addr.String(), Reasons: firewall.CountsText(e.Counts), First: e.FirstSeen.UTC(), Last: e.LastSeen.UTC()}
 		for _, c := range e.Claims {
 			be.Claims = append(be.Claims, strings.TrimSpace(c.Bot+" "+c.IdentityText()))
@@ -387,6 +386,40 @@ func blockFindings(l *firewall.List, st firewall.Stats, p BlockPolicy, files []s
 		b.Entries = append(b.Entries, be)
 	}
 	return b
+}
+
+// topEntries returns the indexes of the limit entries with most requests
+// counted, most first, an earlier entry first among equals (the order of a
+// stable sort), without sorting or copying the entries: a block list may
+// hold millions.
+func topEntries(entries []firewall.Entry, limit int) []int {
+	total := func(e *firewall.Entry) int64 {
+		var t int64
+		for _, c := range e.Counts {
+			t += c
+		}
+		return t
+	}
+	var top []int
+	var totals []int64 // of top
+	for i := range entries {
+		t := total(&entries[i])
+		if len(top) == limit && (limit == 0 || t <= totals[len(totals)-1]) {
+			continue
+		}
+		// After every entry with as many or more: they came first.
+		at, _ := slices.BinarySearchFunc(totals, t, func(have, want int64) int {
+			if have >= want {
+				return -1
+			}
+			return 1
+		})
+		top, totals = slices.Insert(top, at, i), slices.Insert(totals, at, t)
+		if len(top) > limit {
+			top, totals = top[:limit], totals[:limit]
+		}
+	}
+	return top
 }
 
 // days returns the UTC days from from to to, both included (none when

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -78,6 +79,30 @@ func (r *Result) WriteOut(ctx context.Context, dir string, block BlockPolicy) er
 			st.RemoveOthers(file.Name)
 		}
 	}
+	// The block list's files first, and then the list is let go: the
+	// report keeps what it shows of it, and the queries of the CSV files
+	// and the report need DuckDB's memory while a hostile log's list is
+	// hundreds of MB in Go.
+	var blockFiles []string
+	for _, f := range append([]firewall.Format{firewall.Text}, block.Formats...) {
+		for _, file := range f.Files {
+			if err := st.Write(file.Name, func(w io.Writer) error { return file.Write(w, list) }); err != nil {
+				if f.Name == firewall.Text.Name {
+					return err // written always: no --block-format to name
+				}
+				return fmt.Errorf("--block-format %s: %w", f.Name, err)
+			}
+			blockFiles = append(blockFiles, file.Name)
+		}
+	}
+	opt := ReportOptions{Tool: block.Tool, BlockFiles: blockFiles}
+	blockFound := blockFindings(list, stats, block.normalized(), blockFiles, opt.limits().BlockEntries)
+	warnings := blockWarnings(list, block)
+	// A collection now, not when the next queries' garbage asks for one:
+	// until then the list's memory stays resident beside DuckDB's.
+	list = nil
+	debug.FreeOSMemory()
+	r.store.Release(ctx)
 	if err := st.Write("summary.json", func(w io.Writer) error { return report.WriteJSON(w, &r.Summary) }); err != nil {
 		return err
 	}
@@ -93,19 +118,7 @@ func (r *Result) WriteOut(ctx context.Context, dir string, block BlockPolicy) er
 			return err
 		}
 	}
-	var blockFiles []string
-	for _, f := range append([]firewall.Format{firewall.Text}, block.Formats...) {
-		for _, file := range f.Files {
-			if err := st.Write(file.Name, func(w io.Writer) error { return file.Write(w, list) }); err != nil {
-				if f.Name == firewall.Text.Name {
-					return err // written always: no --block-format to name
-				}
-				return fmt.Errorf("--block-format %s: %w", f.Name, err)
-			}
-			blockFiles = append(blockFiles, file.Name)
-		}
-	}
-	findings, err := r.findings(ctx, list, stats, block, ReportOptions{Tool: block.Tool, BlockFiles: blockFiles})
+	findings, err := r.findings(ctx, blockFound, opt)
 	if err != nil {
 		return err
 	}
@@ -127,7 +140,7 @@ func (r *Result) WriteOut(ctx context.Context, dir string, block BlockPolicy) er
 	if r.dbWithOut {
 		r.dbTemp = "" // renamed with the set
 	}
-	r.Warnings = append(r.Warnings, blockWarnings(list, block)...)
+	r.Warnings = append(r.Warnings, warnings...)
 	return nil
 }
 

@@ -5,17 +5,29 @@
 -- verification found); then block_rows, the two joined. Addresses are matched on the pair (id, inline string) with NULLs
 -- as -1 and '': equality, which DuckDB hashes, where IS NOT DISTINCT FROM made a nested
 -- loop.
+CREATE OR REPLACE TEMP TABLE block_ip_names AS
+SELECT d.id, d.value
+FROM dict d
+SEMI JOIN block_addresses a ON a.client_ip_id = d.id;
+
 CREATE OR REPLACE TEMP TABLE block_named AS
 SELECT a.*, coalesce(ip.value, a.client_ip) AS address
 FROM block_addresses a
-LEFT JOIN dict ip ON ip.id = a.client_ip_id;
+LEFT JOIN block_ip_names ip ON ip.id = a.client_ip_id;
 
-CREATE OR REPLACE TEMP TABLE block_claim_ids AS
-SELECT DISTINCT coalesce(r.client_ip_id, -1) AS ip_id, coalesce(r.client_ip, '') AS ip, r.bot_id, r.identity
+DROP TABLE block_ip_names;
+
+CREATE OR REPLACE TEMP TABLE block_claim_rows AS
+SELECT coalesce(r.client_ip_id, -1) AS ip_id, coalesce(r.client_ip, '') AS ip, r.bot_id, r.identity
 FROM requests r
 SEMI JOIN (SELECT client_ip_id, client_ip FROM block_addresses WHERE qualifies OR held) a
     ON coalesce(a.client_ip_id, -1) = coalesce(r.client_ip_id, -1)
    AND coalesce(a.client_ip, '') = coalesce(r.client_ip, '');
+
+CREATE OR REPLACE TEMP TABLE block_claim_ids AS
+SELECT DISTINCT * FROM block_claim_rows;
+
+DROP TABLE block_claim_rows;
 
 CREATE OR REPLACE TEMP TABLE block_claims AS
 SELECT c.ip_id, c.ip, bot.value AS bot, c.identity

@@ -40,12 +40,19 @@ GROUP BY r.bot_id, r.host_id, r.identity_code;
 -- Distinct addresses, as a DISTINCT then a count: a hash aggregate that
 -- spills to disk under the memory limit, where count(DISTINCT) over
 -- millions of groups does not. A value is an id or a string, never both
--- (RequestsSchema).
+-- (RequestsSchema). The view's joins (claims names the identity) are a step
+-- of their own: with 3.1 M distinct IPv6 addresses, the join's hash table and
+-- the DISTINCT's in one query ran out of 256 MB, where each alone spills.
+CREATE OR REPLACE TEMP TABLE summary_ip_rows AS
+SELECT bot_id, host_id, identity_code, client_ip_id, client_ip FROM requests
+WHERE client_ip_id IS NOT NULL OR client_ip IS NOT NULL;
+
 CREATE OR REPLACE TEMP TABLE summary_ips AS
 SELECT bot_id, host_id, identity_code, count(*) AS ips
-FROM (SELECT DISTINCT bot_id, host_id, identity_code, client_ip_id, client_ip FROM requests
-      WHERE client_ip_id IS NOT NULL OR client_ip IS NOT NULL)
+FROM (SELECT DISTINCT bot_id, host_id, identity_code, client_ip_id, client_ip FROM summary_ip_rows)
 GROUP BY bot_id, host_id, identity_code;
+
+DROP TABLE summary_ip_rows;
 
 -- The windows: the judge measured them while the logs streamed (audit/windows.go: the
 -- temporary table streamed_windows, and the variable windows_streamed) unless the logs

@@ -46,11 +46,30 @@ func (s BlocklistStats) Dropped() int { return s.Invalid + s.NotBlockable }
 // SafeCell, so no header text can put an address line into the file. An
 // empty header writes no header lines.
 func WriteBlocklist(w io.Writer, ips []string, header string) (BlocklistStats, error) {
-	var st BlocklistStats
+	var invalid int
 	addrs := make([]netip.Addr, 0, len(ips))
 	for _, s := range ips {
 		a, err := netip.ParseAddr(s)
-		if err != nil || a.Zone() != "" {
+		if err != nil {
+			invalid++
+			continue
+		}
+		addrs = append(addrs, a)
+	}
+	st, err := WriteBlocklistAddrs(w, addrs, header)
+	st.Invalid += invalid
+	return st, err
+}
+
+// WriteBlocklistAddrs is WriteBlocklist for addresses already parsed: the
+// same file from as many addresses without their text (a block list may
+// hold millions). addrs is sorted and compacted in place; an address with a
+// zone counts as invalid.
+func WriteBlocklistAddrs(w io.Writer, addrs []netip.Addr, header string) (BlocklistStats, error) {
+	var st BlocklistStats
+	kept := addrs[:0]
+	for _, a := range addrs {
+		if !a.IsValid() || a.Zone() != "" {
 			st.Invalid++
 			continue
 		}
@@ -59,8 +78,9 @@ func WriteBlocklist(w io.Writer, ips []string, header string) (BlocklistStats, e
 			st.NotBlockable++
 			continue
 		}
-		addrs = append(addrs, a)
+		kept = append(kept, a)
 	}
+	addrs = kept
 	slices.SortFunc(addrs, netip.Addr.Compare)
 	n := len(addrs)
 	addrs = slices.Compact(addrs)

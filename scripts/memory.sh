@@ -3,12 +3,15 @@
 # inputs of README "Memory": an ordinary ~4 GB log through stdin, and the
 # hostile ones of internal/hostilegen (2 M distinct bot User-Agents and 5 M
 # distinct paths; 60 KB URLs); and the ones that write files, which must
-# spill rather than fail (docs/performance-memory.md): --out on 60 KB URLs,
-# on a month read three times, on 2 M distinct client addresses, and
-# --parquet on a 3 M-line month. Needs /usr/bin/time (GNU time).
+# spill rather than fail (docs/performance-memory.md): --out on 60 KB URLs
+# (and with --db and --parquet besides), on a month read three times, on 2 M
+# distinct client addresses, on 3 M distinct IPv6 addresses (and their block
+# lists in every format but aws-waf, aggregated), and --parquet on a 3 M-line month.
+# Needs /usr/bin/time (GNU time).
 #
 #   scripts/memory.sh [INPUT...]     INPUT: ordinary, cardinality, cardinality-1m, long, long-default,
-#                                    out-long, out-thrice, out-addresses, parquet-month
+#                                    out-long, out-long-all, out-thrice, out-addresses,
+#                                    out-ipv6, out-ipv6-aggregate, parquet-month
 #                                    (default: all)
 #
 # Environment: DIR keeps the generated inputs (default: a temporary directory,
@@ -33,7 +36,7 @@ if [ -z "${CA:-}" ]; then
 fi
 [ -x "$DIR/hostilegen" ] || go build -o "$DIR/hostilegen" ./internal/hostilegen/cmd/hostilegen
 
-inputs=${*:-ordinary cardinality cardinality-1m long long-default out-long out-thrice out-addresses parquet-month}
+inputs=${*:-ordinary cardinality cardinality-1m long long-default out-long out-long-all out-thrice out-addresses out-ipv6 out-ipv6-aggregate parquet-month}
 
 # measure NAME LOG ROBOTS [FLAGS...]: audits LOG through stdin (TIMES times
 # over when TIMES is set) and prints the peak RSS and the wall time.
@@ -89,6 +92,13 @@ for in in $inputs; do
 		rm -rf "$DIR/out"
 		measure out-long "$DIR/out-long.log" "$DIR/robots.txt" --max-line-bytes 200000 --out "$DIR/out"
 		;;
+	out-long-all)
+		# The same with --db and --parquet besides: DuckDB's raised limit,
+		# the database's COMMIT and the Parquet writer at once.
+		[ -s "$DIR/out-long.log" ] || "$DIR/hostilegen" -lines 4000 -path-bytes 60000 -o "$DIR/out-long.log" -robots "$DIR/robots.txt"
+		rm -rf "$DIR/out" "$DIR/parquet" "$DIR/audit.duckdb" "$DIR/audit.duckdb.wal"
+		measure out-long-all "$DIR/out-long.log" "$DIR/robots.txt" --max-line-bytes 200000 --out "$DIR/out" --db "$DIR/audit.duckdb" --parquet "$DIR/parquet"
+		;;
 	out-thrice)
 		# A 3 M-line gen month read three times through stdin, --out:
 		# 0.9 M breaches to sort for breaches.csv.
@@ -105,6 +115,20 @@ for in in $inputs; do
 		rm -rf "$DIR/out"
 		measure out-addresses "$DIR/addresses.log" "$DIR/robots.txt" --out "$DIR/out"
 		;;
+	out-ipv6 | out-ipv6-aggregate)
+		# 4 M bot lines from 3.1 M distinct IPv6 addresses (four to a
+		# /64, over eight /32s), every one on the block list, --out; with
+		# every block-list format but aws-waf (an AWS WAF IP set holds
+		# 10,000 addresses: it refuses 1.7 M) and --block-aggregate
+		# /24,/64 ("out-ipv6-aggregate").
+		[ -s "$DIR/ipv6.log" ] || "$DIR/hostilegen" -lines 4000000 -addresses 8000000 -ipv6 -o "$DIR/ipv6.log" -robots "$DIR/robots.txt"
+		rm -rf "$DIR/out"
+		if [ "$in" = out-ipv6 ]; then
+			measure out-ipv6 "$DIR/ipv6.log" "$DIR/robots.txt" --out "$DIR/out"
+		else
+			measure out-ipv6-aggregate "$DIR/ipv6.log" "$DIR/robots.txt" --out "$DIR/out" --block-format cidr,nftables,ipset,iptables,nginx,apache,haproxy,cloudflare,crowdsec,csv --block-aggregate /24,/64
+		fi
+		;;
 	parquet-month)
 		# The 3 M-line gen month (1.2 M bot requests), --parquet.
 		[ -s "$DIR/month.log" ] || "$CA" gen --lines 3000000 --robots-dir "$DIR/month-robots" -o "$DIR/month.log"
@@ -112,7 +136,7 @@ for in in $inputs; do
 		measure parquet-month "$DIR/month.log" "$DIR/month-robots" --parquet "$DIR/parquet"
 		;;
 	*)
-		echo "unknown input $in: use ordinary, cardinality, cardinality-1m, long, long-default, out-long, out-thrice, out-addresses, parquet-month" >&2
+		echo "unknown input $in: use ordinary, cardinality, cardinality-1m, long, long-default, out-long, out-long-all, out-thrice, out-addresses, out-ipv6, out-ipv6-aggregate, parquet-month" >&2
 		exit 2
 		;;
 	esac

@@ -39,17 +39,31 @@ const vectorRows = 2048
 // Insert notes the longest string, since a query could not read it back
 // once the strings fill the limit. limit is the memory_limit in force, in
 // bytes.
+//
+// It also has DuckDB's allocator give freed memory back to the system
+// after every task (longStringAllocator).
 func (s *Store) fitLongStrings(ctx context.Context, limit int64) error {
 	need := 3 * vectorRows * s.longest
 	if limit <= 0 || need <= limit {
 		return nil
 	}
-	return s.Exec(ctx, fmt.Sprintf("SET threads = 1; SET memory_limit = '%dMiB'", need>>20+1))
+	return s.Exec(ctx, fmt.Sprintf("SET threads = 1; SET memory_limit = '%dMiB'; %s", need>>20+1, longStringAllocator))
 }
+
+// longStringAllocator makes DuckDB's allocator return the memory freed by
+// a task to the system at once. Vectors of long strings are allocated
+// outside the buffer pool, and the allocator otherwise keeps what they
+// freed for reuse: each step of Named copying 60 KB URLs left some 100 MB
+// more resident, and --parquet peaked at 1.1 GiB with 340 MB in the pool;
+// with it, 0.66 GiB. It is not set for ordinary logs: there it made the
+// realistic month's --out --parquet 40% slower
+// (docs/performance-memory.md).
+const longStringAllocator = "SET allocator_flush_threshold = '0MB'; SET allocator_bulk_deallocation_flush_threshold = '0MB'"
 
 // LimitAfterRead sets DuckDB's memory limit for the queries that follow the
 // reading of the logs: MemoryLimitAfterRead when it is set, raised when
-// vectors of the longest strings stored need more (see fitLongStrings).
+// vectors of the longest strings stored need more (see fitLongStrings);
+// and keeps each join's hash table on the side the query names second.
 func (s *Store) LimitAfterRead(ctx context.Context) error {
 	limit := MemoryLimit
 	if MemoryLimitAfterRead != "" {
@@ -57,6 +71,14 @@ func (s *Store) LimitAfterRead(ctx context.Context) error {
 			return err
 		}
 		limit = MemoryLimitAfterRead
+	}
+	// DuckDB builds a join's hash table on the side it estimates smaller;
+	// under the view requests it chose the requests with their address
+	// strings over claims (4 M rows of 3.1 M IPv6 addresses: 231 MB where
+	// claims' ids take 57 MB) and ran out of the limit. The view's joined
+	// tables are the small side by design (docs/performance-memory.md).
+	if err := s.Exec(ctx, "SET disabled_optimizers = 'build_side_probe_side'"); err != nil {
+		return err
 	}
 	return s.fitLongStrings(ctx, parseBytes(limit))
 }
@@ -135,4 +157,25 @@ func splitFinalOrder(query string) (body, order string, ok bool) {
 		return "", "", false
 	}
 	return query[:i], last, true
+}
+
+// Release has DuckDB give back the memory its buffer pool holds (evicting
+// to its spill files what it must keep) and its allocator keeps, before the
+// program holds much memory of its own: the block list of a hostile log is
+// hundreds of MB in Go while DuckDB keeps its limit's worth resident. The
+// memory limit in force stays; the allocator keeps freed memory again
+// afterwards (returning it at once slows the ordinary queries). It is best
+// effort: DuckDB refuses to shrink when its pinned blocks do not fit, and
+// the audit goes on as it was.
+func (s *Store) Release(ctx context.Context) {
+	var limit, flush, bulk string
+	err := s.QueryRow(ctx, `SELECT current_setting('memory_limit'), current_setting('allocator_flush_threshold'),
+		current_setting('allocator_bulk_deallocation_flush_threshold')`).Scan(&limit, &flush, &bulk)
+	if err != nil {
+		return
+	}
+	_ = s.Exec(ctx, longStringAllocator)
+	_ = s.Exec(ctx, "SET memory_limit = '32MB'")
+	_ = s.Exec(ctx, "SET memory_limit = "+Quote(limit))
+	_ = s.Exec(ctx, "SET allocator_flush_threshold = "+Quote(flush)+"; SET allocator_bulk_deallocation_flush_threshold = "+Quote(bulk))
 }

@@ -126,7 +126,8 @@ FROM range(0, 200000) t(i) WHERE i % $1 <> 0 GROUP BY k ORDER BY n DESC, k DESC;
 // TestStoreChunkRowsLongStrings: once Insert has seen long strings,
 // EachLarge reads fewer rows at a time, so that a chunk of them stays near
 // largeChunkBytes, and still gives every row; fitLongStrings then raises
-// DuckDB's memory limit to hold vectors of them, on one thread.
+// DuckDB's memory limit to hold vectors of them, on one thread, and has
+// its allocator return freed memory at once.
 func TestStoreChunkRowsLongStrings(t *testing.T) {
 	ctx := context.Background()
 	s, err := OpenWith(ctx, "", Options{NoTables: true})
@@ -169,6 +170,23 @@ func TestStoreChunkRowsLongStrings(t *testing.T) {
 	if got != rows {
 		t.Errorf("EachLarge gave %d long rows, want %d", got, rows)
 	}
+	flush := func() (string, string) {
+		var a, b string
+		if err := s.Each(ctx, "SELECT current_setting('allocator_flush_threshold')::VARCHAR, current_setting('allocator_bulk_deallocation_flush_threshold')::VARCHAR", nil, func(v []any) error {
+			a, b = v[0].(string), v[1].(string)
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return a, b
+	}
+	// A limit with room for the vectors changes nothing.
+	if err := s.fitLongStrings(ctx, parseBytes("10GB")); err != nil {
+		t.Fatal(err)
+	}
+	if a, b := flush(); parseBytes(a) == 0 || parseBytes(b) == 0 {
+		t.Errorf("with room for the vectors: allocator flush thresholds %s and %s, want DuckDB's defaults", a, b)
+	}
 	if err := s.fitLongStrings(ctx, parseBytes("32MB")); err != nil {
 		t.Fatal(err)
 	}
@@ -182,6 +200,10 @@ func TestStoreChunkRowsLongStrings(t *testing.T) {
 	}
 	if threads != 1 || parseBytes(limit) < 3*vectorRows*(pathBytes-10) {
 		t.Errorf("after fitLongStrings: threads %d, memory_limit %s; want 1 and room for three vectors of %d bytes", threads, limit, pathBytes)
+	}
+	// The allocator then returns what a task freed at once.
+	if a, b := flush(); parseBytes(a) != 0 || parseBytes(b) != 0 {
+		t.Errorf("after fitLongStrings: allocator flush thresholds %s and %s, want 0", a, b)
 	}
 }
 

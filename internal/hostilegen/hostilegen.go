@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"net/netip"
 	"strconv"
 	"time"
 )
@@ -19,8 +20,13 @@ type Options struct {
 	// agents share ("HostileBot<n>"), each agent then differing in its
 	// URL only.
 	BotNames int
-	// Addresses is the number of distinct client addresses (IPv4); 0: one.
+	// Addresses is the number of distinct client addresses (IPv4, or
+	// IPv6 with IPv6); 0: one.
 	Addresses int
+	// IPv6 makes the addresses IPv6, as real IPv6 clients look: a few
+	// addresses (random interface identifiers) in each /64, the /64s
+	// spread over the /48s of eight /32s (ipv6Addr).
+	IPv6 bool
 	// PathBytes is the length of every path; 0: short paths. Every line
 	// requests a path of its own.
 	PathBytes int
@@ -50,9 +56,14 @@ func Write(w io.Writer, o Options) error {
 		if o.Addresses > 1 {
 			addr = mix(o.Seed^0xadd7, uint64(i)) % uint64(o.Addresses)
 		}
-		// 10.0.0.0/8 and on: distinct addresses for up to 2^32 - 10<<24.
-		a := uint32(10<<24) + uint32(addr)
-		line = fmt.Appendf(line, "%d.%d.%d.%d - - ", a>>24, a>>16&255, a>>8&255, a&255)
+		if o.IPv6 {
+			line = appendIPv6(line, o.Seed, addr)
+			line = append(line, " - - "...)
+		} else {
+			// 10.0.0.0/8 and on: distinct addresses for up to 2^32 - 10<<24.
+			a := uint32(10<<24) + uint32(addr)
+			line = fmt.Appendf(line, "%d.%d.%d.%d - - ", a>>24, a>>16&255, a>>8&255, a&255)
+		}
 		line = t.AppendFormat(line, "[02/Jan/2006:15:04:05 -0700] ")
 		line = append(line, `"GET `...)
 		start := len(line)
@@ -93,6 +104,26 @@ func Write(w io.Writer, o Options) error {
 		}
 	}
 	return bw.Flush()
+}
+
+// ipv6PerSubnet is the number of addresses of a /64: a household or a
+// server's subnet shows a few addresses (RFC 8981 temporary addresses), not
+// one.
+const ipv6PerSubnet = 4
+
+// appendIPv6 appends the IPv6 address number n: /64 number n/ipv6PerSubnet,
+// in one of eight /32s of 3fff::/20 (the documentation prefix of RFC 9637,
+// which no crawler's published ranges hold, so that no request is
+// verified), at a random /48 and /64 inside it; its interface identifier
+// is mix of n, a bijection, so that distinct n give distinct addresses.
+func appendIPv6(b []byte, seed, n uint64) []byte {
+	subnet := mix(seed^0x64, n/ipv6PerSubnet)
+	hi := uint64(0x3fff)<<48 | (subnet%8)<<32 | subnet>>32&0xffffffff
+	lo := mix(seed^0x1d, n)
+	return netip.AddrFrom16([16]byte{
+		byte(hi >> 56), byte(hi >> 48), byte(hi >> 40), byte(hi >> 32), byte(hi >> 24), byte(hi >> 16), byte(hi >> 8), byte(hi),
+		byte(lo >> 56), byte(lo >> 48), byte(lo >> 40), byte(lo >> 32), byte(lo >> 24), byte(lo >> 16), byte(lo >> 8), byte(lo),
+	}).AppendTo(b)
 }
 
 // mix is SplitMix64's finaliser of seed+x: a cheap, well-spread hash.

@@ -172,6 +172,9 @@ func Blockable(a netip.Addr) bool {
 // address. Every maximal such prefix is taken: since those are disjoint and
 // any cover needs one prefix inside each, no cover has fewer. A widened
 // prefix also overlaps none of opt.Protected.
+//
+// Build filters and sorts entries in place: the List's Entries share its
+// array, and the caller must not use entries afterwards.
 func Build(entries []Entry, opt Options, meta Meta) (*List, Stats) {
 	var st Stats
 	var allowB netipx.IPSetBuilder
@@ -180,7 +183,10 @@ func Build(entries []Entry, opt Options, meta Meta) (*List, Stats) {
 	}
 	allow, _ := allowB.IPSet()
 
-	kept := make([]Entry, 0, len(entries))
+	// The entries are filtered and sorted in place: a copy of millions of
+	// them (a log of millions of client addresses) would double the
+	// memory of the merge.
+	kept := entries[:0]
 	for _, e := range entries {
 		switch {
 		case !e.Addr.IsValid() || e.Addr.Zone() != "":
@@ -210,25 +216,27 @@ func Build(entries []Entry, opt Options, meta Meta) (*List, Stats) {
 	kept = out
 	st.Listed = len(kept)
 
-	var qualB netipx.IPSetBuilder
-	for _, e := range kept {
-		qualB.Add(e.Addr)
-	}
-	qualSet, _ := qualB.IPSet()
-	qual := rangeSet(qualSet.Ranges())
+	// The qualifying addresses are kept's, sorted and distinct: searched
+	// there (allQualify), where their ranges would take a third of the
+	// entries' memory again.
 
 	// reach: what must stay reachable. Built whenever Build knows of
 	// anything beyond the fixed not-blockable ranges, so that a format
 	// that must widen (Cloudflare's IPv6 /64) can ask List.Reachable.
 	var reach rangeSet
 	if opt.Widest != (Widest{}) || len(opt.Seen) > 0 || len(opt.Allow) > 0 || len(opt.Protected) > 0 {
-		var b netipx.IPSetBuilder
+		// The seen addresses that do not qualify, sorted into ranges
+		// here: an IPSetBuilder of millions of them held several times
+		// their size. The few prefixes go through the builder.
+		seen := make([]netip.Addr, 0, len(opt.Seen))
 		for _, a := range opt.Seen {
-			if a.IsValid() && a.Zone() == "" {
-				b.Add(a.Unmap())
+			if a.IsValid() && a.Zone() == "" && !hasAddr(kept, a.Unmap()) {
+				seen = append(seen, a.Unmap())
 			}
 		}
-		b.RemoveSet(qualSet)
+		slices.SortFunc(seen, netip.Addr.Compare)
+		seen = slices.Compact(seen)
+		var b netipx.IPSetBuilder
 		for _, p := range opt.Protected {
 			if p.IsValid() {
 				b.AddPrefix(unmapPrefix(p))
@@ -239,7 +247,7 @@ func Build(entries []Entry, opt Options, meta Meta) (*List, Stats) {
 			b.AddPrefix(p)
 		}
 		s, _ := b.IPSet()
-		reach = rangeSet(s.Ranges())
+		reach = union(addrRanges(seen), s.Ranges())
 	}
 
 	if reach == nil {
@@ -250,7 +258,9 @@ func Build(entries []Entry, opt Options, meta Meta) (*List, Stats) {
 		s, _ := b.IPSet()
 		reach = rangeSet(s.Ranges())
 	}
-	l := &List{Entries: kept, Meta: meta, reach: reach}
+	// At most a block per entry: sized once, where appending to millions
+	// of blocks would allocate them about twice over.
+	l := &List{Entries: kept, Meta: meta, reach: reach, Blocks: make([]Block, 0, len(kept))}
 	for i := 0; i < len(kept); {
 		a := kept[i].Addr
 		bits := a.BitLen()
@@ -264,8 +274,7 @@ func Build(entries []Entry, opt Options, meta Meta) (*List, Stats) {
 		best := netip.PrefixFrom(a, bits)
 		for n := bits - 1; n >= 0; n-- {
 			p, _ := a.Prefix(n)
-			r := netipx.RangeOfPrefix(p)
-			if !qual.contains(r) && (n < widest || reach.overlaps(r)) {
+			if !allQualify(kept, p) && (n < widest || reach.overlaps(netipx.RangeOfPrefix(p))) {
 				break
 			}
 			best = p
@@ -315,19 +324,79 @@ func unmapPrefix(p netip.Prefix) netip.Prefix {
 	return q
 }
 
+// hasAddr reports whether a is the address of an entry of es, sorted by
+// address.
+func hasAddr(es []Entry, a netip.Addr) bool {
+	_, found := slices.BinarySearchFunc(es, a, func(e Entry, a netip.Addr) int { return e.Addr.Compare(a) })
+	return found
+}
+
+// allQualify reports whether every address of p is the address of an entry
+// of es, sorted by address and distinct: whether as many entries lie in p
+// as p holds addresses.
+func allQualify(es []Entry, p netip.Prefix) bool {
+	span := p.Addr().BitLen() - p.Bits()
+	if span >= 62 || len(es) < 1<<span {
+		return false
+	}
+	r := netipx.RangeOfPrefix(p)
+	from, _ := slices.BinarySearchFunc(es, r.From(), func(e Entry, a netip.Addr) int { return e.Addr.Compare(a) })
+	to, found := slices.BinarySearchFunc(es[from:], r.To(), func(e Entry, a netip.Addr) int { return e.Addr.Compare(a) })
+	if found {
+		to++
+	}
+	return to == 1<<span
+}
+
+// addrRanges returns sorted, distinct addresses as ranges: runs of
+// consecutive addresses merged.
+func addrRanges(as []netip.Addr) rangeSet {
+	runs := 0
+	for i := range as {
+		if i == 0 || as[i] != as[i-1].Next() {
+			runs++
+		}
+	}
+	s := make(rangeSet, 0, runs)
+	for i := 0; i < len(as); {
+		j := i + 1
+		for j < len(as) && as[j] == as[j-1].Next() {
+			j++
+		}
+		s = append(s, netipx.IPRangeFrom(as[i], as[j-1]))
+		i = j
+	}
+	return s
+}
+
+// union returns the ranges of a or b, each a sorted list of disjoint
+// ranges, merged where they overlap or touch, as an IPSet's Ranges are.
+func union(a, b []netipx.IPRange) rangeSet {
+	all := make(rangeSet, 0, len(a)+len(b))
+	for len(a) > 0 || len(b) > 0 {
+		var r netipx.IPRange
+		if len(b) == 0 || len(a) > 0 && a[0].From().Less(b[0].From()) {
+			r, a = a[0], a[1:]
+		} else {
+			r, b = b[0], b[1:]
+		}
+		if n := len(all); n > 0 {
+			last := all[n-1]
+			if next := last.To().Next(); !last.To().Less(r.From()) || next.IsValid() && next == r.From() {
+				if last.To().Less(r.To()) {
+					all[n-1] = netipx.IPRangeFrom(last.From(), r.To())
+				}
+				continue
+			}
+		}
+		all = append(all, r)
+	}
+	return all
+}
+
 // rangeSet is a sorted list of disjoint ranges (an IPSet's Ranges), searched
 // by bisection: IPSet's own ContainsRange and OverlapsRange scan.
 type rangeSet []netipx.IPRange
-
-// contains reports whether r lies inside one range of s.
-func (s rangeSet) contains(r netipx.IPRange) bool {
-	i := sort.Search(len(s), func(i int) bool { return r.From().Less(s[i].From()) })
-	if i == 0 {
-		return false
-	}
-	x := s[i-1]
-	return !x.To().Less(r.To())
-}
 
 // overlaps reports whether some address of r is in s.
 func (s rangeSet) overlaps(r netipx.IPRange) bool {

@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"iter"
 	"net/netip"
 	"slices"
 	"strings"
@@ -73,59 +74,89 @@ func (it CloudflareItem) Value() string { return it.Block.String() }
 //     makes one in practice: it needs every address of the prefix to
 //     qualify).
 func CloudflareItems(l *List) []CloudflareItem {
-	var items []CloudflareItem
-	// owned: the entries of the last item are a slice of its own (copied
-	// at its first merge), so that later merges append in amortised time.
-	owned := false
-	for _, b := range l.Blocks {
-		p := b.Prefix
-		minBits := cloudflareIPv4MinBits
-		if p.Addr().Is6() {
-			minBits = cloudflareIPv6MinBits
+	return slices.Collect(CloudflareAll(l))
+}
+
+// CloudflareAll yields the items of CloudflareItems one at a time, each
+// made as it is needed: the items of millions of blocks, held together,
+// took several times the list's memory.
+func CloudflareAll(l *List) iter.Seq[CloudflareItem] {
+	return func(yield func(CloudflareItem) bool) {
+		// pending: a widened item that the next blocks may join; its
+		// entries are a slice of its own (copied at its first merge), so
+		// that later merges append in amortised time.
+		var pending *CloudflareItem
+		owned := false
+		flush := func() bool {
+			if pending == nil {
+				return true
+			}
+			it := *pending
+			pending = nil
+			return yield(describeCloudflare(l, it))
 		}
-		switch {
-		case p.Addr().Is6() && p.Bits() > CloudflareIPv6Bits:
-			w, _ := p.Addr().Prefix(CloudflareIPv6Bits)
-			if n := len(items); n > 0 && items[n-1].Block.Prefix == w {
-				last := &items[n-1]
-				if !owned {
-					last.Block.Entries = slices.Clone(last.Block.Entries)
-					owned = true
+		for _, b := range l.Blocks {
+			p := b.Prefix
+			minBits := cloudflareIPv4MinBits
+			if p.Addr().Is6() {
+				minBits = cloudflareIPv6MinBits
+			}
+			if p.Addr().Is6() && p.Bits() > CloudflareIPv6Bits {
+				w, _ := p.Addr().Prefix(CloudflareIPv6Bits)
+				if pending != nil && pending.Block.Prefix == w {
+					if !owned {
+						pending.Block.Entries = slices.Clone(pending.Block.Entries)
+						owned = true
+					}
+					pending.Block.Entries = append(pending.Block.Entries, b.Entries...)
+					pending.Widened = append(pending.Widened, p)
+					continue
 				}
-				last.Block.Entries = append(last.Block.Entries, b.Entries...)
-				last.Widened = append(last.Widened, p)
+				if !flush() {
+					return
+				}
+				pending = &CloudflareItem{Block: Block{Prefix: w, Entries: b.Entries}, Widened: []netip.Prefix{p}}
+				owned = false
 				continue
 			}
-			items = append(items, CloudflareItem{Block: Block{Prefix: w, Entries: b.Entries}, Widened: []netip.Prefix{p}})
-			owned = false
-		case p.Bits() < minBits:
-			for _, q := range cloudflareSplit(p, minBits) {
-				var es []Entry
-				for _, e := range b.Entries {
-					if q.Contains(e.Addr) {
-						es = append(es, e)
+			if !flush() {
+				return
+			}
+			if p.Bits() < minBits {
+				for _, q := range cloudflareSplit(p, minBits) {
+					var es []Entry
+					for _, e := range b.Entries {
+						if q.Contains(e.Addr) {
+							es = append(es, e)
+						}
+					}
+					if !yield(describeCloudflare(l, CloudflareItem{Block: Block{Prefix: q, Entries: es}})) {
+						return
 					}
 				}
-				items = append(items, CloudflareItem{Block: Block{Prefix: q, Entries: es}})
+				continue
 			}
-		default:
-			items = append(items, CloudflareItem{Block: b})
-		}
-	}
-	for i := range items {
-		it := &items[i]
-		it.Dropped = len(it.Widened) > 0 && l.Reachable(it.Block.Prefix)
-		desc := it.Block.Reason()
-		if len(it.Widened) > 0 {
-			from := make([]string, len(it.Widened))
-			for j, w := range it.Widened {
-				from[j] = w.String()
+			if !yield(describeCloudflare(l, CloudflareItem{Block: b})) {
+				return
 			}
-			desc = "widened to /64 from " + strings.Join(from, " ") + " (the rest of the /64 not seen): " + desc
 		}
-		it.Description = strings.ReplaceAll(Sanitize(desc, CloudflareMaxDescription), ",", ";")
+		flush()
 	}
-	return items
+}
+
+// describeCloudflare sets its Dropped and Description.
+func describeCloudflare(l *List, it CloudflareItem) CloudflareItem {
+	it.Dropped = len(it.Widened) > 0 && l.Reachable(it.Block.Prefix)
+	desc := it.Block.Reason()
+	if len(it.Widened) > 0 {
+		from := make([]string, len(it.Widened))
+		for j, w := range it.Widened {
+			from[j] = w.String()
+		}
+		desc = "widened to /64 from " + strings.Join(from, " ") + " (the rest of the /64 not seen): " + desc
+	}
+	it.Description = strings.ReplaceAll(Sanitize(desc, CloudflareMaxDescription), ",", ";")
+	return it
 }
 
 // cloudflareSplit returns the prefixes of length bits that make up p, in
@@ -182,7 +213,7 @@ func cloudflareSplit(p netip.Prefix, bits int) []netip.Prefix {
 // not checked.
 func WriteCloudflare(w io.Writer, l *List) error {
 	cw := csv.NewWriter(w)
-	for _, it := range CloudflareItems(l) {
+	for it := range CloudflareAll(l) {
 		if it.Dropped {
 			continue
 		}

@@ -1,6 +1,7 @@
 package firewall
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -50,32 +51,43 @@ type crowdSecDecision struct {
 // JSON has no comments, so the header of the list (Meta) goes nowhere in
 // this format. Large lists import faster in batches (--batch 1000).
 func WriteCrowdSec(w io.Writer, l *List) error {
-	ds := make([]crowdSecDecision, 0, len(l.Blocks))
 	dur := ""
 	if l.Meta.TTL > 0 {
 		dur = crowdSecDuration(l.Meta.TTL)
 	}
-	for _, b := range l.Blocks {
+	// The array is written a decision at a time, as json.MarshalIndent of
+	// the whole array writes it ("[]" when empty): the whole array of
+	// millions of decisions took several times the list's memory.
+	bw := bufio.NewWriter(w)
+	if len(l.Blocks) == 0 {
+		bw.WriteString("[]\n")
+	}
+	for i, b := range l.Blocks {
 		scope := "Range"
 		if b.Single() {
 			scope = "Ip"
 		}
-		ds = append(ds, crowdSecDecision{
+		out, err := json.MarshalIndent(crowdSecDecision{
 			Duration: dur,
 			Reason:   "crawlaudit: " + b.Reason(),
 			Scope:    scope,
 			Type:     "ban",
 			Value:    b.String(),
-		})
+		}, "  ", "  ")
+		if err != nil {
+			return fmt.Errorf("cannot write crowdsec block list: %w", err)
+		}
+		if i == 0 {
+			bw.WriteString("[\n  ")
+		} else {
+			bw.WriteString(",\n  ")
+		}
+		bw.Write(out)
 	}
-	out, err := json.MarshalIndent(ds, "", "  ")
-	if err != nil {
-		return fmt.Errorf("cannot write crowdsec block list: %w", err)
+	if len(l.Blocks) > 0 {
+		bw.WriteString("\n]\n")
 	}
-	if _, err := w.Write(append(out, '\n')); err != nil {
-		return fmt.Errorf("cannot write crowdsec block list: %w", err)
-	}
-	return nil
+	return flush(bw, "crowdsec")
 }
 
 // crowdSecDuration writes d as time.Duration.String does, without its

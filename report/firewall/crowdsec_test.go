@@ -138,3 +138,37 @@ func TestCrowdSecDuration(t *testing.T) {
 		}
 	}
 }
+
+// TestCrowdSecAsMarshalIndent: the decisions written one at a time are the
+// bytes json.MarshalIndent made of the whole array (the format before
+// streaming), for no block, one, and the fixture's, with and without a TTL.
+func TestCrowdSecAsMarshalIndent(t *testing.T) {
+	for _, n := range []int{0, 1, len(fixtureEntries())} {
+		for _, ttl := range []time.Duration{0, 90 * time.Minute} {
+			l, _ := Build(fixtureEntries()[:n], Options{}, Meta{TTL: ttl})
+			ds := []crowdSecDecision{}
+			for _, b := range l.Blocks {
+				scope := "Range"
+				if b.Single() {
+					scope = "Ip"
+				}
+				d := crowdSecDecision{Reason: "crawlaudit: " + b.Reason(), Scope: scope, Type: "ban", Value: b.String()}
+				if ttl > 0 {
+					d.Duration = crowdSecDuration(ttl)
+				}
+				ds = append(ds, d)
+			}
+			want, err := json.MarshalIndent(ds, "", "  ")
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got bytes.Buffer
+			if err := WriteCrowdSec(&got, l); err != nil {
+				t.Fatal(err)
+			}
+			if got.String() != string(want)+"\n" {
+				t.Errorf("%d entries, TTL %v:\n%s\nwant\n%s", n, ttl, got.String(), want)
+			}
+		}
+	}
+}

@@ -2,6 +2,7 @@ package firewall
 
 import (
 	"io"
+	"net/netip"
 	"strings"
 
 	"github.com/crawlaudit/crawlaudit/report"
@@ -15,13 +16,13 @@ import (
 var Text = Format{Name: "txt", Files: []File{{Name: "blocklist.txt", Write: WriteText}}}
 
 // WriteText writes blocklist.txt: the header as "# " comments, then one
-// address per line, IPv4 first, each once and canonical (report.WriteBlocklist
+// address per line, IPv4 first, each once and canonical (report.WriteBlocklistAddrs
 // checks every address again, so no line of the file is anything else).
 func WriteText(w io.Writer, l *List) error {
-	ips := make([]string, len(l.Entries))
+	addrs := make([]netip.Addr, len(l.Entries))
 	for i, e := range l.Entries {
-		ips[i] = e.Addr.String()
+		addrs[i] = e.Addr
 	}
-	_, err := report.WriteBlocklist(w, ips, strings.Join(l.Meta.Lines(l), "\n"))
+	_, err := report.WriteBlocklistAddrs(w, addrs, strings.Join(l.Meta.Lines(l), "\n"))
 	return err
 }

@@ -15,6 +15,7 @@ func main() {
 	flag.IntVar(&o.Agents, "agents", 0, "distinct bot User-Agents (0: Googlebot's only)")
 	flag.IntVar(&o.BotNames, "bot-names", 0, "distinct bot names the agents share (0: one per agent)")
 	flag.IntVar(&o.Addresses, "addresses", 0, "distinct client addresses (0: one)")
+	flag.BoolVar(&o.IPv6, "ipv6", false, "IPv6 client addresses: a few in each /64, over eight /32s")
 	flag.IntVar(&o.PathBytes, "path-bytes", 0, "length of every path (0: short)")
 	flag.Uint64Var(&o.Seed, "seed", 1, "random seed")
 	out := flag.String("o", "-", "output file (- for stdout)")
