@@ -89,6 +89,14 @@ type Config struct {
 	// merges (BlockPolicy.Widest) never covers one that does not qualify.
 	// It costs memory per distinct address.
 	SeenClients bool
+	// Lean is for a caller that reads only the summary: no Result method
+	// that lists requests (WriteOut, WriteReport, BlockList, StageParquet).
+	// An audit kept in memory (no DB) without WhatIf then gives DuckDB the
+	// judge's counts per bot, host, claim and address in place of every
+	// bot request (see leanCounts); when the judge's streamed measures
+	// give up, or reverse DNS settles the claims at the end, it stores
+	// every request as without Lean.
+	Lean bool
 }
 
 // flushRows is how many judged rows are collected before they go to DuckDB.
@@ -100,6 +108,8 @@ type Result struct {
 	store   *store.Store
 	// judged: the table measures and the view judged exist (judged.sql).
 	judged bool
+	// lean: DuckDB holds the judge's counts, not the requests (Config.Lean).
+	lean bool
 	// Warnings are things the user should know that did not stop the audit
 	// (skipped history files, logs with hosts an unnamed history judges).
 	Warnings []string
@@ -177,6 +187,9 @@ func (r *Result) materialize(ctx context.Context) error {
 	if r.judged {
 		return nil
 	}
+	if r.lean {
+		return errors.New("this audit kept only the counts of its summary (audit.Config.Lean): run it without Lean for outputs that list requests")
+	}
 	if err := r.store.Exec(ctx, queries.SQL("judged.sql")); err != nil {
 		return err
 	}
@@ -201,6 +214,15 @@ func Run(ctx context.Context, cfg Config, logs []string) (*Result, error) {
 	lines := map[string]int64{}
 	for {
 		res, err := runOnce(ctx, cfg, logs, damaged)
+		if errors.Is(err, errNeedsRows) && cfg.Lean {
+			// The streamed measures gave up: the SQL measures them
+			// from every request.
+			cfg.Lean = false
+			if cfg.Timings != nil {
+				fmt.Fprintf(cfg.Timings, "%-28s reading again, storing every request\n", "lean counts gave up")
+			}
+			continue
+		}
 		var again *damagedFiles
 		if !errors.As(err, &again) {
 			if res != nil {
@@ -300,6 +322,10 @@ func runOnce(ctx context.Context, cfg Config, logs []string, damaged []*ingest.I
 		// Reverse DNS settles claims, and so identities, at the end.
 		j.spillWhileJudging()
 		j.stream = newStreamKeys(hist)
+		if cfg.Lean && cfg.DB == "" && cfg.WhatIf == nil {
+			j.lean = newLeanCounts()
+			res.lean = true
+		}
 	}
 
 	start := begin
@@ -325,6 +351,9 @@ func runOnce(ctx context.Context, cfg Config, logs []string, damaged []*ingest.I
 	acc, insertTime, inputErr, err := j.judgeInto(ctx, pending, cfg.Ingest, logs)
 	if err != nil {
 		return nil, err
+	}
+	if errors.Is(inputErr, errNeedsRows) {
+		return nil, errNeedsRows
 	}
 	if inputErr, err = withDamaged(acc, inputErr, damaged); err != nil {
 		return nil, err
@@ -411,6 +440,9 @@ func runOnce(ctx context.Context, cfg Config, logs []string, damaged []*ingest.I
 	if ok, err := j.streamedAvailability(ctx, db, cfg); err != nil {
 		return nil, err
 	} else if !ok {
+		if j.lean != nil && j.robotsFailed {
+			return nil, errNeedsRows // availability.sql reads every request
+		}
 		if err := db.Exec(ctx, queries.SQL("availability.sql")); err != nil {
 			return nil, fmt.Errorf("robots.txt availability: %w", err)
 		}

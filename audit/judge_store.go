@@ -10,11 +10,12 @@ import (
 
 	"github.com/crawlaudit/crawlaudit/audit/store"
 	"github.com/crawlaudit/crawlaudit/ingest"
+	"github.com/crawlaudit/crawlaudit/queries"
 )
 
 // judgeInto reads logs through the ingest layer, judges every batch and
 // inserts the judged bot requests into the table "requests" of the pending
-// store. Inserts run in their own goroutine, which first waits for the store
+// store, or, for a lean audit (judge.lean), their counts into lean_counts. Inserts run in their own goroutine, which first waits for the store
 // to open, so that parsing and judging go on while DuckDB copies the previous
 // batch; the channel bounds the batches in flight. A store error stops the
 // reading. It returns the accounting of ingest.Run, the time spent in
@@ -31,6 +32,9 @@ func (j *judge) judgeInto(ctx context.Context, pending *pendingStore, opts inges
 		// row group, instead of copying it row by row at the end of each
 		// statement (measured: half the time of an insert).
 		db, err := pending.wait()
+		if err == nil && j.lean != nil {
+			err = db.Exec(ctx, queries.SQL("lean.sql"))
+		}
 		if err == nil {
 			err = db.Exec(ctx, "BEGIN TRANSACTION")
 		}
@@ -63,7 +67,16 @@ func (j *judge) judgeInto(ctx context.Context, pending *pendingStore, opts inges
 	}()
 	flush := func() {
 		if j.pending() > 0 {
-			toStore <- j.flush()
+			rec := j.flush()
+			if j.lean == nil {
+				toStore <- rec
+			} else {
+				j.lean.add(rec, j.verdictOf)
+				rec.Release()
+				if j.lean.full() {
+					toStore <- j.lean.take(j.mem)
+				}
+			}
 		}
 		for _, rec := range j.spilled() {
 			toStore <- rec
@@ -98,12 +111,18 @@ func (j *judge) judgeInto(ctx context.Context, pending *pendingStore, opts inges
 		if err := j.add(rec); err != nil {
 			return err
 		}
+		if j.lean != nil && j.stream.leanGaveUp() != "" {
+			return errNeedsRows // stop now: Run reads the logs again
+		}
 		if j.pending() >= flushRows {
 			flush()
 		}
 		return nil
 	})
 	flush()
+	if j.lean != nil && len(j.lean.rows) > 0 {
+		toStore <- j.lean.take(j.mem)
+	}
 	filters.addTo(j)
 	// The windows are sorted and counted while DuckDB stores the last
 	// batches.

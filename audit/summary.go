@@ -70,6 +70,9 @@ func (res *Result) summarize(ctx context.Context, cfg Config, hist *history.Hist
 		s.Audit.TimeResolution = "1s"
 	}
 
+	if err := requestCounts(ctx, res.store, res.lean); err != nil {
+		return err
+	}
 	if err := res.store.Exec(ctx, queries.SQL("summary_counts.sql")); err != nil {
 		return err
 	}
