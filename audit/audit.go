@@ -17,6 +17,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/crawlaudit/crawlaudit/audit/store"
@@ -383,7 +384,11 @@ func runOnce(ctx context.Context, cfg Config, logs []string, damaged []*ingest.I
 		return nil, inputErr
 	}
 	if cfg.Timings != nil {
-		fmt.Fprintf(cfg.Timings, "%-28s %v (of which DuckDB inserts %v, %d bot rows)\n", "ingest+judge+insert", time.Since(start).Round(time.Millisecond), insertTime.Round(time.Millisecond), j.botRows)
+		lean := ""
+		if j.lean != nil {
+			lean = fmt.Sprintf(" stored as %d counts", j.lean.stored)
+		}
+		fmt.Fprintf(cfg.Timings, "%-28s %v (of which DuckDB inserts %v, %d bot rows%s)\n", "ingest+judge+insert", time.Since(start).Round(time.Millisecond), insertTime.Round(time.Millisecond), j.botRows, lean)
 		start = time.Now()
 	}
 	if err := j.claims.rangesErr(); err != nil {
@@ -400,7 +405,15 @@ func runOnce(ctx context.Context, cfg Config, logs []string, damaged []*ingest.I
 		phase("reverse DNS")
 	}
 	status(fmt.Sprintf("storing %d bot requests", j.botRows))
-	dict := j.dictBatch(mem, j.dictStored) // the entries made after the last batch
+	var dict arrow.RecordBatch
+	if j.lean != nil {
+		for _, id := range j.verdict {
+			j.lean.name(id)
+		}
+		dict = j.lean.dictBatch(mem, j.dict)
+	} else {
+		dict = j.dictBatch(mem, j.dictStored) // the entries made after the last batch
+	}
 	err = db.Insert(ctx, "dict", dict)
 	dict.Release()
 	if err != nil {

@@ -83,7 +83,7 @@ func (j *judge) judgeInto(ctx context.Context, pending *pendingStore, opts inges
 		}
 		// The dict entries made so far go too: DuckDB copies them while
 		// the logs are read rather than after.
-		if len(j.dict) > j.dictStored {
+		if len(j.dict) > j.dictStored && j.lean == nil {
 			toStore <- j.dictBatch(j.mem, j.dictStored)
 			j.dictStored = len(j.dict)
 		}
@@ -94,7 +94,10 @@ func (j *judge) judgeInto(ctx context.Context, pending *pendingStore, opts inges
 	// goroutine finished first.
 	opts.Files = func(names []string) {
 		for _, n := range names {
-			j.intern(n)
+			id := j.intern(n)
+			if j.lean != nil {
+				j.lean.name(id)
+			}
 		}
 	}
 	filters := &humanFilters{ident: j.ident, fromUS: j.fromUS, toUS: j.toUS, collect: j.collectClients, trusted: j.trusted}

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -27,9 +28,15 @@ import (
 //
 // Memory is bounded: past maxLeanKeys keys the counts so far go to DuckDB
 // as one batch and counting starts again; the SQL sums the partial counts.
+//
+// Of the dict, the SQL of a lean audit reads only the names of bots, hosts,
+// files and verdicts (the summary, robots_status), so only those go to
+// DuckDB (named), not the targets, User-Agents and addresses.
 type leanCounts struct {
-	index map[leanKey]int32
-	rows  []leanRow
+	index  map[leanKey]int32
+	rows   []leanRow
+	stored int // rows handed to DuckDB so far
+	named  map[int32]struct{}
 }
 
 // leanKey is what the summary tells apart among one bot's requests. A
@@ -67,7 +74,29 @@ var LeanSchema = arrow.NewSchema([]arrow.Field{
 	{Name: "last_ts", Type: &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}},
 }, nil)
 
-func newLeanCounts() *leanCounts { return &leanCounts{index: map[leanKey]int32{}} }
+func newLeanCounts() *leanCounts {
+	return &leanCounts{index: map[leanKey]int32{}, named: map[int32]struct{}{}}
+}
+
+// name notes that the SQL reads the dict entry id.
+func (l *leanCounts) name(id int32) { l.named[id] = struct{}{} }
+
+// dictBatch returns the entries of dict that the SQL reads (see name), as
+// a batch of DictSchema (the caller releases it).
+func (l *leanCounts) dictBatch(mem memory.Allocator, dict []string) arrow.RecordBatch {
+	ids := make([]int32, 0, len(l.named))
+	for id := range l.named {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	b := array.NewRecordBuilder(mem, DictSchema)
+	defer b.Release()
+	for _, id := range ids {
+		b.Field(0).(*array.Int32Builder).Append(id)
+		b.Field(1).(*array.StringBuilder).Append(dict[id])
+	}
+	return b.NewRecordBatch()
+}
 
 // add counts the judged rows of rec (RequestsSchema); verdictOf maps a
 // decision id to its verdict's dict id. The strings of rec are copied.
@@ -107,6 +136,8 @@ func (l *leanCounts) add(rec arrow.RecordBatch, verdictOf func(decision int32) i
 		if k.ip != "" {
 			k.ip = string([]byte(k.ip)) // rec's memory goes back to the pool
 		}
+		l.name(k.bot)
+		l.name(k.host)
 		l.index[k] = int32(len(l.rows))
 		l.rows = append(l.rows, leanRow{key: k, n: 1, first: us, last: us})
 	}
@@ -145,6 +176,7 @@ func (l *leanCounts) take(mem memory.Allocator) arrow.RecordBatch {
 		b.Field(9).(*array.TimestampBuilder).Append(arrow.Timestamp(r.first))
 		b.Field(10).(*array.TimestampBuilder).Append(arrow.Timestamp(r.last))
 	}
+	l.stored += len(l.rows)
 	l.rows = l.rows[:0]
 	clear(l.index)
 	return b.NewRecordBatch()
