@@ -92,11 +92,12 @@ type Config struct {
 	SeenClients bool
 	// Lean is for a caller that reads only the summary: no Result method
 	// that lists requests (WriteOut, WriteReport, BlockList, StageParquet).
-	// An audit kept in memory (no DB) without WhatIf then gives DuckDB the
-	// judge's counts per bot, host, claim and address in place of every
-	// bot request (see leanCounts); when the judge's streamed measures
-	// give up, or reverse DNS settles the claims at the end, it stores
-	// every request as without Lean.
+	// An audit kept in memory (no DB) without WhatIf, of logs that can be
+	// read twice (files), then gives DuckDB the judge's counts per bot,
+	// host, claim and address in place of every bot request (see
+	// leanCounts). When the judge's streamed measures give up it reads
+	// the logs again storing every request, as it does from the start
+	// with reverse DNS, which settles the claims at the end.
 	Lean bool
 }
 
@@ -222,6 +223,9 @@ func Run(ctx context.Context, cfg Config, logs []string) (*Result, error) {
 			if cfg.Timings != nil {
 				fmt.Fprintf(cfg.Timings, "%-28s reading again, storing every request\n", "lean counts gave up")
 			}
+			if cfg.Ingest.Progress != nil {
+				fmt.Fprint(cfg.Ingest.Progress, "\r\033[Kaudit: too many bots or requests to measure while reading; reading the logs again to store every request\n")
+			}
 			continue
 		}
 		var again *damagedFiles
@@ -323,7 +327,7 @@ func runOnce(ctx context.Context, cfg Config, logs []string, damaged []*ingest.I
 		// Reverse DNS settles claims, and so identities, at the end.
 		j.spillWhileJudging()
 		j.stream = newStreamKeys(hist)
-		if cfg.Lean && cfg.DB == "" && cfg.WhatIf == nil {
+		if cfg.Lean && cfg.DB == "" && cfg.WhatIf == nil && rereadable(logs) {
 			j.lean = newLeanCounts()
 			res.lean = true
 		}

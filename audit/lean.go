@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -187,6 +188,21 @@ func (l *leanCounts) take(mem memory.Allocator) arrow.RecordBatch {
 // that then measures them reads every request, so Run reads the logs again
 // keeping them.
 var errNeedsRows = errors.New("the measures need every bot request")
+
+// rereadable reports whether every log can be read a second time, as a
+// lean pass that gives up needs: not standard input ("-"), a pipe or a
+// device. A name that is not a file (a glob) is expanded to files.
+func rereadable(logs []string) bool {
+	for _, l := range logs {
+		if l == "-" {
+			return false
+		}
+		if fi, err := os.Stat(l); err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
+			return false
+		}
+	}
+	return true
+}
 
 // leanGaveUp reports why the judge's stream can no longer stand in for the
 // SQL over every request while the logs are read, or "".

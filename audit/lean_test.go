@@ -133,3 +133,27 @@ func TestLeanRefusesRows(t *testing.T) {
 		t.Error("WriteOut of a lean audit: no error")
 	}
 }
+
+// TestLeanOnlyFromFiles: a lean pass that gives up reads the logs again,
+// which standard input cannot be, so an audit of it stores every request
+// from the start, with the same summary.
+func TestLeanOnlyFromFiles(t *testing.T) {
+	const sample = "../testdata/sample/access-2026-10.log.gz"
+	data, err := os.ReadFile(sample)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{Robots: "../testdata/sample/robots", Lean: true}
+	fromFile, wasLean, _ := leanOutputs(t, cfg, []string{sample})
+	if !wasLean {
+		t.Fatal("the sample's file did not stay lean")
+	}
+	cfg.Ingest.Stdin = bytes.NewReader(data)
+	fromStdin, wasLean, _ := leanOutputs(t, cfg, []string{"-"})
+	if wasLean {
+		t.Error("an audit of standard input kept only counts: it could not read it again")
+	}
+	if got, want := fromStdin["table"], fromFile["table"]; !bytes.Equal(got, want) {
+		t.Errorf("the table of standard input differs from the file's:\n%s\nwant:\n%s", got, want)
+	}
+}
