@@ -15,8 +15,9 @@ import (
 
 // judgeInto reads logs through the ingest layer, judges every batch and
 // inserts the judged bot requests into the table "requests" of the pending
-// store, or, for a lean audit (judge.lean), their counts into lean_counts. Inserts run in their own goroutine, which first waits for the store
-// to open, so that parsing and judging go on while DuckDB copies the previous
+// store, or, for a lean audit (judge.lean), their counts into lean_counts.
+// Inserts run in their own goroutine, which first waits for the store to
+// open, so that parsing and judging go on while DuckDB copies the previous
 // batch; the channel bounds the batches in flight. A store error stops the
 // reading. It returns the accounting of ingest.Run, the time spent in
 // inserts, the input error of ingest.Run, and a store error.
@@ -175,7 +176,8 @@ func (p *pendingStore) wait() (*store.Store, error) {
 }
 
 // storeTables writes the bots rows the judge still holds, and the traffic,
-// policies and decisions tables, many rows per statement.
+// policies and decisions tables (a lean audit only traffic), many rows per
+// statement.
 func (j *judge) storeTables(ctx context.Context, s *store.Store) error {
 	// The bots rows not spilled yet (see spillWhileJudging).
 	bots := j.botsOut.take()
@@ -191,7 +193,12 @@ func (j *judge) storeTables(ctx context.Context, s *store.Store) error {
 	for h, t := range j.traffic() {
 		traffic = append(traffic, []any{h, t.humans, t.bots})
 	}
-	var policies [][]any
+	var policies, decisions [][]any
+	if j.lean != nil {
+		// Only the view requests reads them, over no request: the lean
+		// counts carry the verdicts.
+		return s.InsertValues(ctx, "traffic", traffic)
+	}
 	for id, p := range j.policies {
 		row := []any{id, p.version, nullID(p.group), nil, nil, nil, nullID(p.visit), p.delayIgnored}
 		if p.hasDelay {
@@ -202,7 +209,6 @@ func (j *judge) storeTables(ctx context.Context, s *store.Store) error {
 		}
 		policies = append(policies, row)
 	}
-	var decisions [][]any
 	for id, d := range j.decisions {
 		row := []any{id, d.verdict, nullID(d.rule), nil}
 		if d.rule >= 0 {
