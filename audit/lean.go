@@ -23,9 +23,9 @@ import (
 // last time of each (table lean_counts, queries/lean.sql). The view
 // request_counts (queries/request_counts_lean.sql) has the shape of the
 // full audit's (queries/request_counts.sql), so summary_counts.sql is one
-// definition for both. A month of bot requests comes from a few thousand
-// such keys, so DuckDB copies and scans a few thousand rows, not every
-// request.
+// definition for both. Bots request from few addresses under few verdicts,
+// so DuckDB copies and scans far fewer rows than requests
+// (docs/performance.md has the figures).
 //
 // Memory is bounded: past maxLeanKeys keys the counts so far go to DuckDB
 // as one batch and counting starts again; the SQL sums the partial counts.

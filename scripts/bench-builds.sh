@@ -3,7 +3,7 @@
 # month (crawlaudit gen --realistic) and on the same month with robots.txt 503 and 404
 # answers (--robots-outage), with GoAccess's full report of each month in the same runs.
 # Prints, per month and build, the medians of RUNS runs of `crawlaudit audit --timings
-# --quiet` under GNU time (wall, user CPU, peak RSS), the load average the runs met,
+# --quiet` under GNU time (wall, user and system CPU, peak RSS), the load average the runs met,
 # and the ratio to GoAccess. Alternating the builds within each run lets the machine's
 # drift hit them alike; on a shared machine the load average says how far to trust it.
 #
@@ -40,18 +40,18 @@ for m in realistic outages; do
 	fi
 done
 
-# timed NAME CMD...: runs CMD under GNU time and appends "NAME wall user rss load"
+# timed NAME CMD...: runs CMD under GNU time and appends "NAME wall user sys rss load"
 # to $DIR/times.txt (seconds, MiB, the 1-minute load average before the run).
 timed() {
 	name=$1
 	shift
 	load=$(cut -d' ' -f1 /proc/loadavg)
-	/usr/bin/time -f '%e %U %M' -o "$DIR/time.txt" "$@" >/dev/null 2>"$DIR/err.txt" || {
+	/usr/bin/time -f '%e %U %S %M' -o "$DIR/time.txt" "$@" >/dev/null 2>"$DIR/err.txt" || {
 		echo "$name: $* failed:" >&2
 		tail -5 "$DIR/err.txt" >&2
 		exit 1
 	}
-	awk -v name="$name" -v load="$load" '{ printf "%s %s %s %.0f %s\n", name, $1, $2, $3 / 1024, load }' "$DIR/time.txt" >>"$DIR/times.txt"
+	awk -v name="$name" -v load="$load" '{ printf "%s %s %s %s %.0f %s\n", name, $1, $2, $3, $4 / 1024, load }' "$DIR/time.txt" >>"$DIR/times.txt"
 }
 
 median() {
@@ -74,13 +74,13 @@ done
 
 echo
 echo "medians of $RUNS alternated runs, $LINES lines ($(nproc) CPUs, $(date -u +%Y-%m-%dT%H:%MZ))"
-echo '| month | build | wall (s) | user (s) | peak RSS (MiB) | load average | GoAccess (s) | × GoAccess |'
-echo '|---|---|---:|---:|---:|---:|---:|---:|'
+echo '| month | build | wall (s) | user (s) | system (s) | peak RSS (MiB) | load average | GoAccess (s) | × GoAccess |'
+echo '|---|---|---:|---:|---:|---:|---:|---:|---:|'
 for m in realistic outages; do
 	ga=$(median "goaccess-$m" 2)
 	for b in before after; do
 		w=$(median "$b-$m" 2)
-		printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "$m" "$b" "$w" "$(median "$b-$m" 3)" "$(median "$b-$m" 4)" \
-			"$(median "$b-$m" 5)" "$ga" "$(ratio "$ga" "$w")"
+		printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$m" "$b" "$w" "$(median "$b-$m" 3)" "$(median "$b-$m" 4)" \
+			"$(median "$b-$m" 5)" "$(median "$b-$m" 6)" "$ga" "$(ratio "$ga" "$w")"
 	done
 done
