@@ -8,9 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"net/netip"
-	"os"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
@@ -92,6 +90,15 @@ type Config struct {
 	// merges (BlockPolicy.Widest) never covers one that does not qualify.
 	// It costs memory per distinct address.
 	SeenClients bool
+	// Lean is for a caller that reads only the summary: no Result method
+	// that lists requests (WriteOut, WriteReport, BlockList, StageParquet).
+	// An audit kept in memory (no DB) without WhatIf, of logs that can be
+	// read twice (files), then gives DuckDB the judge's counts per bot,
+	// host, claim and address in place of every bot request (see
+	// leanCounts). When the judge's streamed measures give up it reads
+	// the logs again storing every request, as it does from the start
+	// with reverse DNS, which settles the claims at the end.
+	Lean bool
 }
 
 // flushRows is how many judged rows are collected before they go to DuckDB.
@@ -103,6 +110,8 @@ type Result struct {
 	store   *store.Store
 	// judged: the table measures and the view judged exist (judged.sql).
 	judged bool
+	// lean: DuckDB holds the judge's counts, not the requests (Config.Lean).
+	lean bool
 	// Warnings are things the user should know that did not stop the audit
 	// (skipped history files, logs with hosts an unnamed history judges).
 	Warnings []string
@@ -180,6 +189,9 @@ func (r *Result) materialize(ctx context.Context) error {
 	if r.judged {
 		return nil
 	}
+	if r.lean {
+		return errors.New("this audit kept only the counts of its summary (audit.Config.Lean): run it without Lean for outputs that list requests")
+	}
 	if err := r.store.Exec(ctx, queries.SQL("judged.sql")); err != nil {
 		return err
 	}
@@ -204,6 +216,18 @@ func Run(ctx context.Context, cfg Config, logs []string) (*Result, error) {
 	lines := map[string]int64{}
 	for {
 		res, err := runOnce(ctx, cfg, logs, damaged)
+		if errors.Is(err, errNeedsRows) && cfg.Lean {
+			// The streamed measures gave up: the SQL measures them
+			// from every request.
+			cfg.Lean = false
+			if cfg.Timings != nil {
+				fmt.Fprintf(cfg.Timings, "%-28s reading again, storing every request\n", "lean counts gave up")
+			}
+			if cfg.Ingest.Progress != nil {
+				fmt.Fprint(cfg.Ingest.Progress, "\r\033[Kaudit: too many bots or requests to measure while reading; reading the logs again to store every request\n")
+			}
+			continue
+		}
 		var again *damagedFiles
 		if !errors.As(err, &again) {
 			if res != nil {
@@ -303,6 +327,10 @@ func runOnce(ctx context.Context, cfg Config, logs []string, damaged []*ingest.I
 		// Reverse DNS settles claims, and so identities, at the end.
 		j.spillWhileJudging()
 		j.stream = newStreamKeys(hist)
+		if cfg.Lean && cfg.DB == "" && cfg.WhatIf == nil && rereadable(logs) {
+			j.lean = newLeanCounts()
+			res.lean = true
+		}
 	}
 
 	start := begin
@@ -328,6 +356,9 @@ func runOnce(ctx context.Context, cfg Config, logs []string, damaged []*ingest.I
 	acc, insertTime, inputErr, err := j.judgeInto(ctx, pending, cfg.Ingest, logs)
 	if err != nil {
 		return nil, err
+	}
+	if errors.Is(inputErr, errNeedsRows) {
+		return nil, errNeedsRows
 	}
 	if inputErr, err = withDamaged(acc, inputErr, damaged); err != nil {
 		return nil, err
@@ -357,7 +388,11 @@ func runOnce(ctx context.Context, cfg Config, logs []string, damaged []*ingest.I
 		return nil, inputErr
 	}
 	if cfg.Timings != nil {
-		fmt.Fprintf(cfg.Timings, "%-28s %v (of which DuckDB inserts %v, %d bot rows)\n", "ingest+judge+insert", time.Since(start).Round(time.Millisecond), insertTime.Round(time.Millisecond), j.botRows)
+		lean := ""
+		if j.lean != nil {
+			lean = fmt.Sprintf(" stored as %d counts", j.lean.stored)
+		}
+		fmt.Fprintf(cfg.Timings, "%-28s %v (of which DuckDB inserts %v, %d bot rows%s)\n", "ingest+judge+insert", time.Since(start).Round(time.Millisecond), insertTime.Round(time.Millisecond), j.botRows, lean)
 		start = time.Now()
 	}
 	if err := j.claims.rangesErr(); err != nil {
@@ -374,7 +409,15 @@ func runOnce(ctx context.Context, cfg Config, logs []string, damaged []*ingest.I
 		phase("reverse DNS")
 	}
 	status(fmt.Sprintf("storing %d bot requests", j.botRows))
-	dict := j.dictBatch(mem, j.dictStored) // the entries made after the last batch
+	var dict arrow.RecordBatch
+	if j.lean != nil {
+		for _, id := range j.verdict {
+			j.lean.name(id)
+		}
+		dict = j.lean.dictBatch(mem, j.dict)
+	} else {
+		dict = j.dictBatch(mem, j.dictStored) // the entries made after the last batch
+	}
 	err = db.Insert(ctx, "dict", dict)
 	dict.Release()
 	if err != nil {
@@ -414,6 +457,9 @@ func runOnce(ctx context.Context, cfg Config, logs []string, damaged []*ingest.I
 	if ok, err := j.streamedAvailability(ctx, db, cfg); err != nil {
 		return nil, err
 	} else if !ok {
+		if j.lean != nil && j.robotsFailed {
+			return nil, errNeedsRows // availability.sql reads every request
+		}
 		if err := db.Exec(ctx, queries.SQL("availability.sql")); err != nil {
 			return nil, fmt.Errorf("robots.txt availability: %w", err)
 		}
@@ -477,379 +523,6 @@ func runOnce(ctx context.Context, cfg Config, logs []string, damaged []*ingest.I
 	}
 	ok = true
 	return res, inputErr
-}
-
-// judgeInto reads logs through the ingest layer, judges every batch and
-// inserts the judged bot requests into the table "requests" of the pending
-// store. Inserts run in their own goroutine, which first waits for the store
-// to open, so that parsing and judging go on while DuckDB copies the previous
-// batch; the channel bounds the batches in flight. A store error stops the
-// reading. It returns the accounting of ingest.Run, the time spent in
-// inserts, the input error of ingest.Run, and a store error.
-func (j *judge) judgeInto(ctx context.Context, pending *pendingStore, opts ingest.Options, logs []string) (acc *ingest.Accounting, insertTime time.Duration, inputErr, err error) {
-	readCtx, stopReading := context.WithCancel(ctx)
-	defer stopReading()
-	toStore := make(chan arrow.RecordBatch, 2)
-	stored := make(chan error, 1)
-	go func() {
-		// One transaction for every batch: DuckDB appends each INSERT to
-		// the transaction's own storage, and moves that storage into the
-		// table at COMMIT when the table is empty or it holds at least a
-		// row group, instead of copying it row by row at the end of each
-		// statement (measured: half the time of an insert).
-		db, err := pending.wait()
-		if err == nil {
-			err = db.Exec(ctx, "BEGIN TRANSACTION")
-		}
-		began := err == nil
-		for rec := range toStore {
-			if err == nil {
-				t := time.Now()
-				if rec.Schema().Equal(DictSchema) {
-					err = db.Insert(ctx, "dict", rec)
-				} else {
-					err = insertJudged(ctx, db, rec)
-				}
-				insertTime += time.Since(t)
-				if err != nil {
-					stopReading()
-				}
-			}
-			rec.Release()
-		}
-		if began {
-			t := time.Now()
-			if err == nil {
-				err = db.Exec(ctx, "COMMIT")
-			} else {
-				db.Exec(ctx, "ROLLBACK")
-			}
-			insertTime += time.Since(t)
-		}
-		stored <- err
-	}()
-	flush := func() {
-		if j.pending() > 0 {
-			toStore <- j.flush()
-		}
-		for _, rec := range j.spilled() {
-			toStore <- rec
-		}
-		// The dict entries made so far go too: DuckDB copies them while
-		// the logs are read rather than after.
-		if len(j.dict) > j.dictStored {
-			toStore <- j.dictBatch(j.mem, j.dictStored)
-			j.dictStored = len(j.dict)
-		}
-	}
-	// The files' dict ids follow the order of the inputs, not that of the
-	// batches: the windows order the requests of one instant by file id,
-	// then line (queries/measures.sql), which must not depend on which
-	// goroutine finished first.
-	opts.Files = func(names []string) {
-		for _, n := range names {
-			j.intern(n)
-		}
-	}
-	filters := &humanFilters{ident: j.ident, fromUS: j.fromUS, toUS: j.toUS, collect: j.collectClients, trusted: j.trusted}
-	opts.RowFilter = filters.newFilter
-	j.handoff = &filters.handoff
-	defer func() { j.handoff = nil }()
-	// The judge reads neither the protocol nor the Referer, nor the
-	// forwarded chain without trusted proxies: they are not built.
-	opts.Skip = []int{ingest.ColProtocol, ingest.ColReferer}
-	if len(j.trusted) == 0 {
-		opts.Skip = append(opts.Skip, ingest.ColForwardedFor)
-	}
-	acc, inputErr = ingest.Run(readCtx, logs, opts, func(rec arrow.RecordBatch) error {
-		if err := j.add(rec); err != nil {
-			return err
-		}
-		if j.pending() >= flushRows {
-			flush()
-		}
-		return nil
-	})
-	flush()
-	filters.addTo(j)
-	// The windows are sorted and counted while DuckDB stores the last
-	// batches.
-	j.stream.measure(j.policies)
-	close(toStore)
-	err = <-stored
-	return acc, insertTime, inputErr, err
-}
-
-// pendingStore is a Store being opened in the background.
-type pendingStore struct {
-	done  chan struct{}
-	store *store.Store
-	err   error
-}
-
-// openStoreAsync starts opening the audit's database: it opens the store
-// (path: a new file, or "" for memory) and has DuckDB
-// copy batches on one thread (see judgeInto), while the caller goes on.
-func openStoreAsync(ctx context.Context, path, spillDir string) *pendingStore {
-	p := &pendingStore{done: make(chan struct{})}
-	go func() {
-		defer close(p.done)
-		s, err := store.OpenWith(ctx, path, store.Options{SpillDir: spillDir})
-		if err != nil {
-			p.err = err
-			return
-		}
-		// While the logs are read, the parsing goroutines keep every core
-		// busy: DuckDB copies batches on one thread, which costs half the
-		// CPU time of a copy spread over two. The SQL afterwards has all
-		// of them.
-		if err := s.SetThreads(ctx, 1); err != nil {
-			s.Close()
-			p.err = err
-			return
-		}
-		p.store = s
-	}()
-	return p
-}
-
-// wait returns the store once it is open, or the error that stopped it.
-func (p *pendingStore) wait() (*store.Store, error) {
-	<-p.done
-	return p.store, p.err
-}
-
-// auditTables are the tables and views a crawlaudit database holds, in
-// this version and earlier ones.
-var auditTables = []string{"judged", "measures", "measured", "requests", "requests_store", "dict", "bots", "traffic", "policies", "decisions", "claims", "availability", "robots_status"}
-
-// checkReplaceable refuses a --db FILE that the new audit must not
-// replace: not a regular file, not a DuckDB database (a log file given by
-// mistake), or one that holds tables crawlaudit did not make. A FILE that
-// does not exist yet, or is empty, is fine.
-func checkReplaceable(ctx context.Context, path string) error {
-	fi, err := os.Stat(path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		if _, err := os.Stat(filepath.Dir(path)); err != nil {
-			return fmt.Errorf("--db %s: %w", path, err)
-		}
-		return nil
-	case err != nil:
-		return fmt.Errorf("--db %s: %w", path, err)
-	case !fi.Mode().IsRegular():
-		return fmt.Errorf("--db %s: not a regular file", path)
-	case fi.Size() == 0:
-		return nil
-	}
-	s, err := store.OpenReadOnly(ctx, path)
-	if err != nil {
-		return fmt.Errorf("--db %s exists and is not a DuckDB database crawlaudit can open (%v): give the path of a new file or of an earlier audit", path, firstLine(err.Error()))
-	}
-	defer s.Close()
-	var foreign []string
-	err = s.Each(ctx, `SELECT table_name FROM information_schema.tables WHERE table_schema = 'main' ORDER BY 1`, nil, func(vals []any) error {
-		if name, _ := vals[0].(string); !slices.Contains(auditTables, name) {
-			foreign = append(foreign, name)
-		}
-		return nil
-	})
-	if err != nil {
-		return fmt.Errorf("--db %s: %w", path, err)
-	}
-	if len(foreign) > 0 {
-		return fmt.Errorf("--db %s holds tables crawlaudit did not make (%s): the audit replaces the whole file, so give another path", path, strings.Join(foreign, ", "))
-	}
-	return nil
-}
-
-// storeTables writes the bots rows the judge still holds, and the traffic,
-// policies and decisions tables, many rows per statement.
-func (j *judge) storeTables(ctx context.Context, s *store.Store) error {
-	// The bots rows not spilled yet (see spillWhileJudging).
-	bots := j.botsOut.take()
-	err := s.Insert(ctx, "bots", bots)
-	bots.Release()
-	if err != nil {
-		return err
-	}
-	if err := j.stream.store(ctx, s); err != nil {
-		return err
-	}
-	var traffic [][]any
-	for h, t := range j.traffic() {
-		traffic = append(traffic, []any{h, t.humans, t.bots})
-	}
-	var policies [][]any
-	for id, p := range j.policies {
-		row := []any{id, p.version, nullID(p.group), nil, nil, nil, nullID(p.visit), p.delayIgnored}
-		if p.hasDelay {
-			row[3] = p.crawlDelay
-		}
-		if p.hasRate {
-			row[4], row[5] = p.rateN, p.rateS
-		}
-		policies = append(policies, row)
-	}
-	var decisions [][]any
-	for id, d := range j.decisions {
-		row := []any{id, d.verdict, nullID(d.rule), nil}
-		if d.rule >= 0 {
-			row[3] = d.line
-		}
-		decisions = append(decisions, row)
-	}
-	for _, t := range []struct {
-		name string
-		rows [][]any
-	}{{"traffic", traffic}, {"policies", policies}, {"decisions", decisions}} {
-		if err := s.InsertValues(ctx, t.name, t.rows); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// nullID returns id, or nil (NULL) for -1.
-func nullID(id int32) any {
-	if id < 0 {
-		return nil
-	}
-	return id
-}
-
-// summarize fills res.Summary from the accounting, the history and the
-// summary query.
-func (res *Result) summarize(ctx context.Context, cfg Config, hist *history.History, j *judge, acc *ingest.Accounting) error {
-	s := &res.Summary
-	s.Input = report.Input{
-		Files:           acc.Files,
-		Lines:           acc.Lines,
-		Parsed:          acc.Parsed,
-		Rejected:        acc.Rejected,
-		RejectedReasons: acc.RejectedReasons,
-		Directives:      acc.Directives,
-		Unaudited:       j.unaudited,
-		OutsidePeriod:   j.outside,
-	}
-	if s.Input.RejectedReasons == nil {
-		s.Input.RejectedReasons = map[string]int64{}
-	}
-	for _, smp := range acc.Samples {
-		s.Input.Samples = append(s.Input.Samples, report.Sample{Reason: smp.Reason, File: smp.File, Line: smp.Line, Text: smp.Text})
-	}
-	s.Input.InvalidClients = acc.InvalidClients
-	for _, smp := range acc.InvalidClientSamples {
-		s.Input.InvalidClientSamples = append(s.Input.InvalidClientSamples, report.Sample{Reason: smp.Reason, File: smp.File, Line: smp.Line, Text: smp.Text})
-	}
-	if !acc.From.IsZero() {
-		from, to := acc.From.UTC(), acc.To.UTC()
-		if !cfg.From.IsZero() && from.Before(cfg.From) {
-			from = cfg.From.UTC()
-		}
-		if !cfg.To.IsZero() && to.After(cfg.To) {
-			to = cfg.To.UTC()
-		}
-		s.Input.From, s.Input.To = &from, &to
-	}
-	for _, t := range j.traffic() {
-		s.Input.HumanRequests += t.humans
-		s.Input.BotRequests += t.bots
-	}
-	for _, h := range hist.Hosts() {
-		vs := hist.Versions(h)
-		if hist.AnyHost() {
-			vs = hist.All()
-		}
-		rh := report.RobotsHost{Host: h, Versions: len(vs)}
-		if len(vs) > 0 && !vs[0].Start.IsZero() {
-			t := vs[0].Start.UTC()
-			rh.First = &t
-		}
-		s.Robots = append(s.Robots, rh)
-	}
-	sort.Slice(s.Robots, func(a, b int) bool { return s.Robots[a].Host < s.Robots[b].Host })
-	s.Audit = report.AuditInfo{Spec: cfg.Profile.String(), GraceSeconds: cfg.Grace.Seconds(), Robots: cfg.Robots, TimeResolution: "1us"}
-	if j.wholeSeconds {
-		s.Audit.TimeResolution = "1s"
-	}
-
-	if err := res.store.Exec(ctx, queries.SQL("summary_counts.sql")); err != nil {
-		return err
-	}
-	if err := res.store.Exec(ctx, fmt.Sprintf("SET VARIABLE summary_max_bots = %d", maxSummaryBots)); err != nil {
-		return err
-	}
-	rows, err := res.store.Query(ctx, queries.SQL("summary.sql"))
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	s.Bots = []report.BotRow{}
-	// Past maxSummaryBots rows, summary.sql folds the rest, per host and
-	// identity, into one row each: DuckDB keeps them all.
-	var folds botFolds
-	for rows.Next() {
-		var r report.BotRow
-		var bot, op, purpose *string
-		var folded int64
-		var pos *int64
-		if err := rows.Scan(&bot, &r.Host, &r.Identity, &op, &purpose, &r.Requests, &r.RobotsFetches, &r.Disallowed,
-			&r.DisallowedInGrace, &r.CrawlDelayBreaches, &r.RequestRateBreaches, &r.VisitTimeBreaches,
-			&r.Unaudited, &r.IPs, &r.FirstSeen, &r.LastSeen,
-			&r.DisallowedUnreachable, &r.AllowedUnavailable, &r.UserTriggered, &r.CrawlDelayUnsupported, &folded, &pos); err != nil {
-			return fmt.Errorf("reading the summary: %w", err)
-		}
-		if bot != nil {
-			r.Bot = *bot
-		}
-		if op != nil {
-			r.Operator = *op
-		}
-		if purpose != nil {
-			r.Purpose = *purpose
-		}
-		r.FirstSeen, r.LastSeen = r.FirstSeen.UTC(), r.LastSeen.UTC()
-		if folded > 0 {
-			folds.addFolded(&r, folded)
-			continue
-		}
-		r.Verifiable = j.claims.ranges().Verifiable(r.Bot)
-		r.Judge()
-		s.Bots = append(s.Bots, r)
-	}
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	s.Input.FoldedBotRows = folds.n
-	s.Bots = append(s.Bots, folds.rows()...)
-	return nil
-}
-
-// verification returns summary.json's "verification" section.
-func verification(ranges *verify.Ranges, c *claims, dns DNSOptions, st DNSStats) *report.Verification {
-	v := &report.Verification{Sources: []report.RangeSource{}, Identities: c.identityCounts()}
-	for _, si := range ranges.Info() {
-		if si.Versions == 0 && len(si.Refused) == 0 {
-			continue // a source the snapshot has no list of: it verified nothing
-		}
-		v.Sources = append(v.Sources, report.RangeSource{Name: si.Name, Operator: si.Operator, URL: si.URL,
-			Versions: si.Versions, First: si.First.UTC(), Last: si.Last.UTC(), Origin: si.Origin,
-			Refused: listNotes(si.Refused), Dropped: listNotes(si.Dropped)})
-	}
-	if dns.Live || dns.CachePath != "" {
-		v.DNS = st
-	}
-	return v
-}
-
-// listNotes converts the notes of refused or trimmed range lists.
-func listNotes(ns []verify.ListNote) []report.RangeListNote {
-	var out []report.RangeListNote
-	for _, n := range ns {
-		out = append(out, report.RangeListNote{File: n.File, Created: n.Created.UTC(), Reasons: n.Reasons})
-	}
-	return out
 }
 
 // withDamaged is what a run makes of the input error of its reading: a

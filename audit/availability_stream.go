@@ -96,11 +96,15 @@ type availFetch struct {
 type availReq struct {
 	rid, us    int64
 	host, bot  int32
+	claim      int32 // its claim (a lean audit moves its count by bot, host and claim)
+	verdict    uint8 // the version's verdict (vAllowed, ...)
 	disallowed bool
 }
 
-// add takes one stored bot request: rid is its row in requests_store.
-func (a *streamAvail) add(rid int64, host, bot int32, identity verify.Identity, us int64, file int32, line int64, fetch bool, status int32, hasStatus, disallowed bool) {
+// add takes one stored bot request: rid is its row in requests_store,
+// verdict the one the version gave it (vAllowed, ...).
+func (a *streamAvail) add(rid int64, host, bot int32, identity verify.Identity, us int64, file int32, line int64, fetch bool, status int32, hasStatus bool, claim int32, verdict uint8) {
+	disallowed := verdict == vDisallowed || verdict == vInGrace
 	if a.off {
 		return
 	}
@@ -137,7 +141,7 @@ func (a *streamAvail) add(rid int64, host, bot int32, identity verify.Identity, 
 		}
 		return
 	}
-	q := availReq{rid: rid, us: us, host: host, bot: bot, disallowed: disallowed}
+	q := availReq{rid: rid, us: us, host: host, bot: bot, claim: claim, verdict: verdict, disallowed: disallowed}
 	if h.failed {
 		a.reqs = append(a.reqs, q)
 		return
@@ -165,7 +169,11 @@ type availOp struct {
 // allowed_unavailable. It returns false, having made nothing, when the SQL
 // must run instead: a gave up, or two periods of one host and operator
 // begin at the same instant (where the SQL's ASOF join may take either).
-func (a *streamAvail) store(ctx context.Context, s *store.Store, google bool, unreachableID, unavailableID int32) (bool, error) {
+//
+// moves, when not nil, receives the verdicts changed per bot, host, claim
+// and verdict (a lean audit's availability_moves); versionVerdicts are the
+// dict ids of the verdicts by index (judge.verdict).
+func (a *streamAvail) store(ctx context.Context, s *store.Store, google bool, unreachableID, unavailableID int32, moves map[leanMove]int64, versionVerdicts *[numVerdicts]int32) (bool, error) {
 	if a == nil || a.off {
 		return false, nil
 	}
@@ -275,6 +283,10 @@ func (a *streamAvail) store(ctx context.Context, s *store.Store, google bool, un
 			avail.Field(0).(*array.Int64Builder).Append(q.rid)
 			avail.Field(1).(*array.Int32Builder).Append(v)
 			avail.Field(2).(*array.BooleanBuilder).Append(unreachable)
+			if moves != nil {
+				moves[leanMove{q.bot, q.host, q.claim, versionVerdicts[q.verdict]}]--
+				moves[leanMove{q.bot, q.host, q.claim, v}]++
+			}
 		} else {
 			verdict.AppendNull()
 		}
@@ -330,7 +342,14 @@ func (j *judge) streamedAvailability(ctx context.Context, s *store.Store, cfg Co
 	if j.streamedAvail == nil || !j.robotsFailed || cfg.DB != "" {
 		return false, nil
 	}
-	ok, err := j.streamedAvail.store(ctx, s, cfg.Profile == robots.Google, j.verdict[vUnreachable], j.verdict[vUnavailable])
+	var moves map[leanMove]int64
+	if j.lean != nil {
+		moves = map[leanMove]int64{}
+	}
+	ok, err := j.streamedAvail.store(ctx, s, cfg.Profile == robots.Google, j.verdict[vUnreachable], j.verdict[vUnavailable], moves, &j.verdict)
+	if ok && err == nil && moves != nil {
+		err = leanMoves(ctx, s, moves)
+	}
 	if ok && availStreamed != nil {
 		availStreamed()
 	}

@@ -188,6 +188,9 @@ type judge struct {
 	// (streamAvail); nil when it did not stream.
 	streamedAvail *streamAvail
 	streamRow     streamRow
+	// lean, for a lean audit (Config.Lean), counts the judged rows in
+	// place of handing them to DuckDB; nil: every row is stored.
+	lean *leanCounts
 
 	// robotsFailed: a bot's request for /robots.txt was answered 4xx or
 	// 5xx, which may open a period of unreachable or unavailable
@@ -435,6 +438,9 @@ func newJudgeContext(ctx context.Context, mem memory.Allocator, hist *history.Hi
 	}
 	return j, nil
 }
+
+// verdictOf returns the dict id of the verdict of decision id.
+func (j *judge) verdictOf(id int32) int32 { return j.decisions[id].verdict }
 
 func (j *judge) release() {
 	j.out.Release()
@@ -1078,7 +1084,7 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 			c.visitBreach.UnsafeAppend(false)
 			if j.stream != nil {
 				j.toStream(uas, hs, identity, us, fileOf[k], line, -1, fetch, -1)
-				j.stream.avail.add(j.botRows-1, hs.id, uas.botID, identity, us, fileOf[k], line, fetch, statusCol.Value(i), !statusCol.IsNull(i), false)
+				j.stream.avail.add(j.botRows-1, hs.id, uas.botID, identity, us, fileOf[k], line, fetch, statusCol.Value(i), !statusCol.IsNull(i), claimID, vUnaudited)
 			}
 			continue
 		}
@@ -1104,7 +1110,7 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 				breakRule = j.decisions[did].rule
 			}
 			j.toStream(uas, hs, identity, us, fileOf[k], line, pid, fetch, breakRule)
-			j.stream.avail.add(j.botRows-1, hs.id, uas.botID, identity, us, fileOf[k], line, fetch, statusCol.Value(i), !statusCol.IsNull(i), verdict == vDisallowed || verdict == vInGrace)
+			j.stream.avail.add(j.botRows-1, hs.id, uas.botID, identity, us, fileOf[k], line, fetch, statusCol.Value(i), !statusCol.IsNull(i), claimID, uint8(verdict))
 		}
 		c.visitBreach.UnsafeAppend(g.policy.visit >= 0 && !g.group.InVisitTime(floorDiv(us, 1_000_000)))
 	}

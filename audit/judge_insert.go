@@ -12,7 +12,8 @@ import (
 )
 
 // insertJudged stores in s a batch that judgeInto hands over: judged rows
-// (RequestsSchema), claims (ClaimsSchema) or bots rows (BotsSchema). rec is
+// (RequestsSchema), claims (ClaimsSchema), bots rows (BotsSchema) or the
+// counts of a lean audit (LeanSchema). rec is
 // not released.
 func insertJudged(ctx context.Context, s *store.Store, rec arrow.RecordBatch) error {
 	if rec.NumRows() == 0 {
@@ -25,6 +26,8 @@ func insertJudged(ctx context.Context, s *store.Store, rec arrow.RecordBatch) er
 		return s.Insert(ctx, "claims", rec)
 	case sc.Equal(BotsSchema):
 		return s.Insert(ctx, "bots", rec)
+	case sc.Equal(LeanSchema):
+		return s.Insert(ctx, "lean_counts", rec)
 	default:
 		return fmt.Errorf("judged batch of schema %s: not one the audit stores", sc)
 	}

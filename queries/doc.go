@@ -13,8 +13,12 @@
 //	                unavailable periods from the logs' /robots.txt responses, and availability,
 //	                the verdicts they change (the view requests reads it)
 //	robots_status.sql summary.json's robots_status: the periods with their counts, named
+//	lean.sql        an audit that lists no request (no --db, --parquet, --out, --report,
+//	                --json) stores the judge's counts in lean_counts instead of every request
+//	request_counts.sql, request_counts_lean.sql the view request_counts, the requests as the
+//	                summary counts them: one row per request, or the judge's counts (same shape)
 //	summary_counts.sql the counts per bot, host and identity (contract §6, §7, §10) in the
-//	                temporary table summary_counted, from requests and window_measures, step by step
+//	                temporary table summary_counted, from request_counts and window_measures, step by step
 //	summary.sql     the summary's bot rows from summary_counted, named, worst first; past a
 //	                limit the rest folded per host and identity
 //	changes_agents.sql, changes.sql the bots active around each robots.txt version change,

@@ -2,7 +2,9 @@
 -- the temporary table summary_counted. The requests a spoofer made under a crawler's
 -- name are never counted as the crawler's. Counts on the ids of requests; the window
 -- breaches come from the judge (streamed_windows), or from window_measures
--- (measures.sql) for the bots and hosts with a limit only.
+-- (measures.sql) for the bots and hosts with a limit only. request_counts is every
+-- request (request_counts.sql) or the judge's counts of them (request_counts_lean.sql):
+-- the counts are sums of n.
 --
 -- One table per step, not one query: each step's hash tables and sorts then have
 -- DuckDB's whole memory limit to themselves and spill alone. As one query over 5 M
@@ -23,18 +25,18 @@ SELECT
     r.bot_id,
     r.host_id,
     r.identity_code,
-    count(*)                                                  AS requests,
-    count(*) FILTER (WHERE r.robots_fetch)                    AS robots_fetches,
-    count(*) FILTER (WHERE r.verdict_id = v.disallowed)       AS disallowed,
-    count(*) FILTER (WHERE r.verdict_id = v.in_grace)         AS disallowed_in_grace,
-    count(*) FILTER (WHERE r.visit_breach)                    AS visit_time_breaches,
-    count(*) FILTER (WHERE r.verdict_id = v.unaudited)        AS unaudited,
-    count(*) FILTER (WHERE r.verdict_id = v.unreachable)      AS disallowed_unreachable,
-    count(*) FILTER (WHERE r.verdict_id = v.unavailable)      AS allowed_unavailable,
-    count(*) FILTER (WHERE r.verdict_id = v.user_triggered)   AS user_triggered,
-    min(r.ts)                                                 AS first_seen,
-    max(r.ts)                                                 AS last_seen
-FROM requests r, verdicts v
+    sum(r.n)::BIGINT                                                          AS requests,
+    coalesce(sum(r.n) FILTER (WHERE r.robots_fetch), 0)::BIGINT               AS robots_fetches,
+    coalesce(sum(r.n) FILTER (WHERE r.verdict_id = v.disallowed), 0)::BIGINT  AS disallowed,
+    coalesce(sum(r.n) FILTER (WHERE r.verdict_id = v.in_grace), 0)::BIGINT    AS disallowed_in_grace,
+    coalesce(sum(r.n) FILTER (WHERE r.visit_breach), 0)::BIGINT               AS visit_time_breaches,
+    coalesce(sum(r.n) FILTER (WHERE r.verdict_id = v.unaudited), 0)::BIGINT   AS unaudited,
+    coalesce(sum(r.n) FILTER (WHERE r.verdict_id = v.unreachable), 0)::BIGINT AS disallowed_unreachable,
+    coalesce(sum(r.n) FILTER (WHERE r.verdict_id = v.unavailable), 0)::BIGINT AS allowed_unavailable,
+    coalesce(sum(r.n) FILTER (WHERE r.verdict_id = v.user_triggered), 0)::BIGINT AS user_triggered,
+    min(r.first_ts)                                                           AS first_seen,
+    max(r.last_ts)                                                            AS last_seen
+FROM request_counts r, verdicts v
 GROUP BY r.bot_id, r.host_id, r.identity_code;
 
 -- Distinct addresses, as a DISTINCT then a count: a hash aggregate that
@@ -44,7 +46,7 @@ GROUP BY r.bot_id, r.host_id, r.identity_code;
 -- of their own: with 3.1 M distinct IPv6 addresses, the join's hash table and
 -- the DISTINCT's in one query ran out of 256 MB, where each alone spills.
 CREATE OR REPLACE TEMP TABLE summary_ip_rows AS
-SELECT bot_id, host_id, identity_code, client_ip_id, client_ip FROM requests
+SELECT bot_id, host_id, identity_code, client_ip_id, client_ip FROM request_counts
 WHERE client_ip_id IS NOT NULL OR client_ip IS NOT NULL;
 
 CREATE OR REPLACE TEMP TABLE summary_ips AS

@@ -16,7 +16,7 @@
 # GoAccess takes minutes on it), GOACCESS_MAX_LINES (default 16000000) skips
 # GoAccess above it, DIR keeps the generated logs (default: a temporary
 # directory, removed at the end), CA the binary to measure (default: built from
-# this tree), ARGS more audit flags.
+# this tree), ARGS more audit flags, SIZES the line counts (default "1000000 4000000").
 set -eu
 cd "$(dirname "$0")/.."
 
@@ -36,7 +36,7 @@ if [ -z "${CA:-}" ]; then
 fi
 have() { command -v "$1" >/dev/null 2>&1; }
 
-sizes="1000000 4000000"
+sizes=${SIZES:-"1000000 4000000"}
 [ "${BENCH_16M:-}" = 1 ] && sizes="$sizes 16000000"
 
 # timed NAME CMD...: runs CMD under GNU time and appends "NAME wall rss

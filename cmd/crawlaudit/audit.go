@@ -273,6 +273,9 @@ func (opt *auditOptions) config(e *env) (audit.Config, audit.BlockPolicy, error)
 	}
 	cfg.GoMemoryLimitAfterRead = afterReadLimit()
 	cfg.DB = opt.db
+	// Only the summary is read: DuckDB gets the judge's counts, not every
+	// request (--json lists the block list, which reads the requests).
+	cfg.Lean = opt.out == "" && opt.parquet == "" && opt.report == "" && !opt.json
 	cfg.Ingest.BatchRows = opt.batchRows
 	cfg.Ingest.Stdin = e.stdin
 	if opt.whatIf != "" {

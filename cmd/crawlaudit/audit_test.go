@@ -310,3 +310,22 @@ func TestQueryJSON(t *testing.T) {
 		}
 	}
 }
+
+// TestAuditTableLeanSameAsKept: an audit that prints only its table gives
+// DuckDB the judge's counts instead of every request; the table must be
+// the one an audit that keeps every request (--db) prints, byte for byte,
+// on the sample, whose robots.txt outages move verdicts.
+func TestAuditTableLeanSameAsKept(t *testing.T) {
+	code, lean, stderr := runCLI(t, "", "audit", "--robots", sampleRobots, sampleLog)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	db := filepath.Join(t.TempDir(), "audit.duckdb")
+	code, kept, stderr := runCLI(t, "", "audit", "--db", db, "--robots", sampleRobots, sampleLog)
+	if code != exitOK {
+		t.Fatalf("--db: exit %d: %s", code, stderr)
+	}
+	if lean != kept {
+		t.Errorf("the table without --db differs from the one with it:\n%s", diffLines(kept, lean))
+	}
+}

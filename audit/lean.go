@@ -1,0 +1,255 @@
+//go:build duckdb_arrow
+
+package audit
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/crawlaudit/crawlaudit/audit/store"
+	"github.com/crawlaudit/crawlaudit/queries"
+)
+
+// leanCounts is what a lean audit (Config.Lean) gives DuckDB in place of
+// every bot request: the requests counted per bot, host, claim, client
+// address, verdict and the two flags the summary counts, with the first and
+// last time of each (table lean_counts, queries/lean.sql). The view
+// request_counts (queries/request_counts_lean.sql) has the shape of the
+// full audit's (queries/request_counts.sql), so summary_counts.sql is one
+// definition for both. Bots request from few addresses under few verdicts,
+// so DuckDB copies and scans far fewer rows than requests
+// (docs/performance.md has the figures).
+//
+// Memory is bounded: past maxLeanKeys keys the counts so far go to DuckDB
+// as one batch and counting starts again; the SQL sums the partial counts.
+//
+// Of the dict, the SQL of a lean audit reads only the names of bots, hosts,
+// files and verdicts (the summary, robots_status), so only those go to
+// DuckDB (named), not the targets, User-Agents and addresses.
+type leanCounts struct {
+	index  map[leanKey]int32
+	rows   []leanRow
+	stored int // rows handed to DuckDB so far
+	named  map[int32]struct{}
+}
+
+// leanKey is what the summary tells apart among one bot's requests. A
+// client address is its dict id, or the address itself when not interned
+// (ipID -1; ipNull: none logged).
+type leanKey struct {
+	bot, host, claim, ipID, verdict int32
+	ip                              string
+	ipNull, fetch, visit            bool
+}
+
+// leanRow is one key with its count and its first and last request (µs).
+type leanRow struct {
+	key         leanKey
+	n           int64
+	first, last int64
+}
+
+// maxLeanKeys is how many keys leanCounts holds before it hands them to
+// DuckDB (about 100 bytes each). Tests lower it.
+var maxLeanKeys = 1 << 17
+
+// LeanSchema is the Arrow schema of table lean_counts (queries/lean.sql).
+var LeanSchema = arrow.NewSchema([]arrow.Field{
+	{Name: "bot_id", Type: arrow.PrimitiveTypes.Int32},
+	{Name: "host_id", Type: arrow.PrimitiveTypes.Int32},
+	{Name: "claim_id", Type: arrow.PrimitiveTypes.Int32},
+	{Name: "client_ip_id", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
+	{Name: "client_ip", Type: arrow.BinaryTypes.String, Nullable: true},
+	{Name: "verdict_id", Type: arrow.PrimitiveTypes.Int32},
+	{Name: "robots_fetch", Type: arrow.FixedWidthTypes.Boolean},
+	{Name: "visit_breach", Type: arrow.FixedWidthTypes.Boolean},
+	{Name: "n", Type: arrow.PrimitiveTypes.Int64},
+	{Name: "first_ts", Type: &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}},
+	{Name: "last_ts", Type: &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}},
+}, nil)
+
+func newLeanCounts() *leanCounts {
+	return &leanCounts{index: map[leanKey]int32{}, named: map[int32]struct{}{}}
+}
+
+// name notes that the SQL reads the dict entry id.
+func (l *leanCounts) name(id int32) { l.named[id] = struct{}{} }
+
+// dictBatch returns the entries of dict that the SQL reads (see name), as
+// a batch of DictSchema (the caller releases it).
+func (l *leanCounts) dictBatch(mem memory.Allocator, dict []string) arrow.RecordBatch {
+	ids := make([]int32, 0, len(l.named))
+	for id := range l.named {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	b := array.NewRecordBuilder(mem, DictSchema)
+	defer b.Release()
+	for _, id := range ids {
+		b.Field(0).(*array.Int32Builder).Append(id)
+		b.Field(1).(*array.StringBuilder).Append(dict[id])
+	}
+	return b.NewRecordBatch()
+}
+
+// add counts the judged rows of rec (RequestsSchema); verdictOf maps a
+// decision id to its verdict's dict id. The strings of rec are copied.
+func (l *leanCounts) add(rec arrow.RecordBatch, verdictOf func(decision int32) int32) {
+	ts := rec.Column(rcTS).(*array.Timestamp)
+	host := rec.Column(rcHostID).(*array.Int32)
+	ipID := rec.Column(rcClientIPID).(*array.Int32)
+	ipStr := rec.Column(rcClientIP).(*array.String)
+	bot := rec.Column(rcBotID).(*array.Int32)
+	decision := rec.Column(rcDecisionID).(*array.Int32)
+	visit := rec.Column(rcVisitBreach).(*array.Boolean)
+	fetch := rec.Column(rcRobotsFetch).(*array.Boolean)
+	claim := rec.Column(rcClaimID).(*array.Int32)
+	lastDecision, lastVerdict := int32(-1), int32(-1)
+	for i := 0; i < int(rec.NumRows()); i++ {
+		k := leanKey{bot: bot.Value(i), host: host.Value(i), claim: claim.Value(i), ipID: -1,
+			fetch: fetch.Value(i), visit: visit.Value(i)}
+		switch {
+		case ipID.IsValid(i):
+			k.ipID = ipID.Value(i)
+		case ipStr.IsValid(i):
+			k.ip = ipStr.Value(i)
+		default:
+			k.ipNull = true
+		}
+		if d := decision.Value(i); d != lastDecision {
+			lastDecision, lastVerdict = d, verdictOf(d)
+		}
+		k.verdict = lastVerdict
+		us := int64(ts.Value(i))
+		if at, ok := l.index[k]; ok {
+			r := &l.rows[at]
+			r.n++
+			r.first, r.last = min(r.first, us), max(r.last, us)
+			continue
+		}
+		if k.ip != "" {
+			k.ip = string([]byte(k.ip)) // rec's memory goes back to the pool
+		}
+		l.name(k.bot)
+		l.name(k.host)
+		l.index[k] = int32(len(l.rows))
+		l.rows = append(l.rows, leanRow{key: k, n: 1, first: us, last: us})
+	}
+}
+
+// full reports whether the counts should go to DuckDB now.
+func (l *leanCounts) full() bool { return len(l.rows) >= maxLeanKeys }
+
+// take returns the counts as a batch of LeanSchema (the caller releases
+// it) and starts again.
+func (l *leanCounts) take(mem memory.Allocator) arrow.RecordBatch {
+	b := array.NewRecordBuilder(mem, LeanSchema)
+	defer b.Release()
+	b.Reserve(len(l.rows))
+	i32 := func(c int) *array.Int32Builder { return b.Field(c).(*array.Int32Builder) }
+	for _, r := range l.rows {
+		k := &r.key
+		i32(0).Append(k.bot)
+		i32(1).Append(k.host)
+		i32(2).Append(k.claim)
+		if k.ipID >= 0 {
+			i32(3).Append(k.ipID)
+			b.Field(4).(*array.StringBuilder).AppendNull()
+		} else {
+			i32(3).AppendNull()
+			if k.ipNull {
+				b.Field(4).(*array.StringBuilder).AppendNull()
+			} else {
+				b.Field(4).(*array.StringBuilder).Append(k.ip)
+			}
+		}
+		i32(5).Append(k.verdict)
+		b.Field(6).(*array.BooleanBuilder).Append(k.fetch)
+		b.Field(7).(*array.BooleanBuilder).Append(k.visit)
+		b.Field(8).(*array.Int64Builder).Append(r.n)
+		b.Field(9).(*array.TimestampBuilder).Append(arrow.Timestamp(r.first))
+		b.Field(10).(*array.TimestampBuilder).Append(arrow.Timestamp(r.last))
+	}
+	l.stored += len(l.rows)
+	l.rows = l.rows[:0]
+	clear(l.index)
+	return b.NewRecordBatch()
+}
+
+// errNeedsRows stops a lean pass whose streamed measures gave up (too many
+// bots or requests, robots.txt periods the stream cannot settle): the SQL
+// that then measures them reads every request, so Run reads the logs again
+// keeping them.
+var errNeedsRows = errors.New("the measures need every bot request")
+
+// rereadable reports whether every log can be read a second time, as a
+// lean pass that gives up needs: not standard input ("-"), a pipe or a
+// device. A name that is not a file (a glob) is expanded to files.
+func rereadable(logs []string) bool {
+	for _, l := range logs {
+		if l == "-" {
+			return false
+		}
+		if fi, err := os.Stat(l); err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
+			return false
+		}
+	}
+	return true
+}
+
+// leanGaveUp reports why the judge's stream can no longer stand in for the
+// SQL over every request while the logs are read, or "".
+func (w *streamKeys) leanGaveUp() string {
+	switch {
+	case w == nil:
+		return "no streamed measures"
+	case w.off:
+		return "too many bots for the streamed measures"
+	case w.windowsOff:
+		return "the windows are left to the SQL"
+	case w.changes.off:
+		return "the reactions to changes are left to the SQL"
+	}
+	return ""
+}
+
+// leanMoves writes the table availability_moves that request_counts_lean.sql
+// adds to lean_counts: for each request whose verdict robots.txt's
+// availability changed, one fewer under its old verdict and one more under
+// the new, per bot, host and claim.
+func leanMoves(ctx context.Context, s *store.Store, moves map[leanMove]int64) error {
+	if err := s.Exec(ctx, `CREATE OR REPLACE TEMP TABLE availability_moves (bot_id INTEGER, host_id INTEGER,
+    claim_id INTEGER, verdict_id INTEGER, n BIGINT)`); err != nil {
+		return err
+	}
+	rows := make([][]any, 0, len(moves))
+	for m, n := range moves {
+		if n != 0 {
+			rows = append(rows, []any{m.bot, m.host, m.claim, m.verdict, n})
+		}
+	}
+	return s.InsertValues(ctx, "availability_moves", rows)
+}
+
+// leanMove is a key of availability_moves.
+type leanMove struct{ bot, host, claim, verdict int32 }
+
+// requestCounts makes the view request_counts that summary_counts.sql reads:
+// over every request, or over lean_counts.
+func requestCounts(ctx context.Context, s *store.Store, lean bool) error {
+	q := "request_counts.sql"
+	if lean {
+		q = "request_counts_lean.sql"
+	}
+	if err := s.Exec(ctx, queries.SQL(q)); err != nil {
+		return fmt.Errorf("the counts of the summary: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,159 @@
+//go:build duckdb_arrow
+
+package audit
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/crawlaudit/crawlaudit/internal/hostilegen"
+	"github.com/crawlaudit/crawlaudit/internal/loggen"
+	"github.com/crawlaudit/crawlaudit/report"
+)
+
+// leanOutputs are the outputs a lean audit can have, rendered: summary.json
+// and the terminal table (TSV and the table with colours off).
+func leanOutputs(t *testing.T, cfg Config, logs []string) (outputs map[string][]byte, lean bool, moved int64) {
+	t.Helper()
+	res, err := Run(context.Background(), cfg, logs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Close()
+	outputs = map[string][]byte{}
+	var js, table bytes.Buffer
+	if err := report.WriteJSON(&js, &res.Summary); err != nil {
+		t.Fatal(err)
+	}
+	if err := report.WriteTable(&table, &res.Summary, report.TableOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	outputs["summary.json"], outputs["table"] = js.Bytes(), table.Bytes()
+	for _, b := range res.Summary.Bots {
+		moved += b.DisallowedUnreachable + b.AllowedUnavailable
+	}
+	return outputs, res.lean, moved
+}
+
+// TestLeanSameOutputs audits each input with the judge's counts in DuckDB
+// (Config.Lean) and with every request stored, and compares the outputs
+// byte for byte: the lean tables are a faster road to the same summary, not
+// another definition of it. The inputs are the committed sample (its
+// robots.txt 503 and 404 outages move verdicts), the realistic month
+// (crawlaudit gen --realistic) with the same outages, a hostile log of
+// invented bots, long paths and many addresses, and the same inputs with
+// the lean counts handed over a few keys at a time, or with the streamed
+// measures giving up (the audit then reads the logs again, storing every
+// request).
+func TestLeanSameOutputs(t *testing.T) {
+	dir := t.TempDir()
+	realCfg := loggen.RealisticConfig(60_000)
+	realCfg.RobotsOutages = loggen.SampleOutages()
+	realRobots, realLog := writeMonth(t, filepath.Join(dir, "realistic"), realCfg, "combined", false)
+
+	hostileLog := filepath.Join(dir, "hostile.log")
+	f, err := os.Create(hostileLog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = hostilegen.Write(f, hostilegen.Options{Lines: 20_000, Agents: 3000, BotNames: 500, Addresses: 4000, PathBytes: 200, Seed: 3})
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	hostileRobots, _ := writeScenario(t)
+
+	sample := Config{Robots: "../testdata/sample/robots", Grace: 24 * time.Hour}
+	cases := []struct {
+		name     string
+		cfg      Config
+		logs     []string
+		keys     int  // maxLeanKeys; 0: as built
+		streamKs int  // maxStreamKeys; 0: as built
+		lean     bool // the lean pass is expected to finish
+		moves    bool // some verdict moved by robots.txt's availability
+	}{
+		{name: "sample", cfg: sample, logs: []string{"../testdata/sample/access-2026-10.log.gz"}, lean: true, moves: true},
+		{name: "sample in small batches", cfg: sample, logs: []string{"../testdata/sample/access-2026-10.log.gz"}, keys: 7, lean: true, moves: true},
+		{name: "realistic with outages", cfg: Config{Robots: realRobots}, logs: []string{realLog}, lean: true, moves: true},
+		{name: "hostile", cfg: Config{Robots: hostileRobots}, logs: []string{hostileLog}, lean: true},
+		{name: "hostile, stream gives up", cfg: Config{Robots: hostileRobots}, logs: []string{hostileLog}, streamKs: 50},
+		{name: "sample, stream gives up", cfg: sample, logs: []string{"../testdata/sample/access-2026-10.log.gz"}, streamKs: 3},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if c.keys > 0 {
+				defer func(n int) { maxLeanKeys = n }(maxLeanKeys)
+				maxLeanKeys = c.keys
+			}
+			if c.streamKs > 0 {
+				defer func(n int) { maxStreamKeys = n }(maxStreamKeys)
+				maxStreamKeys = c.streamKs
+			}
+			full, wasLean, moved := leanOutputs(t, c.cfg, c.logs)
+			if wasLean {
+				t.Fatal("an audit without Config.Lean kept only counts")
+			}
+			cfg := c.cfg
+			cfg.Lean = true
+			lean, wasLean, _ := leanOutputs(t, cfg, c.logs)
+			if wasLean != c.lean {
+				t.Errorf("lean pass finished: %v, want %v", wasLean, c.lean)
+			}
+			for name, want := range full {
+				if got := lean[name]; !bytes.Equal(got, want) {
+					t.Errorf("%s differs between the lean and the full audit:\nlean:\n%s\nfull:\n%s", name, got, want)
+				}
+			}
+			if c.moves && moved == 0 {
+				t.Error("no verdict moved by robots.txt's availability: the case does not test the lean moves")
+			}
+		})
+	}
+}
+
+// TestLeanRefusesRows: a lean result has no requests to list, and says so
+// rather than writing empty files.
+func TestLeanRefusesRows(t *testing.T) {
+	res, err := Run(context.Background(), Config{Robots: "../testdata/sample/robots", Lean: true}, []string{"../testdata/sample/access-2026-10.log.gz"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Close()
+	if !res.lean {
+		t.Fatal("the sample's audit did not stay lean")
+	}
+	if err := res.WriteOut(context.Background(), t.TempDir(), BlockPolicy{}); err == nil {
+		t.Error("WriteOut of a lean audit: no error")
+	}
+}
+
+// TestLeanOnlyFromFiles: a lean pass that gives up reads the logs again,
+// which standard input cannot be, so an audit of it stores every request
+// from the start, with the same summary.
+func TestLeanOnlyFromFiles(t *testing.T) {
+	const sample = "../testdata/sample/access-2026-10.log.gz"
+	data, err := os.ReadFile(sample)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{Robots: "../testdata/sample/robots", Lean: true}
+	fromFile, wasLean, _ := leanOutputs(t, cfg, []string{sample})
+	if !wasLean {
+		t.Fatal("the sample's file did not stay lean")
+	}
+	cfg.Ingest.Stdin = bytes.NewReader(data)
+	fromStdin, wasLean, _ := leanOutputs(t, cfg, []string{"-"})
+	if wasLean {
+		t.Error("an audit of standard input kept only counts: it could not read it again")
+	}
+	if got, want := fromStdin["table"], fromFile["table"]; !bytes.Equal(got, want) {
+		t.Errorf("the table of standard input differs from the file's:\n%s\nwant:\n%s", got, want)
+	}
+}
