@@ -18,7 +18,7 @@
 //	summary.sql     the summary's bot rows from summary_counted, named, worst first; past a
 //	                limit the rest folded per host and identity
 //	changes_agents.sql, changes.sql the bots active around each robots.txt version change,
-//	                and how each reacted to it (§12); the audit gathers the same while the
+//	                and how each reacted to it; the audit gathers the same while the
 //	                logs stream, and runs these only when it could not
 //	judged.sql      the table "measures" (window_measures, stored) and the view "judged": requests
 //	                with names and measures; made for the reports below and for --db
@@ -28,11 +28,11 @@
 //	breaches_rows.sql, breaches.sql the same for the crawl-delay, request-rate and visit-time
 //	                breaches (breaches.csv)
 //	blocklist.sql   per client address of a bot request, its counts and whether it qualifies
-//	                for the block list (§8), in the temporary table block_addresses
+//	                for the block list, in the temporary table block_addresses
 //	blocklist_names.sql the addresses named, and the claims of the qualifying ones
 //	blocklist_rows.sql the rows of the block list: a qualifying address's claims on rows of their own
 //	blocklist_held.sql the rule each verified crawler held back from the list broke most
-//	report_*.sql    the findings of report.html and report.md (§11): report_base (one pass
+//	report_*.sql    the findings of report.html and report.md: report_base (one pass
 //	                over the requests on ids: per day, version and rule), report_daily,
 //	                report_versions, report_rules, report_breaches, report_paths, report_agents
 //	whatif_pairs.sql, whatif.sql with --what-if FILE: the distinct User-Agent and target pairs
