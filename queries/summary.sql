@@ -4,7 +4,7 @@
 -- rows it holds, 0 for the others). Logs with millions of invented bot names would
 -- otherwise hand millions of rows to the program, which DuckDB materializes whole
 -- before the first is read, outside its memory limit
--- (docs/performance-memory.md); the audit's database keeps every
+-- (docs/performance.md); the audit's database keeps every
 -- row.
 WITH named AS (
     SELECT

@@ -22,7 +22,7 @@ const goMemoryLimit = 384 << 20
 // goMemoryLimitAfterRead is the soft limit once the logs are read
 // (audit.Config.GoMemoryLimitAfterRead) unless GOMEMLIMIT says otherwise:
 // the judge's state is gone by then, and a lower limit leaves DuckDB's
-// queries their share (docs/performance-memory.md has the peaks it
+// queries their share (docs/performance.md has the peaks it
 // saves on a hostile log).
 const goMemoryLimitAfterRead = 256 << 20
 
