@@ -29,7 +29,7 @@ type ReportOptions struct {
 	Now time.Time
 }
 
-// Findings gathers what report.html and report.md show (contract §11) from
+// Findings gathers what report.html and report.md show (docs/reports.md) from
 // the audit's database: the summary, per-day counts, the broken rules, the
 // disallowed paths, the breaches, the robots.txt versions with their diffs
 // and the block list made under block.

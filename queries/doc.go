@@ -9,11 +9,11 @@
 //	measures.sql    the table macro window_measures: per request, the gap to the bot's previous
 //	                request, the count in its Request-rate window and the breaches they make
 //	bot_ops.sql     each bot's operator, as robots.txt availability is kept by
-//	availability.sql robots.txt as crawlers met it (§12): robots_status, the unreachable and
+//	availability.sql robots.txt as crawlers met it (RFC 9309 §2.3.1): robots_status, the unreachable and
 //	                unavailable periods from the logs' /robots.txt responses, and availability,
 //	                the verdicts they change (the view requests reads it)
 //	robots_status.sql summary.json's robots_status: the periods with their counts, named
-//	summary_counts.sql the counts per bot, host and identity (contract §6, §7, §10) in the
+//	summary_counts.sql the counts per bot, host and identity (summary.json's bot rows) in the
 //	                temporary table summary_counted, from requests and window_measures, step by step
 //	summary.sql     the summary's bot rows from summary_counted, named, worst first; past a
 //	                limit the rest folded per host and identity

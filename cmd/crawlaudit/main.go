@@ -15,7 +15,7 @@ import (
 
 // goMemoryLimit is the Go heap's soft limit unless GOMEMLIMIT says
 // otherwise: with DuckDB's own limit (store.MemoryLimit) it keeps the
-// process under 1 GiB on hostile inputs (issue 12); ordinary audits stay
+// process under 1 GiB on hostile inputs (docs/performance.md); ordinary audits stay
 // far below it and never feel it.
 const goMemoryLimit = 384 << 20
 
