@@ -33,8 +33,10 @@
 //	blocklist_rows.sql the rows of the block list: a qualifying address's claims on rows of their own
 //	blocklist_held.sql the rule each verified crawler held back from the list broke most
 //	report_*.sql    the findings of report.html and report.md: report_base (one pass
-//	                over the requests on ids: per day, version and rule), report_daily,
-//	                report_versions, report_rules, report_breaches, report_paths, report_agents
+//	                over the requests on ids: per day, version and rule), report_daily or
+//	                report_hourly (the view report_slots: the counts per day or hour) and
+//	                report_timeline, report_versions, report_rules, report_breaches,
+//	                report_paths, report_agents
 //	whatif_pairs.sql, whatif.sql with --what-if FILE: the distinct User-Agent and target pairs
 //	                the proposed robots.txt decides in Go, then per bot and host what it would change
 package queries
