@@ -66,6 +66,17 @@ func auditDNS(t *testing.T, robotsFile, logFile string, opts DNSOptions) *Result
 	return res
 }
 
+// warningsWith returns how many of res's warnings contain s.
+func warningsWith(res *Result, s string) int {
+	n := 0
+	for _, w := range res.Warnings {
+		if strings.Contains(w, s) {
+			n++
+		}
+	}
+	return n
+}
+
 // TestAuditIdentityLiveDNS: --rdns against a DNS server on 127.0.0.1 that
 // confirms YandexBot's address, fails (SERVFAIL) for the spoofed Googlebot's
 // and has no PTR for the other; the answers go into the cache, and a second
@@ -190,13 +201,7 @@ func TestAuditIdentityFailingResolver(t *testing.T) {
 	if st.Queried != 0 || st.Changed != 0 || st.NotAsked != 4 {
 		t.Errorf("stats = %+v: the failing resolver was asked, or changed an identity", st)
 	}
-	var warned int
-	for _, w := range res.Warnings {
-		if strings.Contains(w, "failed its check") {
-			warned++
-		}
-	}
-	if warned != 1 {
+	if n := warningsWith(res, "failed its check"); n != 1 {
 		t.Errorf("warnings %q, want one about the resolver", res.Warnings)
 	}
 	// PTR of each of the 4 probes, and the A and AAAA of the one named.
@@ -302,13 +307,7 @@ func TestAuditIdentityDNSBudget(t *testing.T) {
 	if st.Resolver == nil || !st.Resolver.OK() || st.OverBudget == 0 || st.OverBudget != st.Queried {
 		t.Errorf("stats = %+v, want an ok resolver and every lookup over budget", st)
 	}
-	var warned int
-	for _, w := range res.Warnings {
-		if strings.Contains(w, "within the DNS time budget of 400ms") {
-			warned++
-		}
-	}
-	if warned != 1 {
+	if n := warningsWith(res, "within the DNS time budget of 400ms"); n != 1 {
 		t.Errorf("warnings %q, want one about the budget", res.Warnings)
 	}
 }
