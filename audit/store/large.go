@@ -35,7 +35,7 @@ const vectorRows = 2048
 // DuckDB's memory limit, raises the limit to three vectors of them and runs
 // the queries on one thread: DuckDB holds a vector of 2,048 values whole
 // (it cannot spill part of one), and a query with a few long-string vectors
-// in flight fails with "failed to pin block" (docs/performance-memory.md).
+// in flight fails with "failed to pin block" (docs/performance.md).
 // Insert notes the longest string, since a query could not read it back
 // once the strings fill the limit. limit is the memory_limit in force, in
 // bytes.
@@ -84,7 +84,7 @@ func (s *Store) EachLargeSorted(ctx context.Context, query string, head func(col
 // sorted in a second step from that table. Sorting the output of a query
 // of unions and joins in the same step fails under DuckDB's memory limit
 // ("failed to pin block") where sorting a stored table spills
-// (docs/performance-memory.md).
+// (docs/performance.md).
 func (s *Store) eachLarge(ctx context.Context, query string, sortApart bool, head func(cols []string) error, row func(vals []any) error, args ...any) error {
 	name := fmt.Sprintf("each_large_%d", s.views.Add(1))
 	query = strings.TrimRight(strings.TrimSpace(query), ";")
