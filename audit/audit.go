@@ -39,18 +39,19 @@ type Config struct {
 	Host string
 	// Profile is the robots.txt semantics (--spec).
 	Profile robots.Profile
-	// Grace is the cache grace period (--grace; contract §4) of the
-	// crawlers whose operator documents none. 0 turns it off.
+	// Grace is the cache grace period (--grace) of the crawlers whose
+	// operator documents none: a crawler may act on a cached robots.txt
+	// for a while after it changed. 0 turns it off.
 	Grace time.Duration
 	// GraceForAll makes Grace the grace of every crawler, also of those
 	// whose operator documents one (--grace given explicitly).
 	GraceForAll bool
-	// Operators are the operator rules (contract §12; --operators); nil:
+	// Operators are the operator rules (--operators); nil:
 	// the built-in table.
 	Operators *bots.Rules
 	// WhatIf is a proposed robots.txt (--what-if, LoadWhatIf) that the bot
 	// requests are judged against as well, as if in effect for the whole
-	// period (contract §12); nil: none.
+	// period; nil: none.
 	WhatIf *robots.File
 	// From and To bound the audited period (inclusive); zero values are open.
 	From, To time.Time
@@ -70,11 +71,12 @@ type Config struct {
 	// GoMemoryLimitAfterRead, when positive and below Go's soft memory
 	// limit, becomes that limit once the logs are read, until the run
 	// returns: the queries afterwards leave Go a smaller heap (the judge's
-	// state is gone) and DuckDB its share (issue 12). cmd/crawlaudit sets
+	// state is gone) and DuckDB its share, so that hostile logs stay within
+	// the process's memory bound (docs/performance.md). cmd/crawlaudit sets
 	// it with its own limit, unless GOMEMLIMIT is given.
 	GoMemoryLimitAfterRead int64
 	// Ranges are the operators' published range lists that verification
-	// uses (contract §10); nil: the built-in snapshot.
+	// uses; nil: the built-in snapshot.
 	Ranges *verify.Ranges
 	// DNS configures forward-confirmed reverse DNS (--rdns, --rdns-cache).
 	DNS DNSOptions
@@ -204,7 +206,7 @@ func (r *Result) materialize(ctx context.Context) error {
 // complete Result: the caller reports, then decides the exit status.
 //
 // A compressed file that fails its integrity check (a gzip CRC, a zstd
-// checksum, corrupt deflate data) contributes no row (contract §9): its
+// checksum, corrupt deflate data) contributes no row: its
 // decompressed lines are damage, and a flipped byte can turn a browser
 // into an invented bot. Rows are judged as they stream, so when the
 // reading meets such a file the audit starts again without it (a second
@@ -263,8 +265,9 @@ func (e *damagedFiles) Error() string { return fmt.Sprintf("%d damaged files", l
 func runOnce(ctx context.Context, cfg Config, logs []string, damaged []*ingest.IntegrityError) (*Result, error) {
 	begin := time.Now()
 	// A --db FILE is built under a temporary name and renamed over FILE
-	// only by Result.Commit (contract §9): a run that fails, is
-	// interrupted or audits nothing leaves the audit kept earlier intact.
+	// only by Result.Commit, so that it appears whole or not at all: a run
+	// that fails, is interrupted or audits nothing leaves the audit kept
+	// earlier intact.
 	dbPath := ""
 	if cfg.DB != "" {
 		if err := checkReplaceable(ctx, cfg.DB); err != nil {

@@ -252,7 +252,8 @@ func TestAuditScenario(t *testing.T) {
 		}
 	}
 	// The crawlers' own addresses are verified by their operators' lists of
-	// 2026 and so never blocked (contract §8): only the script's remains.
+	// 2026, and a verified crawler is never blocked by default: only the
+	// script's remains.
 	want := []string{"198.51.100.7"}
 	if strings.Join(ips, " ") != strings.Join(want, " ") {
 		t.Errorf("blocklist = %v, want %v", ips, want)

@@ -19,8 +19,8 @@ import (
 	"github.com/crawlaudit/crawlaudit/internal/loggen"
 )
 
-// monthLines is the size of the months of BenchmarkAuditMonth (issue 4's
-// target: 1 M combined lines, about 250 MB).
+// monthLines is the size of the months of BenchmarkAuditMonth: a busy
+// site's month, 1 M combined lines, about 250 MB.
 const monthLines = 1_000_000
 
 // benchMonth writes the generator's default month of monthLines lines
@@ -88,7 +88,7 @@ func benchMonthOf(b *testing.B, dir string, cfg loggen.Config) (plain, gz, robot
 // lines, plain and gzipped, as `crawlaudit audit` runs it when it prints
 // only the summary (Config.Lean), on two months:
 // the generator's default one ("plain", "gzip": about 11,700 distinct
-// paths, 46 User-Agents, 40 % crawlers) and issue 15's realistic one
+// paths, 46 User-Agents, 40 % crawlers) and the realistic one
 // ("realistic", "realistic-gzip": loggen.RealisticConfig, about 104,000
 // distinct paths with a Zipf law, 271 User-Agents, 30 % crawlers, the
 // 60-rule robots.txt). It reports lines per second; for a gzip file the

@@ -11,7 +11,7 @@ import (
 )
 
 // robotsStatus reads the periods availability.sql found (summary.json's
-// "robots_status", contract §12), with the requests each one saw and
+// "robots_status"), with the requests each one saw and
 // changed (queries/robots_status.sql).
 func (r *Result) robotsStatus(ctx context.Context) ([]report.RobotsPeriod, error) {
 	rows, err := r.store.Query(ctx, queries.SQL("robots_status.sql"))

@@ -18,7 +18,7 @@ import (
 )
 
 // streamAvail keeps, while the logs stream, what queries/availability.sql
-// reads of the requests (contract §12): the /robots.txt responses that can
+// reads of the requests: the /robots.txt responses that can
 // open or close a period, and the time, row and verdict of the other
 // requests, so that a month with a few failed /robots.txt answers need not
 // have DuckDB scan every request for the periods and the requests they

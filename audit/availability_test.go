@@ -69,11 +69,11 @@ func rowOf(t *testing.T, s *report.Summary, bot, identity string) report.BotRow 
 	return report.BotRow{}
 }
 
-// TestAvailabilityScenario is issue 14's hand-made scenario: a site that
+// TestAvailabilityScenario is a hand-made scenario: a site that
 // served 503 for its robots.txt to Googlebot for 3 hours and 404 to bingbot
 // for a day, with each crawler's requests before, during and after. Every
 // expected number is worked out by hand from the comments (RFC 9309
-// §2.3.1.3-4, contract §12), not by running the code.
+// §2.3.1.3-4), not by running the code.
 func TestAvailabilityScenario(t *testing.T) {
 	const robotsTxt = "User-agent: *\nDisallow: /private/\n"
 	const (

@@ -17,7 +17,7 @@ import (
 )
 
 // BlockKinds are the kinds of finding that may put a client address on the
-// block list (--block-on; contract §8), in the order of the parameters of
+// block list (--block-on), in the order of the parameters of
 // queries/blocklist.sql.
 var BlockKinds = []string{"disallowed", "spoofed", "in-grace", "crawl-delay", "request-rate", "visit-time", "unreachable"}
 
@@ -28,7 +28,7 @@ var DefaultBlockOn = []string{"disallowed", "spoofed"}
 const DefaultBlockTTL = 720 * time.Hour
 
 // BlockPolicy says who qualifies for the block list and how it is written
-// (contract §8).
+// (docs/blocklists.md).
 type BlockPolicy struct {
 	// On are the kinds of BlockKinds that qualify an address; empty:
 	// DefaultBlockOn.
@@ -120,7 +120,7 @@ func (r *Result) blockMeta(p BlockPolicy) firewall.Meta {
 	return m
 }
 
-// BlockList returns the block list under p (contract §8): the addresses
+// BlockList returns the block list under p: the addresses
 // queries/blocklist.sql says qualify, less the allow list and the addresses
 // never blocked, merged into prefixes that cover no other address seen in
 // the logs; and what was dropped.

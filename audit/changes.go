@@ -15,7 +15,7 @@ import (
 	"github.com/crawlaudit/crawlaudit/robots/history"
 )
 
-// changes returns summary.json's "changes" (contract §12): for every
+// changes returns summary.json's "changes": for every
 // robots.txt version change of a host and every bot (and identity) with a
 // request to that host within 30 days before or after it, how the bot
 // reacted in the 30 days after (or until the next change, if sooner):

@@ -13,7 +13,7 @@ import (
 
 // streamChanges gathers, while the logs stream, what changes() would
 // otherwise ask DuckDB of the requests around each robots.txt version
-// change (contract §12): per key (bot, host, identity) and change, its
+// change: per key (bot, host, identity) and change, its
 // least User-Agent within measure.ChangeWindow of the change (the bots
 // active around it: queries/changes_agents.sql), and its reaction in the
 // window after it (measure.Reaction; queries/changes.sql). None of it

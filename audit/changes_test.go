@@ -15,7 +15,7 @@ import (
 	"github.com/crawlaudit/crawlaudit/report"
 )
 
-// TestChangesGitHistory: issue 14's "changes" on a git: history made by the
+// TestChangesGitHistory: summary.json's "changes" on a git: history made by the
 // test. Version 2 (committed 2026-10-10 12:00) adds "Disallow: /new/".
 // Googlebot breaks it twice, fetches robots.txt 3 hours after the change,
 // and obeys from its next request; bingbot fetches robots.txt first and

@@ -12,7 +12,7 @@
 //   - A bot request on a host with no robots.txt history, or before the
 //     first version of its host, is "unaudited": counted in requests but in
 //     no breach metric.
-//   - Cache grace (contract §4): a request disallowed by the version in
+//   - Cache grace: a request disallowed by the version in
 //     effect is "disallowed_in_grace" instead of "disallowed" when the
 //     version in effect exactly Grace earlier is another one and allowed it.
 //     When no version was in effect Grace earlier, nothing could have been

@@ -29,7 +29,7 @@ type ReportOptions struct {
 	Now time.Time
 }
 
-// Findings gathers what report.html and report.md show (contract §11) from
+// Findings gathers what report.html and report.md show (docs/reports.md) from
 // the audit's database: the summary, per-day counts, the broken rules, the
 // disallowed paths, the breaches, the robots.txt versions with their diffs
 // and the block list made under block.
@@ -123,12 +123,16 @@ func (r *Result) findings(ctx context.Context, block report.BlockFindings, opt R
 	if err := r.store.Exec(ctx, queries.SQL("report_base.sql")); err != nil {
 		return nil, fmt.Errorf("report: %w", err)
 	}
-	defer r.store.Exec(context.WithoutCancel(ctx), "DROP TABLE IF EXISTS report_base; DROP TABLE IF EXISTS report_rows")
+	defer r.store.Exec(context.WithoutCancel(ctx), "DROP VIEW IF EXISTS report_slots; DROP TABLE IF EXISTS report_base; DROP TABLE IF EXISTS report_rows")
 
-	// Per day.
+	// Per day (or hour): the counts per slot, then the timeline, one
+	// query for both slot sizes.
+	if err := r.store.Exec(ctx, queries.SQL(daily)); err != nil {
+		return nil, fmt.Errorf("report: per day: %w", err)
+	}
 	n := len(f.Days)
 	perRow := map[int]*[6][]int64{}
-	err = r.store.Each(ctx, queries.SQL(daily), nil, func(v []any) error {
+	err = r.store.Each(ctx, queries.SQL("report_timeline.sql"), nil, func(v []any) error {
 		pos := int(numeric(v[0]))
 		day, _ := v[1].(time.Time)
 		d, ok := dayIndex[day.UTC().Truncate(f.Slot)]

@@ -174,8 +174,8 @@ func TestAuditAgainstGeneratorModel(t *testing.T) {
 // modelRow is a bot row's counts.
 type modelRow struct{ requests, disallowed, grace, unreachable, unavailable int64 }
 
-// modelPeriod is a robots.txt availability period (contract §12) as
-// genModel works it out.
+// modelPeriod is a robots.txt availability period (RFC 9309 §2.3.1.3-4)
+// as genModel works it out.
 type modelPeriod struct {
 	host, operator, kind string
 	from, to             int64 // Unix seconds; to 0: past the log's end
@@ -215,8 +215,8 @@ func modelAllowed(v *loggen.RobotsVersion, r *loggen.Request) bool {
 // out, in Go and from the requests alone, what an audit with a 24 h grace
 // must count: per bot row its requests, disallowed and in-grace ones by
 // the version in effect, and robots.txt's availability periods per host
-// and operator from the log's own /robots.txt responses (contract §12,
-// RFC 9309 §2.3.1): after a 5xx or 429 unreachable until the operator's
+// and operator from the log's own /robots.txt responses (RFC 9309
+// §2.3.1): after a 5xx or 429 unreachable until the operator's
 // next response of another kind (at most 30 days), after another 4xx
 // unavailable likewise; a period holds from its response's second to the
 // next one's. An operator's requests other than /robots.txt in an

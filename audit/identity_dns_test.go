@@ -28,6 +28,55 @@ var knownNames = map[string]string{
 	"12.39.55.157.in-addr.arpa.": "msnbot-157-55-39-12.search.msn.com.",
 }
 
+// knownForward maps each name of knownNames to its IPv4 address, for the
+// forward (A) half of forward-confirmed reverse DNS.
+func knownForward() map[string]string {
+	forward := map[string]string{}
+	for rev, name := range knownNames {
+		f := strings.Split(strings.TrimSuffix(rev, ".in-addr.arpa."), ".")
+		forward[name] = f[3] + "." + f[2] + "." + f[1] + "." + f[0]
+	}
+	return forward
+}
+
+// serveDNS answers the DNS queries sent to the address it returns, on
+// 127.0.0.1 (tests never reach the internet), with handle until the test
+// ends.
+func serveDNS(t *testing.T, handle dns.HandlerFunc) string {
+	t.Helper()
+	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &dns.Server{PacketConn: pc, Handler: handle}
+	go srv.ActivateAndServe()
+	t.Cleanup(func() { srv.Shutdown() })
+	return pc.LocalAddr().String()
+}
+
+// auditDNS audits logFile under robotsFile with the reverse DNS of opts,
+// and closes the result when the test ends.
+func auditDNS(t *testing.T, robotsFile, logFile string, opts DNSOptions) *Result {
+	t.Helper()
+	res, err := Run(context.Background(), Config{Robots: robotsFile, Profile: robots.RFC9309, DNS: opts}, []string{logFile})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { res.Close() })
+	return res
+}
+
+// warningsWith returns how many of res's warnings contain s.
+func warningsWith(res *Result, s string) int {
+	n := 0
+	for _, w := range res.Warnings {
+		if strings.Contains(w, s) {
+			n++
+		}
+	}
+	return n
+}
+
 // TestAuditIdentityLiveDNS: --rdns against a DNS server on 127.0.0.1 that
 // confirms YandexBot's address, fails (SERVFAIL) for the spoofed Googlebot's
 // and has no PTR for the other; the answers go into the cache, and a second
@@ -36,17 +85,12 @@ var knownNames = map[string]string{
 // majority, so it passes its check.
 func TestAuditIdentityLiveDNS(t *testing.T) {
 	var queries atomic.Int64
-	mux := dns.NewServeMux()
-	mux.HandleFunc(".", func(w dns.ResponseWriter, r *dns.Msg) {
+	forward := knownForward()
+	server := serveDNS(t, func(w dns.ResponseWriter, r *dns.Msg) {
 		queries.Add(1)
 		m := new(dns.Msg)
 		m.SetReply(r)
 		q := r.Question[0]
-		forward := map[string]string{}
-		for rev, name := range knownNames {
-			f := strings.Split(strings.TrimSuffix(rev, ".in-addr.arpa."), ".")
-			forward[name] = f[3] + "." + f[2] + "." + f[1] + "." + f[0]
-		}
 		switch {
 		case q.Qtype == dns.TypePTR && knownNames[q.Name] != "":
 			rr, _ := dns.NewRR(q.Name + " 60 IN PTR " + knownNames[q.Name])
@@ -67,30 +111,18 @@ func TestAuditIdentityLiveDNS(t *testing.T) {
 		}
 		w.WriteMsg(m)
 	})
-	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := &dns.Server{PacketConn: pc, Handler: mux}
-	go srv.ActivateAndServe()
-	defer srv.Shutdown()
 
 	robotsFile, logFile := writeIdentityScenario(t)
 	cachePath := filepath.Join(t.TempDir(), "rdns.jsonl")
 	var lastStats DNSStats
 	run := func(live bool, server string) map[string]identityRow {
 		t.Helper()
-		res, err := Run(context.Background(), Config{Robots: robotsFile, Profile: robots.RFC9309,
-			DNS: DNSOptions{Live: live, CachePath: cachePath, Resolver: &rdns.Resolver{Server: server, Timeout: time.Second, Concurrency: 2}}},
-			[]string{logFile})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer res.Close()
+		res := auditDNS(t, robotsFile, logFile,
+			DNSOptions{Live: live, CachePath: cachePath, Resolver: &rdns.Resolver{Server: server, Timeout: time.Second, Concurrency: 2}})
 		lastStats, _ = res.Summary.Verification.DNS.(DNSStats)
 		return identityRows(&res.Summary)
 	}
-	got := run(true, pc.LocalAddr().String())
+	got := run(true, server)
 	if queries.Load() == 0 {
 		t.Fatal("no DNS query was made with --rdns")
 	}
@@ -129,8 +161,7 @@ func TestAuditIdentityLiveDNS(t *testing.T) {
 // says why.
 func TestAuditIdentityFailingResolver(t *testing.T) {
 	var queries atomic.Int64
-	mux := dns.NewServeMux()
-	mux.HandleFunc(".", func(w dns.ResponseWriter, r *dns.Msg) {
+	server := serveDNS(t, func(w dns.ResponseWriter, r *dns.Msg) {
 		queries.Add(1)
 		m := new(dns.Msg)
 		m.SetReply(r)
@@ -147,23 +178,11 @@ func TestAuditIdentityFailingResolver(t *testing.T) {
 		}
 		w.WriteMsg(m)
 	})
-	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := &dns.Server{PacketConn: pc, Handler: mux}
-	go srv.ActivateAndServe()
-	defer srv.Shutdown()
 
 	robotsFile, logFile := writeIdentityScenario(t)
 	cachePath := filepath.Join(t.TempDir(), "rdns.jsonl")
-	res, err := Run(context.Background(), Config{Robots: robotsFile, Profile: robots.RFC9309,
-		DNS: DNSOptions{Live: true, CachePath: cachePath, Resolver: &rdns.Resolver{Server: pc.LocalAddr().String(), Timeout: time.Second}}},
-		[]string{logFile})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Close()
+	res := auditDNS(t, robotsFile, logFile,
+		DNSOptions{Live: true, CachePath: cachePath, Resolver: &rdns.Resolver{Server: server, Timeout: time.Second}})
 	got := identityRows(&res.Summary)
 	if g := got["Googlebot/spoofed"]; g.requests != 3 {
 		t.Errorf("Googlebot/spoofed = %+v, want the 3 requests the ranges call spoofed", g)
@@ -182,13 +201,7 @@ func TestAuditIdentityFailingResolver(t *testing.T) {
 	if st.Queried != 0 || st.Changed != 0 || st.NotAsked != 4 {
 		t.Errorf("stats = %+v: the failing resolver was asked, or changed an identity", st)
 	}
-	var warned int
-	for _, w := range res.Warnings {
-		if strings.Contains(w, "failed its check") {
-			warned++
-		}
-	}
-	if warned != 1 {
+	if n := warningsWith(res, "failed its check"); n != 1 {
 		t.Errorf("warnings %q, want one about the resolver", res.Warnings)
 	}
 	// PTR of each of the 4 probes, and the A and AAAA of the one named.
@@ -227,13 +240,8 @@ func TestAuditIdentityUnvouchedCache(t *testing.T) {
 				t.Fatal(err)
 			}
 			// A closed port: the resolver check fails.
-			res, err := Run(context.Background(), Config{Robots: robotsFile, Profile: robots.RFC9309,
-				DNS: DNSOptions{Live: c.live, CachePath: cachePath, Resolver: &rdns.Resolver{Server: "127.0.0.1:9", Timeout: 100 * time.Millisecond}}},
-				[]string{logFile})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer res.Close()
+			res := auditDNS(t, robotsFile, logFile,
+				DNSOptions{Live: c.live, CachePath: cachePath, Resolver: &rdns.Resolver{Server: "127.0.0.1:9", Timeout: 100 * time.Millisecond}})
 			got := identityRows(&res.Summary)
 			if g, ok := got[c.want]; !ok || g.requests != 1 {
 				t.Errorf("rows %v, want %s", got, c.want)
@@ -252,8 +260,8 @@ func TestAuditIdentityUnvouchedCache(t *testing.T) {
 func TestAuditIdentityDNSBudget(t *testing.T) {
 	stop := make(chan struct{})
 	googleV6Rev, _ := dns.ReverseAddr("2001:4860:4801:2::5a")
-	mux := dns.NewServeMux()
-	mux.HandleFunc(".", func(w dns.ResponseWriter, r *dns.Msg) {
+	forward := knownForward()
+	server := serveDNS(t, func(w dns.ResponseWriter, r *dns.Msg) {
 		m := new(dns.Msg)
 		m.SetReply(r)
 		q := r.Question[0]
@@ -264,14 +272,9 @@ func TestAuditIdentityDNSBudget(t *testing.T) {
 		case q.Name == googleV6Rev:
 			m.Rcode = dns.RcodeNameError // the fourth probe: no name, at once
 		case strings.HasSuffix(q.Name, ".googlebot.com.") || strings.HasSuffix(q.Name, ".search.msn.com."):
-			if q.Qtype == dns.TypeA {
-				for rev, name := range knownNames {
-					if name == q.Name {
-						f := strings.Split(strings.TrimSuffix(rev, ".in-addr.arpa."), ".")
-						rr, _ := dns.NewRR(q.Name + " 60 IN A " + f[3] + "." + f[2] + "." + f[1] + "." + f[0])
-						m.Answer = append(m.Answer, rr)
-					}
-				}
+			if q.Qtype == dns.TypeA && forward[q.Name] != "" {
+				rr, _ := dns.NewRR(q.Name + " 60 IN A " + forward[q.Name])
+				m.Answer = append(m.Answer, rr)
 			}
 		default:
 			// Every other address: an answer that would refute, too late.
@@ -284,24 +287,12 @@ func TestAuditIdentityDNSBudget(t *testing.T) {
 		}
 		w.WriteMsg(m)
 	})
-	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := &dns.Server{PacketConn: pc, Handler: mux}
-	go srv.ActivateAndServe()
-	defer srv.Shutdown()
 	defer close(stop)
 
 	robotsFile, logFile := writeIdentityScenario(t)
 	start := time.Now()
-	res, err := Run(context.Background(), Config{Robots: robotsFile, Profile: robots.RFC9309,
-		DNS: DNSOptions{Live: true, Resolver: &rdns.Resolver{Server: pc.LocalAddr().String(), Timeout: 5 * time.Second, Budget: 400 * time.Millisecond}}},
-		[]string{logFile})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Close()
+	res := auditDNS(t, robotsFile, logFile,
+		DNSOptions{Live: true, Resolver: &rdns.Resolver{Server: server, Timeout: 5 * time.Second, Budget: 400 * time.Millisecond}})
 	if d := time.Since(start); d > 3*time.Second {
 		t.Errorf("the audit took %v with a DNS budget of 400ms", d)
 	}
@@ -316,13 +307,7 @@ func TestAuditIdentityDNSBudget(t *testing.T) {
 	if st.Resolver == nil || !st.Resolver.OK() || st.OverBudget == 0 || st.OverBudget != st.Queried {
 		t.Errorf("stats = %+v, want an ok resolver and every lookup over budget", st)
 	}
-	var warned int
-	for _, w := range res.Warnings {
-		if strings.Contains(w, "within the DNS time budget of 400ms") {
-			warned++
-		}
-	}
-	if warned != 1 {
+	if n := warningsWith(res, "within the DNS time budget of 400ms"); n != 1 {
 		t.Errorf("warnings %q, want one about the budget", res.Warnings)
 	}
 }
@@ -340,8 +325,7 @@ func TestAuditIdentityWellKnownProbes(t *testing.T) {
 	}
 	zone["104.253.255.5.in-addr.arpa./PTR"] = "5-255-253-104.spider.yandex.com."
 	zone["5-255-253-104.spider.yandex.com./A"] = "5.255.253.104"
-	mux := dns.NewServeMux()
-	mux.HandleFunc(".", func(w dns.ResponseWriter, r *dns.Msg) {
+	server := serveDNS(t, func(w dns.ResponseWriter, r *dns.Msg) {
 		m := new(dns.Msg)
 		m.SetReply(r)
 		q := r.Question[0]
@@ -353,13 +337,6 @@ func TestAuditIdentityWellKnownProbes(t *testing.T) {
 		}
 		w.WriteMsg(m)
 	})
-	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := &dns.Server{PacketConn: pc, Handler: mux}
-	go srv.ActivateAndServe()
-	defer srv.Shutdown()
 
 	dir := t.TempDir()
 	robotsFile, logFile := filepath.Join(dir, "robots.txt"), filepath.Join(dir, "access.log")
@@ -369,13 +346,7 @@ func TestAuditIdentityWellKnownProbes(t *testing.T) {
 	if err := os.WriteFile(logFile, []byte(line("5.255.253.104", "05/Oct/2026:09:00:00 +0000", "/private/y", uaYandex)+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	res, err := Run(context.Background(), Config{Robots: robotsFile, Profile: robots.RFC9309,
-		DNS: DNSOptions{Live: true, Resolver: &rdns.Resolver{Server: pc.LocalAddr().String(), Timeout: time.Second}}},
-		[]string{logFile})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Close()
+	res := auditDNS(t, robotsFile, logFile, DNSOptions{Live: true, Resolver: &rdns.Resolver{Server: server, Timeout: time.Second}})
 	if _, ok := identityRows(&res.Summary)["YandexBot/verified"]; !ok {
 		t.Errorf("YandexBot not verified: %v", identityRows(&res.Summary))
 	}

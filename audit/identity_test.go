@@ -297,8 +297,8 @@ func sameSet(a, b []string) bool {
 }
 
 // TestAuditTrustedProxy: behind a trusted proxy the client is the right-most
-// untrusted address of X-Forwarded-For (contract §10); without
-// --trusted-proxy the forwarded field is never read.
+// untrusted address of X-Forwarded-For; without --trusted-proxy the
+// forwarded field is never read, since anyone can write it.
 func TestAuditTrustedProxy(t *testing.T) {
 	dir := t.TempDir()
 	robotsFile := filepath.Join(dir, "robots.txt")

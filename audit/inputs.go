@@ -15,7 +15,7 @@ import (
 )
 
 // ErrNothingToAudit is wrapped by the error of a run whose input yields
-// nothing to audit (contract §2): no log line, no line that parses, every
+// nothing to audit: no log line, no line that parses, every
 // request outside --from/--to, no robots.txt version covering any bot
 // request. Such a run is never reported as a clean bill of health.
 var ErrNothingToAudit = errors.New("nothing to audit")

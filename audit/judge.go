@@ -26,21 +26,21 @@ const (
 	VerdictUnaudited  = "unaudited"
 	// VerdictUserTriggered: a request robots.txt would disallow, made by a
 	// user-triggered fetcher whose operator states that robots.txt does
-	// not apply to it (contract §12; bots.CrawlerRule.UserTriggered).
+	// not apply to it (bots.CrawlerRule.UserTriggered).
 	VerdictUserTriggered = "user_triggered"
 	// VerdictUnreachable: a request made while the operator's last
-	// robots.txt response was a 5xx or 429 (contract §12): complete
-	// disallow, whatever the version in effect says.
+	// robots.txt response was a 5xx or 429: complete disallow, whatever
+	// the version in effect says (RFC 9309 §2.3.1.4).
 	VerdictUnreachable = "disallowed_unreachable"
 	// VerdictUnavailable: a request the version in effect disallows, made
 	// while the operator's last robots.txt response was a 4xx other than
-	// 429 (contract §12): the crawler may access anything.
+	// 429: the crawler may access anything (RFC 9309 §2.3.1.3).
 	VerdictUnavailable = "allowed_unavailable"
 )
 
-// The judge's memory is bounded whatever the logs hold (issue 12): every
-// map that grows with distinct values of the logs (targets, User-Agents,
-// addresses, all attacker-controlled, contract §9) is bounded in bytes or
+// The judge's memory is bounded whatever the logs hold, since anyone who
+// can send a request writes them: every map that grows with distinct
+// values of the logs (targets, User-Agents, addresses) is bounded in bytes or
 // entries, and a single value costs at most a bounded share of it. (They
 // are variables for the tests, which shrink them.)
 var (
@@ -99,7 +99,7 @@ type judge struct {
 	hist     *history.History
 	versions []version // by history.Version.ID
 	graceUS  int64     // --grace; 0: no grace period
-	// rules are the operator rules (contract §12); noGroup is the group
+	// rules are the operator rules (--operators); noGroup is the group
 	// with no rules, for a crawler that no group restricts.
 	rules       *bots.Rules
 	noGroup     *robots.Resolved
@@ -111,7 +111,8 @@ type judge struct {
 	// handoff has the bots the human filters identified while the logs
 	// are read (judgeInto); nil otherwise.
 	handoff *botHandoff
-	// claims verifies who made each bot request (contract §10).
+	// claims verifies who made each bot request: a User-Agent is only a
+	// claim, settled by the operator's ranges or reverse DNS.
 	claims *claims
 
 	uaIDs    map[string]int32 // User-Agent → index in uas
@@ -234,7 +235,7 @@ type uaState struct {
 	// verifiable: a range list or the operator's reverse DNS can tell
 	// whether a request of this bot came from its operator.
 	verifiable bool
-	// What its operator documents (contract §12): how it picks its
+	// What its operator documents (package bots' rules): how it picks its
 	// group, whether robots.txt applies to it at all, and its cache
 	// grace in µs (0: none).
 	rule    bots.CrawlerRule
@@ -890,8 +891,8 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 		fileCol   = rec.Column(ingest.ColFile).(*array.Dictionary)
 		lineCol   = rec.Column(ingest.ColLine).(*array.Int64)
 	)
-	// The forwarded chain is read only behind trusted proxies (contract
-	// §10): without --trusted-proxy anyone can write it.
+	// The forwarded chain is read only behind trusted proxies: without
+	// --trusted-proxy anyone can write it.
 	var fwdCol *array.String
 	if len(j.trusted) > 0 && int(rec.NumCols()) > ingest.ColForwardedFor {
 		fwdCol = rec.Column(ingest.ColForwardedFor).(*array.String)

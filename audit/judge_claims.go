@@ -52,7 +52,7 @@ type claims struct {
 	// list holds the claims from id base on. With spill, the claims
 	// before base were handed to DuckDB (spilled) and are forgotten:
 	// memory does not grow with the distinct (bot, address) pairs and
-	// bot names of the logs (issue 12).
+	// bot names of the logs, which an attacker can invent by the million.
 	list []claim
 	base int32
 	// spill: the judge hands its claims to DuckDB while it judges, once
@@ -219,7 +219,8 @@ func (c *claims) takeBatch(mem memory.Allocator) arrow.RecordBatch {
 	return rec
 }
 
-// DNSOptions configures forward-confirmed reverse DNS (contract §10).
+// DNSOptions configures forward-confirmed reverse DNS (--rdns,
+// --rdns-cache), as the operators that document their domains describe it.
 type DNSOptions struct {
 	// Live makes DNS queries (--rdns) for the addresses the ranges leave
 	// unverified or spoofed and whose bot's operator documents its domains.

@@ -7,8 +7,8 @@ import (
 
 // clientBehindProxies returns the client address of a request that reached
 // the server from remote with the forwarded chain fwd (an X-Forwarded-For
-// value, "client, proxy1, proxy2"), given the trusted proxies (contract
-// §10): when remote is a trusted proxy, the chain is read from its right
+// value, "client, proxy1, proxy2"), given the trusted proxies
+// (--trusted-proxy): when remote is a trusted proxy, the chain is read from its right
 // end, and the first address that is not a trusted proxy is the client.
 // Every address right of it was added by a proxy the site trusts; anything
 // left of it was written by the client and may be forged. When remote is

@@ -6,7 +6,8 @@ import (
 )
 
 // groupOf returns the group of r that a request of bot, with the
-// User-Agent header ua, is judged by (contract §5, §12). none is a group
+// User-Agent header ua, is judged by (RFC 9309 §2.2.1, and the operator's
+// own documented rules, package bots). none is a group
 // with no rules, for a crawler no group restricts.
 //
 // The order:

@@ -9,7 +9,8 @@ import (
 	"github.com/crawlaudit/crawlaudit/robots"
 )
 
-// Real User-Agent headers of the crawlers issue 14 names (from their
+// Real User-Agent headers of the crawlers whose operators document their
+// own group rules (from their
 // operators' documentation, as in package bots' tests).
 const (
 	uaGooglebotImageReal = "Googlebot-Image/1.0"
@@ -42,7 +43,8 @@ func groupFor(t *testing.T, robotsTxt, ua, path string) (group, verdict string) 
 	return g.Name(), verdict
 }
 
-// TestOperatorRulesNamedCrawlers: the five crawlers issue 14 names,
+// TestOperatorRulesNamedCrawlers: five crawlers whose operators document
+// how they pick their group,
 // against robots.txt files with and without their own groups. Sources:
 // Google's common crawlers (Googlebot-Image follows Googlebot) and
 // special-case crawlers (AdsBot-Google ignores "*") pages, Apple's "About

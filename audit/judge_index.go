@@ -15,7 +15,7 @@ import (
 // bot request, for its target) a read of the dict is a cache miss. It costs
 // 6 to 12 bytes per string where a map[string]int32 costs about 40: with
 // millions of invented bot names, which are interned whatever the budget
-// (issue 12), that is the judge's largest cost per bot name.
+// (the judge needs them), that is the judge's largest cost per bot name.
 type stringIndex struct {
 	seed  maphash.Seed
 	slots []uint32

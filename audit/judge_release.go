@@ -25,8 +25,8 @@ func (j *judge) hostID(name string) (int32, bool) {
 // per-User-Agent states, the address caches and the dict (the queries
 // afterwards join DuckDB's table dict), and gives the memory back to the
 // system. DuckDB's queries then run beside a small Go heap: with millions
-// of invented bot names the judge held some 300 MB there (issue 12). The
-// judge judges nothing afterwards.
+// of invented bot names the judge's state is the largest part of Go's
+// (docs/performance.md has the figure). The judge judges nothing afterwards.
 func (j *judge) dropIngestState() {
 	if j.out != nil {
 		j.out.Release()
@@ -40,7 +40,7 @@ func (j *judge) dropIngestState() {
 	j.arena = stringArena{}
 	// The batch buffers wait in sync.Pools, which keep what one collection
 	// frees until the next. An ordinary audit's heap is small: it is not
-	// worth two collections (a 6 ms pause on the realistic month).
+	// worth two forced collections and their pause (docs/performance.md).
 	if heapLive() < forceFreeBytes {
 		return
 	}

@@ -11,7 +11,7 @@ import (
 // What the judge knows per bot name (its claims, its row of the table "bots")
 // is handed to DuckDB while the logs are judged, a batch at a time, when the
 // judge spills (spillWhileJudging): an attacker who writes millions of
-// invented bot names costs the judge their dict entries only (issue 12).
+// invented bot names costs the judge their dict entries only.
 
 // BotsSchema is the schema of the table "bots" (queries/schema.sql), in its
 // column order.

@@ -91,7 +91,7 @@ func BenchmarkJudge(b *testing.B) {
 	b.ReportMetric(float64(rows)*float64(b.N)/time.Since(start).Seconds(), "rows/s")
 }
 
-// judgeMonth is issue 15's realistic month (loggen.RealisticConfig) read
+// judgeMonth is the realistic month (loggen.RealisticConfig) read
 // through the ingest layer with the audit's human filter, as judgeInto
 // reads it: the batches of bot rows the judge gets, kept in memory.
 var judgeMonth struct {
@@ -160,7 +160,7 @@ func realisticBatches(b *testing.B, lines int) ([]arrow.RecordBatch, *history.Hi
 }
 
 // BenchmarkJudgeRealistic measures the judge alone on the bot rows of
-// issue 15's realistic month (1 M lines, about 300,000 bot rows, 104,000
+// the realistic month (1 M lines, about 300,000 bot rows, 104,000
 // distinct paths, the 60-rule robots.txt), in the batches the audit's
 // ingest hands it: what judgeInto does between ingest and DuckDB, on the
 // one goroutine that judges. It reports bot rows per second and ns per bot
@@ -213,8 +213,8 @@ func BenchmarkJudgeRealistic(b *testing.B) {
 // monthLinesJudge is the size of BenchmarkJudgeRealistic's month.
 const monthLinesJudge = 1_000_000
 
-// BenchmarkIngestRealistic measures what runs before the judge on issue
-// 15's realistic month (1 M lines, kept in memory): the ingest layer with
+// BenchmarkIngestRealistic measures what runs before the judge on the
+// realistic month (1 M lines, kept in memory): the ingest layer with
 // the audit's human filter and the columns it skips, as judgeInto calls
 // it. It reports lines per second and per CPU second (all parsing
 // goroutines together).
@@ -245,7 +245,7 @@ func BenchmarkIngestRealistic(b *testing.B) {
 
 // BenchmarkJudgeInto measures what judgeInto does but the DuckDB inserts:
 // the ingest layer with the audit's human filter and skipped columns, and
-// the judge of every batch, on two logs kept in memory: issue 15's
+// the judge of every batch, on two logs kept in memory: the
 // realistic month (1 M lines) and a log of invented bot names (200,000
 // lines of 80,000 distinct bot User-Agents from 40,000 addresses,
 // internal/hostilegen), where identifying the User-Agents dominates. It

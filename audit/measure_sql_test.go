@@ -10,6 +10,7 @@ package audit
 // requests.
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -26,6 +27,7 @@ import (
 	"github.com/crawlaudit/crawlaudit/queries"
 	"github.com/crawlaudit/crawlaudit/report"
 	"github.com/crawlaudit/crawlaudit/robots"
+	"github.com/crawlaudit/crawlaudit/verify"
 )
 
 // windowRow is one request of TestStreamWindowsEqualSQL.
@@ -99,18 +101,16 @@ func randomWindowRows(rng *rand.Rand, n int) []windowRow {
 	return append(shuffled, ordered...)
 }
 
-// sqlWindowCounts returns what summary_counts.sql counts with the window
-// functions of queries/measures.sql (window_measures(false)) over rows: per
-// key with a limit, "bot/host/identity" → {crawl-delay breaches,
-// request-rate breaches, crawl_delay_unsupported}.
-func sqlWindowCounts(t *testing.T, rows []windowRow) map[string][3]int64 {
+// windowStore returns a database whose table requests holds rows, with
+// policies in force, and queries/measures.sql's macro window_measures. The
+// caller closes it.
+func windowStore(t *testing.T, rows []windowRow, policies []policy) *store.Store {
 	t.Helper()
 	ctx := context.Background()
 	s, err := store.OpenWith(ctx, "", store.Options{NoTables: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.Close()
 	exec := func(q string) {
 		t.Helper()
 		if err := s.Exec(ctx, q); err != nil {
@@ -123,7 +123,7 @@ func sqlWindowCounts(t *testing.T, rows []windowRow) map[string][3]int64 {
 	for i, r := range rows {
 		v := []any{i, r.us, r.bot, r.host, r.identity, r.file, r.line, nil, nil, nil, false}
 		if r.policy >= 0 {
-			p := windowPolicies[r.policy]
+			p := policies[r.policy]
 			v[10] = p.delayIgnored
 			if p.hasDelay {
 				v[7] = p.crawlDelay
@@ -142,8 +142,19 @@ func sqlWindowCounts(t *testing.T, rows []windowRow) map[string][3]int64 {
 	exec(`INSERT INTO requests SELECT rid, make_timestamp(us)::TIMESTAMPTZ, bot_id, host_id, identity_code,
 		file_id, line, crawl_delay, rate_requests, rate_seconds, crawl_delay_ignored FROM staged`)
 	exec(queries.SQL("measures.sql"))
+	return s
+}
+
+// sqlWindowCounts returns what summary_counts.sql counts with the window
+// functions of queries/measures.sql (window_measures(false)) over rows: per
+// key with a limit, "bot/host/identity" → {crawl-delay breaches,
+// request-rate breaches, crawl_delay_unsupported}.
+func sqlWindowCounts(t *testing.T, rows []windowRow) map[string][3]int64 {
+	t.Helper()
+	s := windowStore(t, rows, windowPolicies)
+	defer s.Close()
 	out := map[string][3]int64{}
-	err = s.Each(ctx, `SELECT bot_id, host_id, identity_code,
+	err := s.Each(context.Background(), `SELECT bot_id, host_id, identity_code,
 	    count(*) FILTER (WHERE crawl_delay_breach), count(*) FILTER (WHERE request_rate_breach),
 	    count(*) FILTER (WHERE crawl_delay_unsupported)
 	FROM window_measures(false) GROUP BY ALL`, nil, func(v []any) error {
@@ -216,6 +227,227 @@ func TestStreamWindowsEqualSQL(t *testing.T) {
 	}
 }
 
+// sqlWindowMeasures returns what queries/measures.sql's window_measures(true)
+// says of each of rows, by row.
+func sqlWindowMeasures(t *testing.T, rows []windowRow, policies []policy) []measure.Measure {
+	t.Helper()
+	s := windowStore(t, rows, policies)
+	defer s.Close()
+	out := make([]measure.Measure, len(rows))
+	n := 0
+	err := s.Each(context.Background(), `SELECT rid, gap_us, rate_count, crawl_delay_breach, request_rate_breach,
+	    crawl_delay_unsupported FROM window_measures(true)`, nil, func(v []any) error {
+		m := &out[numeric(v[0])]
+		if v[1] != nil {
+			m.GapUS, m.HasGap = numeric(v[1]), true
+		}
+		if v[2] != nil {
+			m.RateCount, m.HasCount = numeric(v[2]), true
+		}
+		m.CrawlDelayBreach, _ = v[3].(bool)
+		m.RequestRateBreach, _ = v[4].(bool)
+		m.Unsupported, _ = v[5].(bool)
+		n++
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n != len(rows) {
+		t.Fatalf("window_measures gave %d rows of %d", n, len(rows))
+	}
+	return out
+}
+
+// streamWindowMeasures returns what measure.Windows says of each of rows
+// as the judge's stream keeps them (streamKeys, fed in their order), by
+// row; measured is false for the rows of keys the stream does not keep
+// (no version limits their bot: bot 3).
+func streamWindowMeasures(t *testing.T, rows []windowRow, policies []policy) (out []measure.Measure, measured []bool) {
+	t.Helper()
+	w := newStreamKeys(nil)
+	row := map[[2]int64]int{} // file and line: the row
+	for i, r := range rows {
+		row[[2]int64{int64(r.file), r.line}] = i
+		w.add(&streamRow{bot: r.bot, host: r.host, identity: r.identity, us: r.us, file: r.file, line: r.line, policy: r.policy, may: r.bot != 3})
+	}
+	if !w.windowsStreamed() {
+		t.Fatal("streamKeys gave up")
+	}
+	limits := make([]measure.Limit, len(policies))
+	for i, p := range policies {
+		limits[i] = measure.Limit{CrawlDelay: p.crawlDelay, HasDelay: p.hasDelay, DelayIgnored: p.delayIgnored,
+			RateN: p.rateN, RateS: p.rateS, HasRate: p.hasRate}
+	}
+	out, measured = make([]measure.Measure, len(rows)), make([]bool, len(rows))
+	for i := range w.keys {
+		k := &w.keys[i]
+		k.windows.Each(limits, k.identity == uint8(verify.Spoofed), func(q measure.Request, m measure.Measure) {
+			i := row[[2]int64{int64(q.File), q.Line}]
+			out[i], measured[i] = m, true
+		})
+	}
+	return out, measured
+}
+
+// compareWindowMeasures holds the stream's measure of every request of
+// rows to window_measures's, and returns the stream's.
+func compareWindowMeasures(t *testing.T, rows []windowRow, policies []policy) []measure.Measure {
+	t.Helper()
+	got, measured := streamWindowMeasures(t, rows, policies)
+	want := sqlWindowMeasures(t, rows, policies)
+	bad := 0
+	for i, r := range rows {
+		if !measured[i] {
+			// Not kept: the SQL must find nothing to count either.
+			w := want[i]
+			if w.HasCount || w.CrawlDelayBreach || w.RequestRateBreach || w.Unsupported {
+				t.Errorf("row %d %+v: not measured by the stream, SQL %+v", i, r, w)
+				bad++
+			}
+		} else if got[i] != want[i] {
+			t.Errorf("row %d %+v:\n  stream %+v\n  SQL    %+v", i, r, got[i], want[i])
+			bad++
+		}
+		if bad > 10 {
+			t.FailNow()
+		}
+	}
+	return got
+}
+
+// The keys of TestWindowMeasuresCases: MJ12bot (bot 0) unverified on two
+// hosts and spoofed on the first, DotBot (bot 1) verified.
+var (
+	caseMJ12     = windowRow{bot: 0, host: 100, identity: 0}
+	caseMJ12b    = windowRow{bot: 0, host: 101, identity: 0}
+	caseMJ12s    = windowRow{bot: 0, host: 100, identity: 2}
+	caseDotBot   = windowRow{bot: 1, host: 100, identity: 1}
+	secondMicros = int64(time.Second / time.Microsecond)
+)
+
+// at is a request of key k at us, file and line, under policy p (-1: none).
+func (k windowRow) at(us int64, file int32, line int64, p int32) windowRow {
+	k.us, k.file, k.line, k.policy = us, file, line, p
+	return k
+}
+
+// TestWindowMeasuresCases holds the stream's measure of every request to
+// window_measures's on cases worked out by hand from the definitions of
+// docs/reading-the-audit.md (a gap shorter than the Crawl-delay breaches
+// it; more than n requests in the last t seconds, every request of the
+// same instant included, breach Request-rate n/t), and checks the
+// breaches of each key.
+func TestWindowMeasuresCases(t *testing.T) {
+	t0 := time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC).UnixMicro()
+	sec := secondMicros
+	type want struct{ delay, rate, unsupported int64 }
+	key := func(r windowRow) string { return fmt.Sprintf("%d/%d/%d", r.bot, r.host, r.identity) }
+	for _, tc := range []struct {
+		name     string
+		policies []policy
+		rows     []windowRow
+		want     map[string]want
+	}{
+		{"gaps under and at the delay", []policy{{hasDelay: true, crawlDelay: 10}}, []windowRow{
+			caseMJ12.at(t0, 1, 1, 0),
+			caseMJ12.at(t0+10*sec, 1, 2, 0),   // 10 s: not under
+			caseMJ12.at(t0+20*sec-1, 1, 3, 0), // 1 µs under
+			caseMJ12.at(t0+25*sec, 1, 4, -1),  // no delay in force
+		}, map[string]want{key(caseMJ12): {delay: 1}}},
+		{"ties at one instant, in file and line order", []policy{{hasDelay: true, crawlDelay: 5}}, []windowRow{
+			caseMJ12.at(t0, 2, 7, 0),
+			caseMJ12.at(t0, 1, 9, 0), // the first of the instant: no gap
+			caseMJ12.at(t0, 1, 3, 0),
+		}, map[string]want{key(caseMJ12): {delay: 2}}},
+		{"ties with different delays", []policy{{hasDelay: true, crawlDelay: 1}, {hasDelay: true, crawlDelay: 0.5}}, []windowRow{
+			caseMJ12.at(t0, 1, 1, 0),
+			caseMJ12.at(t0+30*sec, 2, 1, 1),  // after file 1's request of the instant: gap 0, a breach
+			caseMJ12.at(t0+30*sec, 1, 5, -1), // gap 30 s, no delay
+		}, map[string]want{key(caseMJ12): {delay: 1}}},
+		{"keys apart: host and identity", []policy{{hasDelay: true, crawlDelay: 10}}, []windowRow{
+			caseMJ12.at(t0, 1, 1, 0),
+			caseMJ12b.at(t0+sec, 1, 2, 0),
+			caseMJ12s.at(t0+2*sec, 1, 3, 0),
+			caseMJ12.at(t0+3*sec, 1, 4, 0),
+		}, map[string]want{key(caseMJ12): {delay: 1}}},
+		{"a crawler that ignores Crawl-delay, and its impostor", []policy{
+			{hasDelay: true, crawlDelay: 10, delayIgnored: true}, {hasDelay: true, crawlDelay: 10}}, []windowRow{
+			caseMJ12.at(t0, 1, 1, 0),
+			caseMJ12.at(t0+sec, 1, 2, 0),   // unsupported
+			caseMJ12.at(t0+2*sec, 1, 3, 1), // supported then: a breach
+			caseMJ12s.at(t0, 1, 4, 0),
+			caseMJ12s.at(t0+sec, 1, 5, 0), // spoofed: held to it, a breach
+		}, map[string]want{key(caseMJ12): {delay: 1, unsupported: 1}, key(caseMJ12s): {delay: 1}}},
+		{"request-rate window (ts - t, ts]", []policy{{hasRate: true, rateN: 2, rateS: 10}}, []windowRow{
+			caseDotBot.at(t0, 1, 1, 0),
+			caseDotBot.at(t0+5*sec, 1, 2, 0),
+			caseDotBot.at(t0+10*sec, 1, 3, 0),   // t0 is out: 2
+			caseDotBot.at(t0+10*sec+1, 1, 4, 0), // 3: a breach
+		}, map[string]want{key(caseDotBot): {rate: 1}}},
+		{"request-rate: every request of the instant counts", []policy{{hasRate: true, rateN: 2, rateS: 60}}, []windowRow{
+			caseDotBot.at(t0, 3, 1, 0),
+			caseDotBot.at(t0, 1, 1, 0),
+			caseDotBot.at(t0, 2, 1, 0), // each counts 3
+		}, map[string]want{key(caseDotBot): {rate: 3}}},
+		{"windowed request-rate: requests without one count, are not counted", []policy{
+			{hasRate: true, rateN: 2, rateS: 60}, {hasRate: true, rateN: 10, rateS: 60}}, []windowRow{
+			caseDotBot.at(t0, 1, 1, -1),
+			caseDotBot.at(t0+sec, 1, 2, -1),
+			caseDotBot.at(t0+2*sec, 1, 3, 0), // 3 in the window
+			caseDotBot.at(t0+3*sec, 1, 4, 1),
+		}, map[string]want{key(caseDotBot): {rate: 1}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := compareWindowMeasures(t, tc.rows, tc.policies)
+			got := map[string]want{}
+			for i, r := range tc.rows {
+				w := got[key(r)]
+				if m[i].CrawlDelayBreach {
+					w.delay++
+				}
+				if m[i].RequestRateBreach {
+					w.rate++
+				}
+				if m[i].Unsupported {
+					w.unsupported++
+				}
+				if w != (want{}) {
+					got[key(r)] = w
+				}
+			}
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("breaches %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestWindowMeasuresRandom holds the stream's measure of every request
+// (gap, Request-rate count, breaches) to window_measures's on the random
+// requests of TestStreamWindowsEqualSQL, whose counts alone that test
+// compares.
+func TestWindowMeasuresRandom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 9309))
+	var breaches [3]int
+	for range 6 {
+		rows := randomWindowRows(rng, 300+rng.IntN(1200))
+		for _, m := range compareWindowMeasures(t, rows, windowPolicies) {
+			for i, b := range []bool{m.CrawlDelayBreach, m.RequestRateBreach, m.Unsupported} {
+				if b {
+					breaches[i]++
+				}
+			}
+		}
+		if t.Failed() {
+			return
+		}
+	}
+	if breaches[0] == 0 || breaches[1] == 0 || breaches[2] == 0 {
+		t.Fatalf("the random requests breached %v: the test measured nothing", breaches)
+	}
+}
+
 // TestAvailabilityFilter: which disallowed requests a period of robots.txt
 // takes out of the breaches, as availability.sql's table "during" does.
 // Periods of host 1 and operator -1: unreachable from 100 to 200 µs,
@@ -268,6 +500,240 @@ func TestAvailabilityFilter(t *testing.T) {
 	if none.breaches(1, 7, 0) != nil {
 		t.Error("no filter filters")
 	}
+}
+
+// availBots are the bots of TestStreamAvailabilityRandom, as the table
+// bots holds them: two crawlers of one operator (which share its
+// robots.txt), a user-triggered fetcher (to which robots.txt does not
+// apply), a bot without an operator (its own), and YandexBot, which asks
+// for robots.txt rarely.
+var availBots = []struct {
+	name, operator string
+	userTriggered  bool
+}{
+	{"Googlebot", "Google", false},
+	{"Googlebot-Image", "Google", false},
+	{"bingbot", "Microsoft", false},
+	{"ChatGPT-User", "OpenAI", true},
+	{"curl", "", false},
+	{"YandexBot", "Yandex", false},
+}
+
+// availRow is one request of TestStreamAvailabilityRandom.
+type availRow struct {
+	us       int64
+	host     int // 0 or 1
+	bot      int // in availBots
+	identity uint8
+	file     int32
+	line     int64
+	fetch    bool
+	status   int32 // 0: not logged
+	verdict  string
+}
+
+// randomAvailRows returns requests over 70 days to two hosts, with
+// /robots.txt answered with every kind of status (2xx, 5xx, 429, 404, 410,
+// 3xx, none), each at its own second per host and operator, so that no two
+// periods of one begin at one instant (where the SQL's ASOF join may take
+// either, and the stream leaves them to it). YandexBot's few answers open
+// periods that last their 30 days, or past the logs' end.
+func randomAvailRows(seed uint64) []availRow {
+	rng := rand.New(rand.NewPCG(seed, 12))
+	t0 := time.Date(2026, 9, 1, 0, 0, 0, 0, time.UTC).UnixMicro()
+	sec := secondMicros
+	day := 24 * 3600 * sec
+	statuses := []int32{200, 200, 200, 503, 429, 404, 410, 301, 0, 500}
+	verdicts := []string{"allowed", "allowed", VerdictDisallowed, VerdictInGrace, VerdictUnaudited}
+	yandex := len(availBots) - 1
+	lines := map[int32]int64{}
+	var rows []availRow
+	for _, f := range []struct {
+		host   int
+		day    int64
+		status int32
+	}{{0, 2, 503}, {0, 40, 200}, {0, 50, 503}, {1, 5, 429}, {1, 45, 404}, {1, 47, 500}} {
+		lines[9]++
+		rows = append(rows, availRow{us: t0 + f.day*day, host: f.host, bot: yandex, file: 9, line: lines[9], fetch: true, status: f.status, verdict: "allowed"})
+	}
+	used := map[string]bool{}
+	for range 3000 {
+		r := availRow{host: rng.IntN(2), bot: rng.IntN(len(availBots)), identity: uint8(rng.IntN(3)), file: int32(rng.IntN(3))}
+		r.us = t0 + int64(rng.IntN(70*24*3600))*sec
+		if rng.IntN(8) == 0 && r.bot != yandex {
+			r.fetch = true
+			r.status = statuses[rng.IntN(len(statuses))]
+			op := cmp.Or(availBots[r.bot].operator, availBots[r.bot].name)
+			slot := fmt.Sprint(r.host, op, r.us)
+			if used[slot] {
+				continue
+			}
+			used[slot] = true
+			r.verdict = "allowed"
+		} else {
+			r.status = 200
+			r.verdict = verdicts[rng.IntN(len(verdicts))]
+			if availBots[r.bot].userTriggered && r.verdict == VerdictDisallowed {
+				r.verdict = VerdictUserTriggered
+			}
+		}
+		lines[r.file]++
+		r.line = lines[r.file]
+		rows = append(rows, r)
+	}
+	return rows
+}
+
+// availabilityTables returns the rows of robots_status, during and
+// availability, in order, for comparison.
+func availabilityTables(t *testing.T, s *store.Store) (periods, during, changed []string) {
+	t.Helper()
+	for _, q := range []struct {
+		into  *[]string
+		query string
+	}{
+		{&periods, `SELECT period_id, host_id, operator, op_key, kind, epoch_us(from_ts), epoch_us(to_ts), status, bot_id, file_id, line
+			FROM robots_status ORDER BY period_id`},
+		{&during, `SELECT rid, period_id, verdict_id, unreachable FROM during ORDER BY rid`},
+		{&changed, `SELECT rid, verdict_id, unreachable FROM availability ORDER BY rid`},
+	} {
+		err := s.Each(context.Background(), q.query, nil, func(v []any) error {
+			*q.into = append(*q.into, fmt.Sprint(v...))
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return periods, during, changed
+}
+
+// TestStreamAvailabilityRandom holds the robots.txt availability the judge
+// makes from its stream (streamAvail, with package measure) to
+// queries/availability.sql's on random requests and responses (RFC 9309
+// §2.3.1.3-4; under --spec google, Google's 12 hours): the same periods,
+// the same requests in them and the same verdicts changed. Fed in time
+// order the stream must make the tables; fed in the random order of the
+// rows it may leave them to the SQL, and must equal it when it does not.
+func TestStreamAvailabilityRandom(t *testing.T) {
+	ctx := context.Background()
+	for seed := uint64(1); seed <= 4; seed++ {
+		for _, google := range []bool{false, true} {
+			t.Run(fmt.Sprintf("seed %d google %t", seed, google), func(t *testing.T) {
+				rows := randomAvailRows(seed)
+				s, err := store.OpenWith(ctx, "", store.Options{NoTables: true})
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer s.Close()
+				exec := func(q string) {
+					t.Helper()
+					if err := s.Exec(ctx, q); err != nil {
+						t.Fatalf("%v\n%.500s", err, q)
+					}
+				}
+				// dict: the verdicts, the hosts, the bots.
+				names := []string{"allowed", VerdictDisallowed, VerdictInGrace, VerdictUnaudited, VerdictUserTriggered,
+					VerdictUnreachable, VerdictUnavailable, "a.example", "b.example"}
+				id := map[string]int32{}
+				var dict, bots [][]any
+				for _, n := range names {
+					id[n] = int32(len(dict))
+					dict = append(dict, []any{len(dict), n})
+				}
+				for _, b := range availBots {
+					id[b.name] = int32(len(dict))
+					bots = append(bots, []any{b.name, b.operator, "", b.userTriggered, len(dict)})
+					dict = append(dict, []any{len(dict), b.name})
+				}
+				hostID := func(h int) int32 { return id[names[7+h]] }
+				exec(fmt.Sprintf("SET VARIABLE spec_google = %t", google))
+				exec(`CREATE TABLE dict (id INTEGER, value VARCHAR);
+CREATE TABLE bots (bot VARCHAR, operator VARCHAR, purpose VARCHAR, user_triggered BOOLEAN, bot_id INTEGER);
+CREATE TABLE availability (rid BIGINT, verdict_id INTEGER, unreachable BOOLEAN);
+CREATE TABLE staged (rid BIGINT, us BIGINT, host_id INTEGER, bot_id INTEGER, file_id INTEGER, line BIGINT,
+	status INTEGER, robots_fetch BOOLEAN, identity_code UTINYINT, verdict_id INTEGER)`)
+				var staged [][]any
+				for i, r := range rows {
+					var status any
+					if r.status != 0 {
+						status = r.status
+					}
+					staged = append(staged, []any{i, r.us, hostID(r.host), id[availBots[r.bot].name], r.file, r.line, status, r.fetch, r.identity, id[r.verdict]})
+				}
+				for _, b := range []struct {
+					table string
+					rows  [][]any
+				}{{"dict", dict}, {"bots", bots}, {"staged", staged}} {
+					if err := s.InsertValues(ctx, b.table, b.rows); err != nil {
+						t.Fatal(err)
+					}
+				}
+				exec(`CREATE TABLE requests AS SELECT rid, make_timestamp(us)::TIMESTAMPTZ AS ts, host_id, bot_id, file_id, line,
+	status, robots_fetch, identity_code, verdict_id FROM staged`)
+				exec(queries.SQL("bot_ops.sql"))
+				exec(queries.SQL("availability.sql"))
+				wantP, wantD, wantA := availabilityTables(t, s)
+				if len(wantP) == 0 || len(wantA) == 0 {
+					t.Fatalf("%d periods, %d verdicts changed: the case tests nothing", len(wantP), len(wantA))
+				}
+
+				inTime := make([]int, len(rows))
+				for i := range inTime {
+					inTime[i] = i
+				}
+				slices.SortStableFunc(inTime, func(a, b int) int { return cmp.Compare(rows[a].us, rows[b].us) })
+				asGenerated := make([]int, len(rows))
+				for i := range asGenerated {
+					asGenerated[i] = i
+				}
+				for _, order := range []struct {
+					name string
+					rows []int
+					must bool
+				}{{"in time order", inTime, true}, {"as generated", asGenerated, false}} {
+					var a streamAvail
+					for _, i := range order.rows {
+						r := rows[i]
+						a.add(int64(i), hostID(r.host), id[availBots[r.bot].name], verify.Identity(r.identity), r.us, r.file, r.line,
+							r.fetch, r.status, r.status != 0, 0, streamVerdict(r.verdict))
+					}
+					ok, err := a.store(ctx, s, google, id[VerdictUnreachable], id[VerdictUnavailable], nil, nil)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if !ok {
+						if order.must {
+							t.Errorf("%s: the stream left the availability to the SQL", order.name)
+						}
+						continue
+					}
+					gotP, gotD, gotA := availabilityTables(t, s)
+					for _, c := range []struct {
+						table     string
+						got, want []string
+					}{{"robots_status", gotP, wantP}, {"during", gotD, wantD}, {"availability", gotA, wantA}} {
+						if !slices.Equal(c.got, c.want) {
+							i := 0
+							for i < min(len(c.got), len(c.want)) && c.got[i] == c.want[i] {
+								i++
+							}
+							t.Errorf("%s: %s: %d rows streamed, %d by the SQL; the first that differ, at %d: streamed %q, SQL %q", order.name, c.table,
+								len(c.got), len(c.want), i, rowAt(c.got, i), rowAt(c.want, i))
+						}
+					}
+				}
+			})
+		}
+	}
+}
+
+// rowAt returns rows[i], or "" past its end.
+func rowAt(rows []string, i int) string {
+	if i < len(rows) {
+		return rows[i]
+	}
+	return ""
 }
 
 // TestStreamChangesEqualSQL holds what the judge gathers of the robots.txt
@@ -594,4 +1060,16 @@ FROM availability a JOIN requests r USING (rid) JOIN dict f ON f.id = r.file_id 
 			}
 		})
 	}
+}
+
+// streamVerdict is the judge's verdict index of a verdict name, as the
+// stream receives it.
+func streamVerdict(v string) uint8 {
+	switch v {
+	case VerdictDisallowed:
+		return vDisallowed
+	case VerdictInGrace:
+		return vInGrace
+	}
+	return vAllowed
 }

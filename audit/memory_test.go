@@ -48,6 +48,71 @@ func shrinkSpill(t *testing.T, claims, botRows int) {
 	t.Cleanup(func() { maxClaims, maxBotRows = oldClaims, oldBots })
 }
 
+// shrinkDuckDB sets DuckDB's memory limits (store.MemoryLimit while the
+// logs are read, store.MemoryLimitAfterRead after) for the test, and
+// restores them after it.
+func shrinkDuckDB(t *testing.T, whileRead, afterRead string) {
+	t.Helper()
+	oldLimit, oldAfter := store.MemoryLimit, store.MemoryLimitAfterRead
+	store.MemoryLimit, store.MemoryLimitAfterRead = whileRead, afterRead
+	t.Cleanup(func() { store.MemoryLimit, store.MemoryLimitAfterRead = oldLimit, oldAfter })
+}
+
+// hostileJudge returns a judge of hostilegen's robots.txt with ranges as
+// its range lists (nil: none) and the log of opts for it, on an allocator
+// that must be empty when the test ends; the judge is released first.
+func hostileJudge(t *testing.T, ranges *verify.Ranges, opts ...hostilegen.Options) (j *judge, log string, mem memory.Allocator) {
+	t.Helper()
+	log, robotsFile := writeHostile(t, opts...)
+	hist, err := history.Load(robotsFile, history.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	t.Cleanup(func() { checked.AssertSize(t, 0) })
+	j = newJudge(checked, hist, robots.RFC9309, bots.NewIdentifier(), readyRanges(ranges))
+	t.Cleanup(j.release)
+	return j, log, checked
+}
+
+// judgeLog has j judge log as the audit reads it, in batches of o's size:
+// after each batch it calls check with the batch's number, then flush
+// when the judge holds flushRows rows or more.
+func judgeLog(t *testing.T, j *judge, log string, o ingest.Options, check func(batch int), flush func()) {
+	t.Helper()
+	batches := 0
+	_, err := ingest.Run(context.Background(), []string{log}, o, func(rec arrow.RecordBatch) error {
+		if err := j.add(rec); err != nil {
+			return err
+		}
+		batches++
+		check(batches)
+		if j.pending() >= flushRows {
+			flush()
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// readOutCSV returns the records of the CSV file name of the --out
+// directory out, its header first.
+func readOutCSV(t *testing.T, out, name string) [][]string {
+	t.Helper()
+	f, err := os.Open(filepath.Join(out, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs
+}
+
 // TestAuditBudgetsKeepOutputs: past its budgets the judge writes targets,
 // User-Agents and addresses into the rows instead of the dict, forgets
 // User-Agents and decisions, and makes claims again; none of it may change
@@ -119,26 +184,13 @@ func TestJudgeMemoryBounded(t *testing.T) {
 		batchRows  = 1000
 	)
 	shrinkBudgets(t, dictBudget, uaBudget, 5000, 3000, 1<<20)
-	log, robotsFile := writeHostile(t,
+	j, log, _ := hostileJudge(t, nil,
 		hostilegen.Options{Lines: 30000, Agents: 20000, BotNames: 5, Addresses: 20000},
 		hostilegen.Options{Lines: 200, PathBytes: 20000, Seed: 2})
-	hist, err := history.Load(robotsFile, history.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer mem.AssertSize(t, 0)
-	j := newJudge(mem, hist, robots.RFC9309, bots.NewIdentifier(), readyRanges(nil))
-	defer j.release()
 	// The strings the judge must intern whatever the budget (verdicts,
 	// rules, the bot names, the file) take a few kilobytes.
 	const forced = 4 << 10
-	batches := 0
-	_, err = ingest.Run(context.Background(), []string{log}, ingest.Options{BatchRows: batchRows, MaxLineBytes: 1 << 20}, func(rec arrow.RecordBatch) error {
-		if err := j.add(rec); err != nil {
-			return err
-		}
-		batches++
+	judgeLog(t, j, log, ingest.Options{BatchRows: batchRows, MaxLineBytes: 1 << 20}, func(batches int) {
 		if j.dictBytes > dictBudget+maxInternBytes+dictEntryBytes+forced {
 			t.Fatalf("batch %d: dict of %d bytes, budget %d", batches, j.dictBytes, dictBudget)
 		}
@@ -150,14 +202,7 @@ func TestJudgeMemoryBounded(t *testing.T) {
 		if j.decisionsCached > maxDecisions || len(j.ipIDs) > maxAddrCache || len(j.claims.byAddr) > maxAddrCache || len(j.claims.byText) > maxAddrCache {
 			t.Fatalf("batch %d: %d decisions, %d addresses, %d+%d claims cached", batches, j.decisionsCached, len(j.ipIDs), len(j.claims.byAddr), len(j.claims.byText))
 		}
-		if j.pending() >= flushRows {
-			j.flush().Release()
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	}, func() { j.flush().Release() })
 	j.flush().Release()
 	if j.botRows != 30200 {
 		t.Errorf("judged %d bot rows, want 30200", j.botRows)
@@ -182,22 +227,14 @@ func TestJudgeSpillsPerBotName(t *testing.T) {
 	)
 	shrinkBudgets(t, 256<<10, 128<<10, 5000, 3000, 1<<20)
 	shrinkSpill(t, claims, botRows)
-	log, robotsFile := writeHostile(t,
-		hostilegen.Options{Lines: 30000, Agents: names, Addresses: 20000},
-		// Googlebot from many addresses: claims that depend on the address.
-		hostilegen.Options{Lines: 5000, Addresses: 5000, Seed: 3})
-	hist, err := history.Load(robotsFile, history.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
 	ranges, err := verify.Snapshot()
 	if err != nil {
 		t.Fatal(err)
 	}
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer mem.AssertSize(t, 0)
-	j := newJudge(mem, hist, robots.RFC9309, bots.NewIdentifier(), readyRanges(ranges))
-	defer j.release()
+	j, log, mem := hostileJudge(t, ranges,
+		hostilegen.Options{Lines: 30000, Agents: names, Addresses: 20000},
+		// Googlebot from many addresses: claims that depend on the address.
+		hostilegen.Options{Lines: 5000, Addresses: 5000, Seed: 3})
 	j.spillWhileJudging()
 
 	var (
@@ -232,12 +269,7 @@ func TestJudgeSpillsPerBotName(t *testing.T) {
 			t.Fatalf("batch of schema %s", rec.Schema())
 		}
 	}
-	batches := 0
-	_, err = ingest.Run(context.Background(), []string{log}, ingest.Options{BatchRows: batchRows}, func(rec arrow.RecordBatch) error {
-		if err := j.add(rec); err != nil {
-			return err
-		}
-		batches++
+	judgeLog(t, j, log, ingest.Options{BatchRows: batchRows}, func(batches int) {
 		// A batch may add claims and bots rows of its own before the
 		// caller spills them.
 		if len(j.claims.list) > claims+batchRows || j.botsOut.len() > botRows+batchRows {
@@ -246,17 +278,12 @@ func TestJudgeSpillsPerBotName(t *testing.T) {
 		if j.bots != 0 || len(j.uas) > batchRows+(128<<10)/uaStateBytes {
 			t.Fatalf("batch %d: %d bot states kept, %d User-Agent states", batches, j.bots, len(j.uas))
 		}
-		if j.pending() >= flushRows {
-			take(j.flush())
-			for _, rec := range j.spilled() {
-				take(rec)
-			}
+	}, func() {
+		take(j.flush())
+		for _, rec := range j.spilled() {
+			take(rec)
 		}
-		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	take(j.flush())
 	take(j.claims.batch(mem))
 	take(j.botsOut.take())
@@ -519,9 +546,7 @@ func TestAuditOutLongURLsSpill(t *testing.T) {
 	if testing.Short() {
 		t.Skip("writes 40 MB of long URLs")
 	}
-	oldLimit, oldAfter := store.MemoryLimit, store.MemoryLimitAfterRead
-	store.MemoryLimit, store.MemoryLimitAfterRead = "48MB", "32MB"
-	t.Cleanup(func() { store.MemoryLimit, store.MemoryLimitAfterRead = oldLimit, oldAfter })
+	shrinkDuckDB(t, "48MB", "32MB")
 	const lines, pathBytes = 700, 60000
 	log, robotsFile := writeHostile(t, hostilegen.Options{Lines: lines, PathBytes: pathBytes})
 	cfg := Config{Robots: robotsFile, SpillDir: t.TempDir(), Ingest: ingest.Options{MaxLineBytes: 200000}}
@@ -548,15 +573,7 @@ func TestAuditOutLongURLsSpill(t *testing.T) {
 	if err := res.WriteOut(context.Background(), out, BlockPolicy{}); err != nil {
 		t.Fatalf("--out: %v", err)
 	}
-	f, err := os.Open(filepath.Join(out, "violations.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := readOutCSV(t, out, "violations.csv")
 	var disallowed int64
 	for _, b := range res.Summary.Bots {
 		disallowed += b.Disallowed
@@ -586,9 +603,7 @@ func TestAuditOutBreachesSortedApart(t *testing.T) {
 	if testing.Short() {
 		t.Skip("audits 300,000 lines")
 	}
-	oldLimit, oldAfter := store.MemoryLimit, store.MemoryLimitAfterRead
-	store.MemoryLimit, store.MemoryLimitAfterRead = "64MB", "96MB"
-	t.Cleanup(func() { store.MemoryLimit, store.MemoryLimitAfterRead = oldLimit, oldAfter })
+	shrinkDuckDB(t, "64MB", "96MB")
 	dir := t.TempDir()
 	cfg := genConfig()
 	cfg.Lines = 100000
@@ -610,15 +625,7 @@ func TestAuditOutBreachesSortedApart(t *testing.T) {
 	if err := res.WriteOut(context.Background(), out, BlockPolicy{}); err != nil {
 		t.Fatalf("--out: %v", err)
 	}
-	f, err := os.Open(filepath.Join(out, "breaches.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := readOutCSV(t, out, "breaches.csv")
 	var want int64
 	for _, b := range res.Summary.Bots {
 		// breaches.csv also lists the short gaps of crawlers that ignore

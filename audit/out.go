@@ -22,7 +22,8 @@ import (
 	"github.com/crawlaudit/crawlaudit/report/page"
 )
 
-// OutFiles are the files WriteOut writes (contract §2.2, §11).
+// OutFiles are the files WriteOut writes, the names users and their
+// scripts rely on (docs/commands.md).
 var OutFiles = []string{"summary.json", "violations.csv", "breaches.csv", "blocklist.txt", "report.html", "report.md"}
 
 // csvFiles are the CSV files of WriteOut: the rows query (on ids), the
@@ -50,9 +51,10 @@ var csvFiles = []struct {
 // WriteOut writes the audit's files into dir (created if needed):
 // summary.json, violations.csv, breaches.csv, blocklist.txt, the file of
 // every format in block.Formats, and the reports a person reads,
-// report.html and report.md (contract §11). They appear together: each is written
-// complete under a temporary name, and all are renamed into place only
-// when every one is (contract §9); on any error none is, the previous
+// report.html and report.md. They appear together, so that a reader never
+// mixes files of two runs: each is written complete under a temporary
+// name, and all are renamed into place only when every one is; on any
+// error none is, the previous
 // files stay as they were, and no temporary file is left. A format whose
 // limit the list exceeds (AWS WAF's 10,000 addresses) is such an error.
 // The files of block list formats not asked for this time, which an

@@ -90,7 +90,8 @@ func (r *Result) WriteParquet(ctx context.Context, dir string) (ParquetStats, er
 }
 
 // StageParquet writes the rows of the view judged, with every column the
-// view has, as a hive-partitioned Parquet dataset (contract §13):
+// view has, as a hive-partitioned Parquet dataset that DuckDB, Spark and
+// pandas read (docs/scale.md):
 // DIR/host=HOST/day=YYYY-MM-DD/part-N.parquet, zstd-compressed, the day
 // being the UTC day of ts, rows in order of host and ts, at most
 // 1,048,576 rows per file. HOST is escaped as Hive and Spark escape a

@@ -109,8 +109,9 @@ func pqScan(dir string, hive bool) string {
 
 // TestParquetSampleCounts writes the sample month's dataset in small part
 // files and small slices (about 650 rows a day, 400 a query: days are cut
-// at hours, and their partitions written by two queries), reads it back with DuckDB's hive partitioning (the reading of
-// contract §13 and issue 15 item 3) and gets the summary's bot rows exactly:
+// at hours, and their partitions written by two queries), reads it back
+// with DuckDB's hive partitioning, as docs/scale.md tells users to, and
+// gets the summary's bot rows exactly:
 // every count of every bot, host and identity.
 func TestParquetSampleCounts(t *testing.T) {
 	setParquetFileRows(t, 1000)
@@ -128,8 +129,8 @@ func TestParquetSampleCounts(t *testing.T) {
 	db := pqReadBack(t)
 	scan := pqScan(dir, true)
 
-	// Per bot, host and identity, the counts of summary.json (contract §6,
-	// §7), computed from the dataset alone.
+	// Per bot, host and identity, the counts of summary.json, computed
+	// from the dataset alone.
 	got := map[string]string{}
 	for _, r := range pqRows(t, db, `SELECT bot, coalesce(host, ''), identity, count(*),
 		count(*) FILTER (WHERE robots_fetch),
@@ -427,8 +428,8 @@ func pqEntries(t *testing.T, dir string) []string {
 	return names
 }
 
-// TestParquetAtomic (contract §9 for --parquet): a write cancelled midway
-// (as by Ctrl-C)
+// TestParquetAtomic: --parquet's output appears whole or not at all, as
+// --out's does. A write cancelled midway (as by Ctrl-C)
 // or staged and aborted leaves the previous dataset as it was and no
 // temporary directory; a complete one replaces the previous dataset whole
 // (no part file of it stays); what a killed run left is removed.

@@ -54,7 +54,7 @@ const (
 //
 //   - ts: the request's time, UTC, µs;
 //   - host: the judged host ("" when unknown); bot: the bot's name;
-//   - identity: who made it (contract §10): 0 unverified, 1 verified,
+//   - identity: who made it: 0 unverified, 1 verified,
 //     2 spoofed, as the column identity_code of the view "requests";
 //   - file, line: the evidence;
 //   - verdict: the judge's: allowed, disallowed, disallowed_in_grace,
@@ -71,7 +71,7 @@ const (
 //   - status: the HTTP status, NULL when not logged;
 //   - operator, user_triggered: the bot's operator ("" when none) and
 //     whether it is a user-triggered fetcher to which robots.txt does not
-//     apply (contract §12), as the table "bots" holds them: what the
+//     apply, as the table "bots" holds them: what the
 //     availability of robots.txt (queries/availability.sql) is kept by;
 //   - user_agent: the User-Agent header, NULL when the line had none;
 //   - rule: the rule that decided the verdict ("Disallow: /private/"),
@@ -107,7 +107,8 @@ type BotInfo struct {
 	// Verifiable: the bot's operator publishes ranges or documents
 	// reverse DNS (report.BotRow.Verifiable).
 	Verifiable bool `json:"verifiable,omitempty"`
-	// UserTriggered: robots.txt does not apply to it (contract §12).
+	// UserTriggered: robots.txt does not apply to it, as its operator
+	// states (bots.CrawlerRule.UserTriggered).
 	UserTriggered bool `json:"user_triggered,omitempty"`
 }
 
@@ -248,7 +249,7 @@ func (a *PartialAuditor) Warnings(hosts []string) []string {
 }
 
 // CheckAudited returns an error wrapping ErrNothingToAudit when the
-// combined input of an audit yields nothing to audit (contract §2), as Run
+// combined input of an audit yields nothing to audit, as Run
 // does: in is the combined input, robots the history's hosts (Base),
 // logFrom and logTo the logs' first and last timestamps (the least LogFrom
 // and the greatest LogTo of the parts; zero when no line parsed), and hosts
@@ -648,7 +649,7 @@ func (j *judge) partialBatch(mem memory.Allocator, rec arrow.RecordBatch) (arrow
 }
 
 // VersionChange is one change of a host's robots.txt history, as
-// summary.json's "changes" follows it (contract §12).
+// summary.json's "changes" follows it.
 type VersionChange struct {
 	Host string
 	// Version is the version that took effect At; Previous the one it

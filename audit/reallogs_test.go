@@ -95,7 +95,7 @@ func TestAuditRealLogs(t *testing.T) {
 }
 
 // TestAuditRealLogsIdentity: who really made the requests of the real logs
-// (contract §10). The expectations come from ../shared/data/README.md: 539
+// (the ranges the operators publish). The expectations come from ../shared/data/README.md: 539
 // of the 543 "Googlebot" lines of the 2015 log come from Google's addresses
 // and four from others; all 60 Googlebot lines of the 2019 log verify; the
 // 2026 GPTBot snippet comes from OpenAI's 74.7.227.0/24.

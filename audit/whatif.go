@@ -63,7 +63,7 @@ var whatIfSchema = arrow.NewSchema([]arrow.Field{
 }, nil)
 
 // whatIf judges the audit's bot requests also against proposed, as if it
-// had been in effect for the whole period (contract §12), and returns
+// had been in effect for the whole period, and returns
 // summary.json's "what_if": per bot and host, the requests that would be
 // disallowed and are not now, those disallowed now (or in grace) that it
 // would allow, and the top paths of each.

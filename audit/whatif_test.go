@@ -20,7 +20,8 @@ const (
 // proposed robots.txt that disallows one more directory (the last version
 // plus "Disallow: /blog/"). Per bot and host, the disallowed requests of a
 // second audit with --robots FILE equal disallowed + in grace −
-// newly_allowed + newly_disallowed of the first (issue 14, "Show").
+// newly_allowed + newly_disallowed of the first: --what-if must show what
+// putting the file in place would have changed.
 func TestWhatIfEqualsSecondAudit(t *testing.T) {
 	versions, err := filepath.Glob(filepath.Join(whatIfSampleRobots, "*.txt"))
 	if err != nil || len(versions) == 0 {

@@ -231,7 +231,7 @@ func isLowerWord(s string) bool {
 // uapParse returns uap-go's user-agent and device families of ua, which the
 // caller has cut to maxUAPBytes.
 // MaxUAPCalls bounds the headers one Identifier hands to uap-go, its slowest
-// step (about 1–3 ms a header): a log of a million random User-Agents must
+// step (milliseconds a header; docs/performance.md): a log of a million random User-Agents must
 // not take an hour. Past the bound, a header the table and the generic signals
 // say nothing about is not a bot. Real logs stay far below it (a busy month
 // has a few thousand distinct headers, a tenth of them reaching uap-go).

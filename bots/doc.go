@@ -1,7 +1,7 @@
 // Package bots decides who is behind a User-Agent header: a named crawler
 // (Googlebot, bingbot, GPTBot, ...), an HTTP library or script (curl,
-// python-requests, Go-http-client, ...), or a browser, which is never a bot
-// (contract §5).
+// python-requests, Go-http-client, ...), or a browser, which is never a bot:
+// a person's requests are not a crawler's to audit.
 //
 // Identify looks in three places, in order:
 //
@@ -9,7 +9,8 @@
 //     token applies when it appears in the header as a product name,
 //     case-insensitively, with a boundary on both sides: the start or end of
 //     the header, or one of space, tab, '(', ')', ';', '/', ',', '+', '[',
-//     ']', '"', '\”. That is the contract's robots.txt rule (§5) widened by
+//     ']', '"', '\”. That is the rule by which robots.txt names a product (RFC 9309
+//     §2.2.1) widened by
 //     ')', '+' and the brackets and quotes, because crawlers write their
 //     token at the end of a comment ("(compatible; Exabot-Thumbnails)") and
 //     W3C/IIS logs write spaces as '+'. '-', '_' and '.' are not boundaries,

@@ -15,7 +15,7 @@ import (
 	"github.com/crawlaudit/crawlaudit/internal/safefile"
 )
 
-// Operator rules (contract §12): how a crawler reads robots.txt where its
+// Operator rules: how a crawler reads robots.txt where its
 // operator documents something beyond RFC 9309. The built-in table is
 // operators.json, each entry with the URL of the documentation it comes
 // from; --operators FILE extends or replaces it (LoadRules).

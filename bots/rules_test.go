@@ -2,7 +2,8 @@ package bots
 
 import "testing"
 
-// The rules of issue 11 (bot identification precision), one named case each:
+// The rules of bot identification precision (a browser is never a bot, a
+// named crawler is named by its own token), one named case each:
 // a want of "" means not a bot.
 func TestIdentifyPrecisionRules(t *testing.T) {
 	const chrome = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/129.0.0.0 Safari/537.36"

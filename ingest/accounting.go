@@ -26,7 +26,7 @@ const (
 )
 
 // Accounting is what a run read: the "input" object of summary.json
-// (contract §7) plus samples of rejected lines and per-file details.
+// plus samples of rejected lines and per-file details.
 //
 // Invariant: Parsed + Rejected = Lines, in total and per file. Lines counts
 // every non-empty line that is a request or should have been one; empty lines

@@ -52,7 +52,8 @@ func appendRepaired(dst, s []byte) []byte {
 // rows.
 // maxBatchBytes cuts a batch early when its lines hold this many bytes:
 // rows of 60 KB URLs would otherwise make batches of hundreds of
-// megabytes (issue 12: memory bounded whatever the input).
+// megabytes, and an audit's memory must stay bounded whatever the
+// input.
 const maxBatchBytes = 8 << 20
 
 type batchBuilder struct {

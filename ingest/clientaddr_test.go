@@ -13,7 +13,8 @@ func TestClientAddr(t *testing.T) {
 	for _, tc := range []struct {
 		in, want, why string
 	}{
-		// Issue 12 item 5: the examples of the issue.
+		// The shapes logs give a client: what is not one plain address is
+		// kept with the reason, never blocked; brackets are RFC 3986's.
 		{"999.1.1.1", "", ClientNotAddress},
 		{"1.2.3.4:8080", "", ClientWithPort},
 		{"fe80::1%eth0", "", ClientWithZone},

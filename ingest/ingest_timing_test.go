@@ -153,7 +153,7 @@ var realistic struct {
 	lines int
 }
 
-// BenchmarkRealistic ingests issue 15's realistic month
+// BenchmarkRealistic ingests the benchmarks' realistic month
 // (loggen.RealisticConfig: ~104 distinct paths per 1,000 lines, 271
 // User-Agents, 30 % crawlers), 300,000 lines in memory: "all-rows" builds
 // every row, as `crawlaudit ingest` does; "bots-only" keeps the crawlers'

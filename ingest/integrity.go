@@ -240,7 +240,7 @@ func newZstdReader(name string, raw *countingReader, br *bufio.Reader) (io.Reade
 // "Skipping frame with N bytes." on stderr for each (klauspost/compress
 // v1.20 does so unconditionally). A frame's magic number is held back until
 // its four bytes say which kind it is; at the end of the stream what is
-// held goes to the decoder, which reports a truncated frame as before.
+// held goes to the decoder, which reports a truncated frame as it would without this filter.
 type zstdFrames struct {
 	r     io.Reader
 	off   int64 // bytes read

@@ -15,7 +15,8 @@ import (
 // truncatedLines counts the lines of the shared data cut inside a quoted
 // field: line 8899 of the elastic log ends inside its user agent ("Mozilla/5.0
 // (compatible; Googlebot/2.1; +http://www.google.com/bot.html", no closing
-// quote), a truncated line rather than a Googlebot request (contract §9).
+// quote), a truncated line rather than a Googlebot request: a cut line
+// proves nothing about who sent it.
 var truncatedLines = map[string]int64{"apache_logs.gz": 1}
 
 // TestSharedData reads the real logs and format samples beside the

@@ -1,4 +1,4 @@
--- robots.txt as the crawlers met it (contract §12, RFC 9309 §2.3.1): the logs' own
+-- robots.txt as the crawlers met it (RFC 9309 §2.3.1): the logs' own
 -- /robots.txt responses, per host and operator (an operator's crawlers share one cached
 -- robots.txt; a bot without an operator is its own), open periods in which the file was
 --   unreachable  after a 5xx or 429, until the next 2xx or 4xx, at most 30 days: complete

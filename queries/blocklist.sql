@@ -1,5 +1,5 @@
 -- Every client address of a bot request, with whether it qualifies for the block list
--- (contract §8) and why: its counts per kind, the crawlers it claimed to be with what
+-- and why: its counts per kind, the crawlers it claimed to be with what
 -- verification found, its first and last request. The addresses that do not qualify
 -- matter too: an aggregated block list never covers one of them.
 --   $1  --block-min: requests of a kind that make an address qualify
@@ -16,8 +16,8 @@
 -- Two steps, on ids: this one counts per address into the temporary table
 -- block_addresses; blocklist_rows.sql names them and lists their claims. (Over the view
 -- judged, with its twelve joins of dict, one address per row of 200,000 and the claims as
--- a list aggregate, the query did not fit in 384 MB with 400,000 bot names; on ids it
--- takes a fraction of that.) An address is an id of dict or an inline string, never
+-- a list aggregate, the query outgrows the memory limit with a hostile log's hundreds
+-- of thousands of bot names; on ids it takes a fraction of that.) An address is an id of dict or an inline string, never
 -- both (RequestsSchema), so grouping on the pair groups on the address.
 CREATE OR REPLACE TEMP TABLE block_addresses AS
 WITH v AS (

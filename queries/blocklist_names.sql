@@ -1,6 +1,6 @@
 -- The names of the block list's rows (after blocklist.sql), one join a step so that each
--- has DuckDB's memory to itself (as one query, 5 M requests of 1.8 M bot names from 1 M
--- addresses did not fit in 384 MB): block_named, every address with its name;
+-- has DuckDB's memory to itself (as one query, a hostile log's millions of bot names
+-- outgrow the memory limit; docs/performance.md): block_named, every address with its name;
 -- block_claims, the crawlers each qualifying or held-back address claimed to be (bot, identity: what
 -- verification found); then block_rows, the two joined. Addresses are matched on the pair (id, inline string) with NULLs
 -- as -1 and '': equality, which DuckDB hashes, where IS NOT DISTINCT FROM made a nested

@@ -1,10 +1,10 @@
 -- One row per breach of Crawl-delay, Request-rate or Visit-time, and per short gap of a
 -- crawler whose operator says it ignores Crawl-delay (kind crawl-delay-unsupported)
--- (breaches.csv, contract §2.2): the measured value against the limit, from the rows of
+-- (breaches.csv): the measured value against the limit, from the rows of
 -- breaches_rows.sql with their names (the columns of the view judged).
 -- resolution is the resolution of the log's timestamps ('1s' when every
 -- one is a whole second): a crawl-delay gap measured as 0.0 then means
--- "within the same second" (contract §6).
+-- "within the same second", not "no gap at all".
 WITH res AS (
     SELECT CASE WHEN bool_and(epoch_us(ts) % 1000000 = 0) THEN '1s' ELSE '1us' END AS resolution
     FROM requests

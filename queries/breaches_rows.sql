@@ -1,4 +1,4 @@
--- The breaches of Crawl-delay, Request-rate or Visit-time (breaches.csv, contract §2.2), and
+-- The breaches of Crawl-delay, Request-rate or Visit-time (breaches.csv), and
 -- the short gaps of crawlers that ignore Crawl-delay (crawl_delay_unsupported), on
 -- ids, for Store.Named (audit/store), which names the id columns one join at a time into the table
 -- read by breaches.sql.

@@ -1,4 +1,4 @@
--- changes: how each bot reacted to each robots.txt version change (contract §12; see
+-- changes: how each bot reacted to each robots.txt version change (see
 -- audit/changes.go for the definitions). Reads the temp tables the audit makes:
 --   version_changes (change_id, host_id, starts, ends)   a change and the end of its window
 --   change_rules (change_id, bot_id, identity_code, rule)   the Disallow rules it added for a bot

@@ -1,4 +1,4 @@
--- changes_agents: the bots active around each robots.txt version change (contract §12; see
+-- changes_agents: the bots active around each robots.txt version change (see
 -- audit/changes.go), with one of their headers, for the rules the change added to their
 -- group. Reads the temp table version_changes (change_id, host_id, starts, ends).
 -- One row per change, bot and identity with a request within 720 hours of the change:

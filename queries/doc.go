@@ -9,7 +9,7 @@
 //	measures.sql    the table macro window_measures: per request, the gap to the bot's previous
 //	                request, the count in its Request-rate window and the breaches they make
 //	bot_ops.sql     each bot's operator, as robots.txt availability is kept by
-//	availability.sql robots.txt as crawlers met it (§12): robots_status, the unreachable and
+//	availability.sql robots.txt as crawlers met it (RFC 9309 §2.3.1): robots_status, the unreachable and
 //	                unavailable periods from the logs' /robots.txt responses, and availability,
 //	                the verdicts they change (the view requests reads it)
 //	robots_status.sql summary.json's robots_status: the periods with their counts, named
@@ -17,12 +17,12 @@
 //	                --json) stores the judge's counts in lean_counts instead of every request
 //	request_counts.sql, request_counts_lean.sql the view request_counts, the requests as the
 //	                summary counts them: one row per request, or the judge's counts (same shape)
-//	summary_counts.sql the counts per bot, host and identity (contract §6, §7, §10) in the
+//	summary_counts.sql the counts per bot, host and identity (summary.json's bot rows) in the
 //	                temporary table summary_counted, from request_counts and window_measures, step by step
 //	summary.sql     the summary's bot rows from summary_counted, named, worst first; past a
 //	                limit the rest folded per host and identity
 //	changes_agents.sql, changes.sql the bots active around each robots.txt version change,
-//	                and how each reacted to it (§12); the audit gathers the same while the
+//	                and how each reacted to it; the audit gathers the same while the
 //	                logs stream, and runs these only when it could not
 //	judged.sql      the table "measures" (window_measures, stored) and the view "judged": requests
 //	                with names and measures; made for the reports below and for --db
@@ -32,13 +32,15 @@
 //	breaches_rows.sql, breaches.sql the same for the crawl-delay, request-rate and visit-time
 //	                breaches (breaches.csv)
 //	blocklist.sql   per client address of a bot request, its counts and whether it qualifies
-//	                for the block list (§8), in the temporary table block_addresses
+//	                for the block list, in the temporary table block_addresses
 //	blocklist_names.sql the addresses named, and the claims of the qualifying ones
 //	blocklist_rows.sql the rows of the block list: a qualifying address's claims on rows of their own
 //	blocklist_held.sql the rule each verified crawler held back from the list broke most
-//	report_*.sql    the findings of report.html and report.md (§11): report_base (one pass
-//	                over the requests on ids: per day, version and rule), report_daily,
-//	                report_versions, report_rules, report_breaches, report_paths, report_agents
+//	report_*.sql    the findings of report.html and report.md: report_base (one pass
+//	                over the requests on ids: per day, version and rule), report_daily or
+//	                report_hourly (the view report_slots: the counts per day or hour) and
+//	                report_timeline, report_versions, report_rules, report_breaches,
+//	                report_paths, report_agents
 //	whatif_pairs.sql, whatif.sql with --what-if FILE: the distinct User-Agent and target pairs
 //	                the proposed robots.txt decides in Go, then per bot and host what it would change
 package queries

@@ -1,4 +1,4 @@
--- window_measures(everything): what the window functions measure (contract §6) for the
+-- window_measures(everything): what the window functions measure for the
 -- requests of the bots and hosts a Crawl-delay or Request-rate applies to, or, when
 -- everything is true, for every audited request. One row per request:
 --   rid                  the request (requests.rid)

@@ -1,7 +1,7 @@
 -- report_base: the bot requests counted per bot row (bot, host, identity), UTC day, robots.txt
 -- version, verdict and deciding rule, with their window breaches: the one pass over every
 -- request that the per-day charts, the versions and the broken rules of report.html and
--- report.md share (report_daily.sql, report_versions.sql, report_rules.sql). Ids, not names:
+-- report.md share (report_daily.sql and report_timeline.sql, report_versions.sql, report_rules.sql). Ids, not names:
 -- the names are joined to the few aggregated rows afterwards.
 CREATE OR REPLACE TEMP TABLE report_base AS
 SELECT

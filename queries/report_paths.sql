@@ -6,8 +6,8 @@
 -- (-1 too for the empty host, whose requests have none: judged's host is
 -- coalesce(name, '')), the identity.
 -- Counting on ids and naming the few rows left at the end spares the query the view
--- judged and its twelve joins of dict, which with 400,000 bot names did not fit in
--- DuckDB's memory limit (issue 12).
+-- judged and its twelve joins of dict, which with a hostile log's hundreds of thousands
+-- of bot names outgrow DuckDB's memory limit.
 WITH keyed AS (
     SELECT k.pos, k.paths, b.id AS bot_id, h.id AS host_id, k.identity
     FROM report_rows k

@@ -1,4 +1,4 @@
--- summary.json's robots_status (contract §12): the periods availability.sql found, with
+-- summary.json's robots_status: the periods availability.sql found, with
 -- the requests each one saw (requests) and whose verdict it changed (affected), named,
 -- by host, operator, start and line. to_ts NULL: the period lasts past the logs' end.
 WITH counts AS (

@@ -1,4 +1,4 @@
--- requests_store: one row per request of a bot (contract §5), with the verdict the Go matcher
+-- requests_store: one row per request of a bot, with the verdict the Go matcher
 -- reached against the robots.txt version in effect at its timestamp.
 -- Human traffic is not stored row by row; it is counted in "traffic".
 -- Repeated strings are ids into "dict"; what robots.txt puts in force is an id into
@@ -47,7 +47,7 @@ CREATE TABLE IF NOT EXISTS decisions (
     rule_line         INTEGER       -- its line in robots.txt
 );
 
--- Who really made the requests (contract §10): one row per distinct claim, a bot
+-- Who really made the requests: one row per distinct claim, a bot
 -- claimed by a User-Agent from one client address while the same range lists were
 -- in effect, with what the operators' published ranges and reverse DNS say of it.
 CREATE TABLE IF NOT EXISTS claims (
@@ -56,8 +56,8 @@ CREATE TABLE IF NOT EXISTS claims (
     evidence          VARCHAR       -- which list and prefix, which PTR name, or what was missing
 );
 
--- availability: the requests whose verdict robots.txt's availability changed (contract
--- §12; availability.sql fills it): made while robots.txt was unreachable for their operator
+-- availability: the requests whose verdict robots.txt's availability changed
+-- (availability.sql fills it): made while robots.txt was unreachable for their operator
 -- (disallowed_unreachable, whatever the version said: unreachable is true, and the row has
 -- no deciding rule), or disallowed by the version but made while it was unavailable
 -- (allowed_unavailable). The view requests puts these verdicts in place of the version's.
@@ -106,7 +106,7 @@ CREATE TABLE IF NOT EXISTS bots (
     bot            VARCHAR,
     operator       VARCHAR,
     purpose        VARCHAR,
-    user_triggered BOOLEAN,  -- robots.txt does not apply to it (contract §12, operator rules)
+    user_triggered BOOLEAN,  -- robots.txt does not apply to it (operator rules)
     bot_id         INTEGER   -- the name's id in dict (requests.bot_id)
 );
 

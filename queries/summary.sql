@@ -3,7 +3,8 @@
 -- then the rest folded into one row per host and identity (bot NULL; folded: how many
 -- rows it holds, 0 for the others). Logs with millions of invented bot names would
 -- otherwise hand millions of rows to the program, which DuckDB materializes whole
--- before the first is read (280 MB for 1.8 M rows); the audit's database keeps every
+-- before the first is read, outside its memory limit
+-- (docs/performance.md); the audit's database keeps every
 -- row.
 WITH named AS (
     SELECT
@@ -11,7 +12,7 @@ WITH named AS (
         bot.value                  AS bot,
         coalesce(host.value, '')   AS host,
         ['unverified', 'verified', 'spoofed'][c.identity_code + 1] AS identity,
-        -- a spoofed row's requests were not made by the operator (contract §10)
+        -- a spoofed row's requests were not made by the operator: name none
         CASE WHEN c.identity_code = 2 THEN NULL ELSE b.operator END AS operator,
         b.purpose,
         requests, robots_fetches, disallowed, disallowed_in_grace,

@@ -1,4 +1,4 @@
--- The counts of summary.sql: one row per bot, host and identity (contract §6, §7, §10) in
+-- The counts of summary.sql: one row per bot, host and identity in
 -- the temporary table summary_counted. The requests a spoofer made under a crawler's
 -- name are never counted as the crawler's. Counts on the ids of requests; the window
 -- breaches come from the judge (streamed_windows), or from window_measures
@@ -7,9 +7,9 @@
 -- the counts are sums of n.
 --
 -- One table per step, not one query: each step's hash tables and sorts then have
--- DuckDB's whole memory limit to themselves and spill alone. As one query over 5 M
--- requests of 1.8 M invented bot names, the three aggregates and their joins did not
--- fit in 256 MB (issue 12); one step at a time they do.
+-- DuckDB's whole memory limit to themselves and spill alone. As one query over a hostile
+-- log's millions of invented bot names (the memory benchmark of docs/performance.md),
+-- the three aggregates and their joins outgrow the limit; one step at a time they fit.
 CREATE OR REPLACE TEMP TABLE summary_per AS
 WITH verdicts AS (
     SELECT

@@ -1,4 +1,4 @@
--- One row per disallowed request (violations.csv, contract §2.2), in time order: the rows
+-- One row per disallowed request (violations.csv), in time order: the rows
 -- of violations_rows.sql with their names (the columns of the view judged).
 SELECT
     ts, coalesce(host, '') AS host, coalesce(client_ip_name, client_ip) AS client_ip, bot,

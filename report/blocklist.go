@@ -32,7 +32,7 @@ type BlocklistStats struct {
 // written once).
 func (s BlocklistStats) Dropped() int { return s.Invalid + s.NotBlockable }
 
-// WriteBlocklist writes blocklist.txt (contract §8) to w: the header, then
+// WriteBlocklist writes blocklist.txt, one address a line for any firewall, to w: the header, then
 // one address per line. Each of ips is validated with net/netip; invalid,
 // zoned and not blockable addresses are dropped and counted, never written.
 // IPv4-mapped IPv6 addresses (::ffff:1.2.3.4) are written as IPv4

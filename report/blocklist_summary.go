@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// BlocklistSummary is summary.json's "blocklist" (contract §8): how many
+// BlocklistSummary is summary.json's "blocklist": how many
 // addresses the block list holds, and how many that qualified it left out,
 // by cause.
 type BlocklistSummary struct {
@@ -91,7 +91,8 @@ const HeldBackLevers = "They are the operators' real crawlers, so the list leave
 
 // Predating says which bot requests the range lists could not settle
 // because every list of the crawler's operator is newer than the requests
-// (contract §10: an old log is never called spoofed against a later list).
+// (an address a list did not yet hold is no proof: an old log is never
+// called spoofed against a later list).
 type Predating struct {
 	// Requests counts them; Bots are their crawlers, Operators the
 	// operators, in order of requests.

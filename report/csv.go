@@ -105,7 +105,8 @@ func (c *CSVWriter) Flush() error {
 	return c.err
 }
 
-// SafeCell returns s made safe as a spreadsheet cell (contract §9):
+// SafeCell returns s made safe as a spreadsheet cell, since the
+// strings of a log are written by whoever sent the request:
 //
 //   - Formula injection (the OWASP rule): when s starts with '=', '+', '-',
 //     '@', TAB or CR — after any leading spaces, which spreadsheets may skip,

@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// Findings is what the reports a person reads show (contract §11):
+// Findings is what the reports a person reads show:
 // report.html (package report/page) and report.md (package
 // report/markdown) are both rendered from one Findings, which the audit
 // fills from the same SQL results as its other outputs (audit.Result.Findings).
@@ -330,12 +330,12 @@ var BotColumns = []Column{
 	{Head: "IPs", Title: "distinct client addresses", Num: true, Value: func(r *BotRow) any { return r.IPs }},
 }
 
-// Section is a section of the reports, with its id (contract §11).
+// Section is a section of the reports, with its id, the anchor a link to it uses.
 type Section struct {
 	ID, Title string
 }
 
-// Sections are the sections of report.html, in order (contract §11).
+// Sections are the sections of report.html, in the order a reader meets them.
 var Sections = []Section{
 	{"summary", "Summary"},
 	{"bots", "Bots"},

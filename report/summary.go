@@ -9,29 +9,27 @@ import (
 	"time"
 )
 
-// Summary is summary.json (contract §7, stable). Fields may be added, never
-// renamed or removed.
+// Summary is summary.json, a stable format that scripts read: fields may be
+// added, never renamed or removed.
 type Summary struct {
 	Input  Input        `json:"input"`
 	Robots []RobotsHost `json:"robots"`
 	Bots   []BotRow     `json:"bots"`
 	// Audit describes how the audit was made.
 	Audit AuditInfo `json:"audit"`
-	// Verification says how the identity of each bot row was established
-	// (contract §10).
+	// Verification says how the identity of each bot row was established.
 	Verification *Verification `json:"verification,omitempty"`
 	// RobotsStatus are the periods in which robots.txt was unreachable or
 	// unavailable to an operator's crawlers, as the logs' own /robots.txt
-	// responses show (contract §12).
+	// responses show.
 	RobotsStatus []RobotsPeriod `json:"robots_status"`
-	// Changes say how each bot reacted to each robots.txt version change
-	// (contract §12).
+	// Changes say how each bot reacted to each robots.txt version change.
 	Changes []Change `json:"changes"`
 	// WhatIf compares the bot requests' verdicts with those a proposed
-	// robots.txt would give (--what-if; contract §12); nil without it.
+	// robots.txt would give (--what-if); nil without it.
 	WhatIf []WhatIfRow `json:"what_if,omitempty"`
-	// Blocklist says what the block list took and held back (contract §8;
-	// BlocklistSummary); nil when none was made.
+	// Blocklist says what the block list took and held back
+	// (BlocklistSummary); nil when none was made.
 	Blocklist *BlocklistSummary `json:"blocklist,omitempty"`
 }
 
@@ -70,7 +68,7 @@ type RobotsPeriod struct {
 }
 
 // Change is one entry of summary.json's "changes": how one bot reacted to
-// one robots.txt version change on one host (contract §12). The times are
+// one robots.txt version change on one host. The times are
 // nil when the event did not happen within the bot's requests of the 30
 // days after the change; the hours are counted from At.
 type Change struct {
@@ -101,7 +99,7 @@ type Change struct {
 
 // WhatIfRow is one entry of summary.json's "what_if": for one bot and host,
 // the requests a proposed robots.txt would judge otherwise than the
-// versions in effect did (contract §12).
+// versions in effect did.
 type WhatIfRow struct {
 	Bot             string `json:"bot"`
 	Host            string `json:"host"`
@@ -165,7 +163,8 @@ type RangeListNote struct {
 	Reasons []string  `json:"reasons"`
 }
 
-// Input accounts for every line read (contract §7, §9).
+// Input accounts for every line read, so that a line rejected as bad
+// input is counted and shown, never silently lost.
 type Input struct {
 	Files           int              `json:"files"`
 	Lines           int64            `json:"lines"`
@@ -187,14 +186,15 @@ type Input struct {
 	Samples []Sample `json:"rejected_samples,omitempty"`
 	// InvalidClients counts per reason the requests whose client address
 	// is not an IP address ("999.1.1.1", "1.2.3.4:8080", a host name): kept
-	// with no address, never on a block list (contract §9).
+	// with no address, never on a block list, which must name an address.
 	InvalidClients map[string]int64 `json:"invalid_clients,omitempty"`
 	// InvalidClientSamples are the first of them per reason.
 	InvalidClientSamples []Sample `json:"invalid_client_samples,omitempty"`
 	// Errors are input errors (unreadable file, truncated stream).
 	Errors []string `json:"errors,omitempty"`
 	// Excluded are the compressed files that failed their integrity check:
-	// none of their lines is audited (contract §9).
+	// none of their lines is audited, since a corrupt archive may
+	// hold any bytes at all.
 	Excluded []ExcludedFile `json:"excluded,omitempty"`
 	// FoldedBotRows counts the bot rows past the summary's limit (logs
 	// with more than 100,000 of them), folded into one
@@ -228,11 +228,12 @@ type RobotsHost struct {
 	First *time.Time `json:"first,omitempty"`
 }
 
-// BotRow holds the metrics of one bot on one host (contract §6).
+// BotRow holds the metrics of one bot on one host, as
+// docs/reading-the-audit.md defines them.
 type BotRow struct {
 	Bot  string `json:"bot"`
 	Host string `json:"host"`
-	// Identity is who made the row's requests (contract §10): verified,
+	// Identity is who made the row's requests: verified,
 	// spoofed or unverified. A bot with requests of several identities on
 	// one host has one row per identity.
 	Identity string `json:"identity"`
@@ -245,7 +246,8 @@ type BotRow struct {
 	Disallowed        int64  `json:"disallowed"`
 	DisallowedInGrace int64  `json:"disallowed_in_grace"`
 	// DisallowedUnreachable: requests made while robots.txt was
-	// unreachable for the bot's operator (contract §12).
+	// unreachable for the bot's operator, when the crawler must assume a
+	// complete disallow (RFC 9309 §2.3.1.4).
 	DisallowedUnreachable int64 `json:"disallowed_unreachable"`
 	// AllowedUnavailable: requests the version in effect disallows, made
 	// while robots.txt was unavailable for the bot's operator; not counted

@@ -217,7 +217,7 @@ func Printable(s string, max int) string {
 	return b.String()
 }
 
-// TerminalSafe makes a message for a terminal safe (contract §9): every
+// TerminalSafe makes a message for a terminal safe, since logs and robots.txt files come from strangers: every
 // line is made Printable, so that a log's or a robots.txt's escape
 // sequences quoted in an error (ESC[2J) reach the terminal as text; line
 // breaks are kept.

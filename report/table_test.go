@@ -110,7 +110,8 @@ var ansi = regexp.MustCompile("\x1b\\[[0-9;]*m")
 // TestTableWidths: at 60, 80, 120 and 200 columns, with colour and
 // without, no line is wider than the terminal, no row wraps, numbers are
 // right-aligned with thousands separators, and no control character from
-// a log reaches the terminal (issue 13 item 3).
+// a log reaches the terminal (a log's escape sequences could rewrite
+// what the user sees).
 func TestTableWidths(t *testing.T) {
 	from := time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC)
 	s := &Summary{

@@ -9,8 +9,8 @@ import (
 // whatIfRows is how many bot rows the terminal's what-if table shows.
 const whatIfRows = 10
 
-// WriteWhatIf writes the short what-if table of the terminal (--what-if,
-// contract §12): the totals, then the bots and hosts whose verdicts the
+// WriteWhatIf writes the short what-if table of the terminal (--what-if):
+// the totals, then the bots and hosts whose verdicts the
 // proposed robots.txt (named file) would change, the most newly
 // disallowed first, with the top path of each kind. Piped (terminal
 // false), it writes tab-separated rows of every bot and host instead:

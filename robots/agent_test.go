@@ -5,10 +5,10 @@ import (
 	"testing"
 )
 
-// TestContract5_AgentResolution: contract §5, a robots.txt token applies
+// TestAgentResolution: a robots.txt token applies
 // when it appears in the User-Agent header as a product name; the longest
 // applying token wins; else "*".
-func TestContract5_AgentResolution(t *testing.T) {
+func TestAgentResolution(t *testing.T) {
 	body := `User-agent: Googlebot
 Disallow: /g/
 
@@ -77,9 +77,9 @@ Disallow: /star/
 	}
 }
 
-// TestContract5_Profiles: every profile resolves headers by product name;
+// TestAgentProfiles: every profile resolves headers by product name;
 // the Koster profiles take the first record, not the longest token.
-func TestContract5_Profiles(t *testing.T) {
+func TestAgentProfiles(t *testing.T) {
 	body := "User-agent: Googlebot\nDisallow: /g/\n\nUser-agent: Googlebot-Image\nDisallow: /img/\n\nUser-agent: *\nDisallow: /star/\n"
 	for _, c := range []struct {
 		p            Profile

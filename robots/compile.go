@@ -52,7 +52,7 @@ func Compile(f *File, p Profile) *Robots {
 
 // compileMerged prepares rfc9309 and google: every group naming a token is
 // merged (RFC 9309 §2.2.1: "the matching groups' rules MUST be combined into
-// one group"), and so are all the "*" groups. Here the contract (§3: "else
+// one group"), and so are all the "*" groups. Here crawlaudit ("else
 // all * groups") follows the published RFC 9309 and Google's parser rather
 // than draft-08 (seed 003), which says "the first group with a user-agent
 // line with a "*" value".
@@ -235,7 +235,7 @@ func (r *Robots) Default() *Resolved { return r.star }
 //
 // rfc9309 and google: a bare token selects the groups whose token equals it,
 // case-insensitively (RFC 9309 §2.2.1). In a header, a robots.txt token
-// applies when it appears as a product name (contract §5): case-insensitively,
+// applies when it appears as a product name: case-insensitively,
 // between separators (start or end of the header, space, tab, '(', ')', ';',
 // '/', ',' or '+'; so "Googlebot" does not apply to "Googlebot-Image/1.0",
 // nor "bot" to "Googlebot"); of the tokens that apply the longest wins
@@ -323,8 +323,9 @@ func (r *Robots) resolveRecord(agent string, header bool) *Resolved {
 }
 
 // isProductSep reports whether c separates product names in a User-Agent
-// header (contract §5, plus ')', ',', tab and '+', which separate them in
-// real headers: "Baiduspider+(+http://...)").
+// header: the separators of HTTP's product syntax (RFC 9110 §10.1.5), plus
+// ')', ',', tab and '+', which separate them in real headers:
+// "Baiduspider+(+http://...)".
 func isProductSep(c byte) bool {
 	switch c {
 	case ' ', '\t', '(', ')', ';', '/', ',', '+':

@@ -415,7 +415,7 @@ func TestRFC9309_Groups(t *testing.T) {
 }
 
 // TestRFC9309_Syntax covers the lenient reading of lines (§2.2 "apply
-// Postel's law", contract §3).
+// Postel's law").
 func TestRFC9309_Syntax(t *testing.T) {
 	for _, c := range []struct {
 		name, body, agent, url string

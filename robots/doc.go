@@ -1,6 +1,6 @@
 // Package robots reads robots.txt files and decides, for a crawler and a
 // request target, whether the file allowed the request, by which rule, and
-// what Crawl-delay, Request-rate and Visit-time applied (contract §3, §5).
+// what Crawl-delay, Request-rate and Visit-time applied.
 //
 // Parse once, answer many queries:
 //
@@ -24,8 +24,8 @@
 // colon were there (a missing-colon warning). A line whose key is unknown is
 // a diagnostic, never an error, and does not end the group it is in.
 //
-// A User-agent value is cut to its leading product token (contract §3:
-// "User-agent: FOO BAR" names FOO; "Googlebot/2.1" names Googlebot). RFC
+// A User-agent value is cut to its leading product token
+// ("User-agent: FOO BAR" names FOO; "Googlebot/2.1" names Googlebot). RFC
 // 9309 §2.2.1 allows only "a-zA-Z_-" in a token; crawlaudit also accepts
 // digits and '.', because real crawler names carry them (MJ12bot,
 // 360Spider, archive.org_bot) as HTTP product tokens may, and a file naming
@@ -59,7 +59,7 @@
 // User-agent lines share a group; a group runs until the next User-agent
 // line that follows a rule (Allow, Disallow or a group extension); blank lines do not end groups;
 // rules before the first User-agent line are ignored; every group naming the
-// crawler's token is merged; else all "*" groups, merged (the contract
+// crawler's token is merged; else all "*" groups, merged (crawlaudit
 // follows the published RFC here; draft-08 says "the first group" with "*");
 // else no rules.
 //
@@ -83,8 +83,8 @@
 // # Agents
 //
 // Resolve takes a bare product token or a full User-Agent header; a header
-// selects the longest robots.txt token that appears in it as a product name
-// (contract §5). An empty agent gets the "*" groups only. Google-only: a
+// selects the longest robots.txt token that appears in it as a product name,
+// as RFC 9309 §2.2.1 asks crawlers to match. An empty agent gets the "*" groups only. Google-only: a
 // name with a space and no other header separator ("Foo Bar") is compared
 // whole, as Google's matcher does, so it gets the "*" groups. See
 // Robots.Resolve for the boundaries and the Koster profiles.

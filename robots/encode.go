@@ -15,8 +15,7 @@ import "bytes"
 // query value are encoded. crawlaudit therefore treats a reserved character
 // as equivalent to its %xx form except where it delimits:
 //
-//   - in the path, "/" (so %2F never equals "/", as the 1996 draft and the
-//     contract say) and "?" (a literal "?" would end the path);
+//   - in the path, "/" (so %2F never equals "/", as the 1996 draft says) and "?" (a literal "?" would end the path);
 //   - in the query (after the first "?"), the form delimiters "&", "=", "+"
 //     and ";" (so "?a=1%26b=2" is not "?a=1&b=2");
 //   - everywhere, "%" itself: %25 stays %25, and a "%" not followed by two

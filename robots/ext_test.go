@@ -16,9 +16,9 @@ func unixAt(hh, mm, ss int) int64 {
 // hour", and a rate with a time window. The unit d (days) is
 // VIPnytt/RobotsTxtParser's (seed 002's parser,
 // https://github.com/VIPnytt/RobotsTxtParser/blob/b215f8e4e9eb57fee13ea5ae76ee68a78b420944/src/Parser/Directives/RequestRateParser.php,
-// draftParseRate: "case 'd': $multiplier = 86400"), asked for by issue 14
-// item 6 ("Request-rate also accepts the unit d (days), as other parsers
-// do").
+// draftParseRate: "case 'd': $multiplier = 86400"): Request-rate also
+// accepts the unit d (days), as other parsers do, so a file written for
+// them means the same here.
 func TestConner1996_RequestRateForms(t *testing.T) {
 	for _, c := range []struct {
 		in        string

@@ -205,8 +205,9 @@ func TestGoogleOnly_IndexHTMLisDirectory(t *testing.T) {
 	}
 }
 
-// GoogleOnly_ExtensionsKept: Google ignores Crawl-delay, but contract §3
-// has extensions parsed whatever the profile.
+// GoogleOnly_ExtensionsKept: Google ignores Crawl-delay, but extensions are
+// parsed whatever the profile, so that an audit can say what a site asked
+// of a crawler that ignores them.
 func TestGoogleOnly_ExtensionsKept(t *testing.T) {
 	g := Compile(Parse([]byte("User-agent: FooBot\nCrawl-delay: 2.5\nDisallow: /\n")), Google).Resolve("FooBot")
 	if s, ok := g.CrawlDelay(); !ok || s != 2.5 {
@@ -263,7 +264,7 @@ func TestGoogleOnly_ExtensionsDoNotEndAgents(t *testing.T) {
 // compares the agent with ExtractUserAgent of the line's value, which is ""
 // for "User-agent: 123bot" or an empty value, so an empty agent would get
 // such a group as its own; crawlaudit reads those lines as naming no
-// crawler (contract §3), under google too.
+// crawler, under google too: RFC 9309 §2.2.1 allows no such token.
 func TestGoogleOnly_EmptyAgent(t *testing.T) {
 	for _, c := range []struct {
 		body, url string

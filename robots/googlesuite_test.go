@@ -17,7 +17,8 @@ import (
 // after the RFC 9309 renaming of the ID_ tests), not copied from it. Where
 // I am unsure of a detail the row says so in a comment; none of those
 // doubts changes an expected answer, because every answer was also checked
-// against the RFC (seed 003) and contract §3. GoogleOnly_SystemTest,
+// against the RFC (seed 003) and the robots.txt rules crawlaudit promises
+// its users. GoogleOnly_SystemTest,
 // ID_Encoding, TestGetPathParamsQuery and TestMaybeEscapePattern have since
 // been checked line by line against upstream's robots_test.cc and robots.cc
 // (github.com/google/robotstxt at 22b355f): their google answers are
@@ -96,8 +97,8 @@ func googleSuite() []suiteCase {
 		{"ID_LineSyntax_Line", []suiteRow{
 			both("user-agent: FooBot\ndisallow: /\n", "FooBot", "http://foo.bar/x/y", false),
 			both("foo: FooBot\nbar: /\n", "FooBot", "http://foo.bar/x/y", true),
-			// Missing colon: Google-specific in the suite, but contract §3
-			// has rfc9309 read it too (Postel's law, RFC 9309 §2.2).
+			// Missing colon: Google-specific in the suite, but rfc9309 reads
+			// it too (Postel's law, RFC 9309 §2.2).
 			both("user-agent FooBot\ndisallow /\n", "FooBot", "http://foo.bar/x/y", false),
 		}},
 		{"ID_LineSyntax_Groups", []suiteRow{
@@ -405,7 +406,7 @@ func TestGoogleRobotstxt_ID_NonStandardLineExample_Sitemap(t *testing.T) {
 // upstream's GetPathParamsQuery: its column is upstream's expectation,
 // row for row. The rfc9309 column is NormalizeTarget's: the RFC 9309
 // normal form of a request target (trimTarget), which differs where why
-// says: contract §2.1 takes "http://host/path?q" or a bare "/path?q", and
+// says: `check` takes "http://host/path?q" or a bare "/path?q", and
 // a log's origin-form target "//a/b/c" is a path, not a host "a".
 func TestGoogleRobotstxt_TestGetPathParamsQuery(t *testing.T) {
 	const (

@@ -66,8 +66,8 @@ const (
 // structure go to p when it is not nil (the RFC pass of Parse).
 //
 // RFC 9309 (modeRFC): a User-agent line starts a new group when the current
-// group has seen a rule (contract §3: "a group's rules run until the next
-// agent line that follows a rule"); otherwise it adds an agent to the
+// group has seen a rule (a group's rules run until the next
+// agent line that follows a rule, as RFC 9309 §2.1 has it); otherwise it adds an agent to the
 // current group. Blank lines, unknown lines, Sitemap and Host do not end a
 // group. A rule is what RFC 9309 §2.1 calls one, "a line with a key-value
 // pair that defines how a crawler may access URIs": Allow and Disallow, and
@@ -247,7 +247,7 @@ func isTokenChar(c byte) bool {
 // rfcToken returns the product token a User-agent value names under
 // rfc9309: "*" for a value that is "*" or starts with "*" followed by a
 // character that cannot be in a token ("* # all", "*/*"); otherwise the value
-// cut to its leading product token (contract §3: "User-agent: FOO BAR" names
+// cut to its leading product token ("User-agent: FOO BAR" names
 // "FOO"; "Googlebot/2.1" names "Googlebot"); "" when the value starts with
 // neither ("*bot", "(none)", non-ASCII letters): such a line names no
 // crawler.

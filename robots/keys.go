@@ -5,7 +5,7 @@ import "strings"
 // Kind is the directive a robots.txt line carries.
 type Kind uint8
 
-// The directives of contract §3. KindUnknown is a line with a key no profile
+// The directives crawlaudit reads. KindUnknown is a line with a key no profile
 // reads; it is kept as a diagnostic.
 const (
 	KindUnknown Kind = iota
@@ -85,8 +85,8 @@ func lookupKey(key string) Kind {
 //     "disallaw" for Disallow; "site-map" for Sitemap.
 //
 // Google knows no other directive; for the extensions (Crawl-delay, Host,
-// ...) the Google profile falls back on lookupKey, since contract §3 has them
-// parsed whatever the profile.
+// ...) the Google profile falls back on lookupKey, so that an audit can say what a
+// site asked of a crawler that ignores them.
 func googleKind(key string) Kind {
 	switch {
 	case hasPrefixFold(key, "user-agent"), hasPrefixFold(key, "useragent"), hasPrefixFold(key, "user agent"):

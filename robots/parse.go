@@ -23,7 +23,7 @@ const MaxLineBytes = 2083 * 8
 // File is a parsed robots.txt file. Parse builds it; it is not modified
 // afterwards and is safe to read concurrently.
 type File struct {
-	// Groups are the groups of the file as RFC 9309 forms them (contract §3):
+	// Groups are the groups of the file as RFC 9309 forms them:
 	// consecutive User-agent lines share a group, a group runs until the next
 	// User-agent line that follows a rule (Allow, Disallow or a group
 	// extension such as Crawl-delay; see buildGroups). Compile forms the

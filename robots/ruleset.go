@@ -34,7 +34,8 @@ import (
 //   - Koster1996: the first matching rule in the order given wins (1996
 //     draft §3.2.2); every %xx but %2F is decoded before comparing. The
 //     draft defines no wildcards; crawlaudit keeps "*" and a final "$" as
-//     in RFC 9309 (the contract removes them only for Orig1994).
+//     in RFC 9309 (only Orig1994, which predates them, reads them
+//     literally).
 //   - Orig1994: the first matching Disallow wins, as a plain prefix: "*"
 //     and "$" are literal; Allow rules never match. %xx as Koster1996.
 //   - Spc2: the 2.0.0 proposal (seed 000), for the rules of a record that

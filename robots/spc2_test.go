@@ -191,7 +191,7 @@ func TestSpc2_RobotVersion(t *testing.T) {
 		{"Robot-version: 2.4.7\n", v2, "seed 147-151"},
 		{"Robot-version: 2.0\n", v2, "seed 002, Robot-version: VIPnytt writes 2.0"},
 		{"Robot-version: 2\n", v2, "missing parts read as 0"},
-		{"robot-VERSION : 2.0.0\n", v2, "keys in any case, space before the colon (contract §3)"},
+		{"robot-VERSION : 2.0.0\n", v2, "keys in any case, space before the colon (RFC 9309 §2.2: parse leniently)"},
 		{"# a comment\nRobot-version: 2.0.0\n", v2, "1996 draft §3.3: comment lines are discarded, so it still follows"},
 		{"User-agent: b\nRobot-version: 2.0.0\n", v2, "seed 139: it follows the User-agent lines"},
 		{"Robot-version: 1.0.0\n", general, "seed 145: 1.0.0 is allowed"},

@@ -116,7 +116,7 @@ func TestPythonRobotparser(t *testing.T) {
 	orderingBody := "User-agent: Googlebot\nDisallow: /\n\nUser-agent: Googlebot-Mobile\nAllow: /\n    "
 
 	firstStar := py(pyAgent, nil, []string{"/some/path"})
-	// rfc9309 merges both "*" groups (RFC 9309 §2.2.1 as published; contract §3).
+	// rfc9309 merges both "*" groups (RFC 9309 §2.2.1 as published).
 	firstStar = append(firstStar, profRow{agent: pyAgent, url: "/another/path", want: true, alt: false})
 
 	cases := []profCase{
@@ -283,7 +283,7 @@ func TestProtego(t *testing.T) {
 					"https://site.local/wiki/K%C3%A4ytt%C3%A4j%C3%A4:"),
 				[]profRow{{agent: "*", url: "https://site.local/wiki/Käyttäjä:", want: false, alt: true}}, // google: the URL is not %-encoded
 				[]profRow{{agent: "UnicödeBöt", url: "https://site.local/some/randome/page.html", want: true, alt: true,
-					differs: "RFC 9309 §2.2.1: a product token MUST contain only a-zA-Z, _ and -; contract §3 cuts a " +
+					differs: "RFC 9309 §2.2.1: a product token MUST contain only a-zA-Z, _ and -; crawlaudit cuts a " +
 						"User-agent value to its leading product token, so the line names \"Unic\", not the crawler " +
 						"\"UnicödeBöt\", which gets the * group (Google's parser reads the line the same way). " +
 						"Protego matches the whole non-ASCII name."},
@@ -342,7 +342,7 @@ func TestReppy(t *testing.T) {
 		{name: "test_skip_malformed_line",
 			body: "User-Agent: agent\nDisallow /no/colon/in/this/line\n",
 			rows: []profRow{{agent: "agent", url: "/no/colon/in/this/line", want: false, alt: false,
-				differs: "contract §3: a missing colon after a known key is read as if it were there (RFC 9309 §2.2: " +
+				differs: "A missing colon after a known key is read as if it were there (RFC 9309 §2.2: " +
 					"parse leniently); Google's parser does the same for a two-word line. reppy skips the line."}}},
 		{name: "test_utf8_bom",
 			body: "\xef\xbb\xbfUser-Agent: agent\nDisallow: /path\n",

@@ -3,7 +3,7 @@
 # inputs of README "Memory": an ordinary ~4 GB log through stdin, and the
 # hostile ones of internal/hostilegen (2 M distinct bot User-Agents and 5 M
 # distinct paths; 60 KB URLs); and the ones that write files, which must
-# spill rather than fail (docs/performance-memory.md): --out on 60 KB URLs
+# spill rather than fail (docs/performance.md): --out on 60 KB URLs
 # (and with --db and --parquet besides), on a month read three times, on 2 M
 # distinct client addresses, on 3 M distinct IPv6 addresses (and their block
 # lists in every format but aws-waf, aggregated), and --parquet on a 3 M-line month.

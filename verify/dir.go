@@ -12,7 +12,7 @@ import (
 )
 
 // LoadDir reads a directory of dated range lists, DIR/<source>/<creation
-// time>.json, as `crawlaudit ranges update` writes it (contract §10). Each
+// time>.json, as `crawlaudit ranges update` writes it. Each
 // file is in its operator's own shape (the Format of its source in
 // sources.json; FormatPrefixes for a source without one). A list's
 // creation time is the one the file carries; for a shape without one

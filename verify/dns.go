@@ -18,7 +18,8 @@ const (
 )
 
 // ApplyDNS settles a claim that the ranges left unverified or spoofed with
-// forward-confirmed reverse DNS (contract §10). c is what [Ranges.Check]
+// forward-confirmed reverse DNS, the check
+// the operators document where they publish no list. c is what [Ranges.Check]
 // said; ans the DNS answer for its address; domains the crawler's
 // documented domains ([Ranges.DNSDomains]); firstUS and lastUS (Unix µs)
 // the earliest and the latest request of the claim.

@@ -1,4 +1,4 @@
-// Package verify answers who really made a request (contract §10): given the
+// Package verify answers who really made a request: given the
 // crawler a User-Agent claims, the client address and the instant of the
 // request, it says whether the crawler's operator vouches for that address
 // (verified), disowns it (spoofed), or whether nothing settles it

@@ -22,7 +22,8 @@ type List struct {
 
 	// The prefixes are made canonical and the lookup tables built on first
 	// use: a snapshot holds hundreds of versions, of which an audit reads a
-	// few (building all of them took 20 ms of every audit's start).
+	// few, and building all of them would slow every audit's start
+	// (docs/performance.md has the figure).
 	once     sync.Once
 	raw      []netip.Prefix // as given, until built
 	prefixes []netip.Prefix // canonical (masked, IPv4 unmapped), sorted, distinct

@@ -188,7 +188,7 @@ func (r *Ranges) Override(over *Ranges) *Ranges {
 }
 
 // Check says who made a request of bot from addr at atUS (Unix
-// microseconds, UTC), from the range lists (contract §10):
+// microseconds, UTC), from the range lists:
 //
 //   - Verified when a list in effect at atUS of an authoritative source
 //     that covers bot contains addr (Source and Prefix say which).

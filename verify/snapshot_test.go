@@ -93,7 +93,7 @@ func TestSnapshot(t *testing.T) {
 	}
 	for name, n := range map[string]int{"google-common-crawlers": 41, "google-special-crawlers": 25, "google-user-triggered-fetchers": 60} {
 		if got := len(r.Source(name).Versions); got != n {
-			t.Errorf("%s: %d versions, want %d (README §5.1)", name, got, n)
+			t.Errorf("%s: %d versions, want %d (shared data README §5.1, google-history)", name, got, n)
 		}
 	}
 }

@@ -58,7 +58,7 @@ type UpdateResult struct {
 // Update downloads the current list of each source from its published
 // address, and stores it in dir as DIR/<source>/<creation time>.json,
 // verbatim, when its prefix set differs from the newest list already
-// stored there (contract §10). A body that does not parse in its source's
+// stored there, so the directory keeps each list's history. A body that does not parse in its source's
 // shape is refused, and nothing is stored for that source; so is a list
 // that parses but is implausible (a *[RefusedError]: empty, a default
 // route, special-purpose ranges, most of the stored list dropped, an

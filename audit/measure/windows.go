@@ -44,8 +44,8 @@ func Compare(a, b Request) int {
 }
 
 // Windows gathers one key's requests, in any order, for the Crawl-delay
-// and Request-rate windows (contract §6; window_measures in
-// queries/measures.sql). The zero value is ready.
+// and Request-rate windows (as docs/reading-the-audit.md defines them;
+// window_measures in queries/measures.sql). The zero value is ready.
 type Windows struct {
 	reqs     []Request
 	unsorted bool // a request came before the one before it

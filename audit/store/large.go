@@ -35,7 +35,7 @@ const vectorRows = 2048
 // DuckDB's memory limit, raises the limit to three vectors of them and runs
 // the queries on one thread: DuckDB holds a vector of 2,048 values whole
 // (it cannot spill part of one), and a query with a few long-string vectors
-// in flight fails with "failed to pin block" (docs/performance-memory.md).
+// in flight fails with "failed to pin block" (docs/performance.md).
 // Insert notes the longest string, since a query could not read it back
 // once the strings fill the limit. limit is the memory_limit in force, in
 // bytes.
@@ -57,7 +57,7 @@ func (s *Store) fitLongStrings(ctx context.Context, limit int64) error {
 // more resident, and --parquet peaked at 1.1 GiB with 340 MB in the pool;
 // with it, 0.66 GiB. It is not set for ordinary logs: there it made the
 // realistic month's --out --parquet 40% slower
-// (docs/performance-memory.md).
+// (docs/performance.md, Memory).
 const longStringAllocator = "SET allocator_flush_threshold = '0MB'; SET allocator_bulk_deallocation_flush_threshold = '0MB'"
 
 // LimitAfterRead sets DuckDB's memory limit for the queries that follow the
@@ -76,7 +76,7 @@ func (s *Store) LimitAfterRead(ctx context.Context) error {
 	// under the view requests it chose the requests with their address
 	// strings over claims (4 M rows of 3.1 M IPv6 addresses: 231 MB where
 	// claims' ids take 57 MB) and ran out of the limit. The view's joined
-	// tables are the small side by design (docs/performance-memory.md).
+	// tables are the small side by design (docs/performance.md, Memory).
 	if err := s.Exec(ctx, "SET disabled_optimizers = 'build_side_probe_side'"); err != nil {
 		return err
 	}
@@ -106,7 +106,7 @@ func (s *Store) EachLargeSorted(ctx context.Context, query string, head func(col
 // sorted in a second step from that table. Sorting the output of a query
 // of unions and joins in the same step fails under DuckDB's memory limit
 // ("failed to pin block") where sorting a stored table spills
-// (docs/performance-memory.md).
+// (docs/performance.md).
 func (s *Store) eachLarge(ctx context.Context, query string, sortApart bool, head func(cols []string) error, row func(vals []any) error, args ...any) error {
 	name := fmt.Sprintf("each_large_%d", s.views.Add(1))
 	query = strings.TrimRight(strings.TrimSpace(query), ";")

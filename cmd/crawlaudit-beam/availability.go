@@ -11,7 +11,7 @@ import (
 	"github.com/crawlaudit/crawlaudit/report"
 )
 
-// robots.txt as the crawlers met it (contract §12), for the pipeline, with
+// robots.txt as the crawlers met it (RFC 9309 §2.3.1), for the pipeline, with
 // the definitions of package measure. The periods depend on
 // the /robots.txt responses of every crawler of an operator on a host, in
 // every input: they are found after a GroupByKey of their own (by host and

@@ -143,8 +143,8 @@ func combine(a *audit.PartialAuditor, base report.Summary, parts []partElement, 
 		if !ok {
 			return nil, fmt.Errorf("bot %q has a row but no part knows it", r.Bot)
 		}
-		// A spoofed row's requests were not made by the operator
-		// (contract §10).
+		// A spoofed row's requests were not made by the operator, whose
+		// ranges or reverse DNS say otherwise.
 		if r.Identity != report.IdentitySpoofed {
 			r.Operator = b.Operator
 		}

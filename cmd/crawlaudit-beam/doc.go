@@ -1,5 +1,5 @@
 // Command crawlaudit-beam runs `crawlaudit audit` as an Apache Beam
-// pipeline (contract §13): the same judge per input file (or byte range of
+// pipeline, for logs one machine cannot hold: the same judge per input file (or byte range of
 // a large plain file) on as many workers as the runner gives, the window
 // measures per bot, host and identity after a GroupByKey, and one
 // summary.json that equals `crawlaudit audit --json`'s (see README.md for

@@ -12,7 +12,7 @@ import (
 	"github.com/crawlaudit/crawlaudit/report"
 )
 
-// botKey is what a summary row is per (contract §7, §10): a bot, a host
+// botKey is what a summary row is per, as in summary.json: a bot, a host
 // and an identity (0 unverified, 1 verified, 2 spoofed, as
 // audit.PartialSchema's identity).
 type botKey struct {
@@ -99,7 +99,7 @@ func keyWindows(k *keyRows) (*measure.Windows, []measure.Limit) {
 // verdictCounts maps a verdict of audit.PartialSchema to the field of
 // report.BotRow that counts it: the int64 field whose JSON name is the
 // verdict (disallowed, disallowed_in_grace, unaudited, and whatever
-// verdict gets a column of its own name, as contract §12's
+// verdict gets a column of its own name, as robots.txt availability's
 // user_triggered, disallowed_unreachable and allowed_unavailable).
 // Verdicts without a field (allowed) are counted nowhere but in requests,
 // as summary.sql does.

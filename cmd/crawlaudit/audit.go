@@ -514,7 +514,8 @@ func nextSteps(opt *auditOptions) string {
 const maxRejectedShown = 5
 
 // printRejected prints the first rejected lines with file and line on
-// stderr (contract §9), cut and made safe for a terminal.
+// stderr, so that a user can find and fix them, cut and made safe for a
+// terminal (a log line may hold escape sequences).
 func printRejected(e *env, in *report.Input) {
 	if in.Rejected == 0 {
 		return

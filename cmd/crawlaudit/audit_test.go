@@ -44,7 +44,7 @@ func TestAuditSampleGolden(t *testing.T) {
 	if len(s.Robots) != 1 || s.Robots[0].Host != "www.example.com" || s.Robots[0].Versions != 3 {
 		t.Errorf("robots = %+v", s.Robots)
 	}
-	// The stable keys of contract §7 on every bot row.
+	// The stable keys of summary.json on every bot row.
 	for _, b := range s.Bots {
 		for _, k := range []string{"bot", "host", "requests", "robots_fetches", "disallowed", "disallowed_in_grace",
 			"crawl_delay_breaches", "request_rate_breaches", "visit_time_breaches", "ips"} {
@@ -231,7 +231,8 @@ func TestAuditFromTo(t *testing.T) {
 }
 
 // TestQueryReadOnly: query cannot change the kept audit, touch other files,
-// attach, install or load, nor turn its guard off (contract §9).
+// attach, install or load, nor turn its guard off: a query is
+// text a user may have pasted from anywhere.
 func TestQueryReadOnly(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "audit.duckdb")

@@ -105,7 +105,8 @@ Exit status: 0 all URLs allowed; 1 some URL disallowed; 2 usage or input error.`
 	})
 }
 
-// checkResult is one line of `check --json` (contract §2.1; stable keys).
+// checkResult is one line of `check --json`; its keys are stable, since
+// scripts read them.
 type checkResult struct {
 	URL         string     `json:"url"`
 	Allowed     bool       `json:"allowed"`
@@ -248,7 +249,7 @@ func runCheck(e *env, o *checkOptions) error {
 			why = fmt.Sprintf("line %d: %s: no Allow line of this group matches, and it allows only what they match", d.Line, d.Rule)
 		}
 		// The URL and the rule come from the user and the robots.txt: no
-		// escape sequence in them reaches the terminal (contract §9).
+		// escape sequence in them reaches the terminal.
 		fmt.Fprintf(e.stdout, "%s  %s  (%s)\n", verdict, report.Printable(u, 0), report.Printable(why, 0))
 	}
 	if !o.json {

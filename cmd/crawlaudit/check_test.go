@@ -41,7 +41,8 @@ func writeRobots(t *testing.T, body string) string {
 	return p
 }
 
-// TestCheckJSON: contract §2.1, the exact keys, types and nulls.
+// TestCheckJSON: the exact keys, types and nulls of `check --json`, a
+// stable format that scripts read.
 func TestCheckJSON(t *testing.T) {
 	p := writeRobots(t, checkRobots)
 	var out, errb bytes.Buffer
@@ -304,7 +305,7 @@ func TestCheckGoogleAgents(t *testing.T) {
 	}
 }
 
-// checkAtRobots has several windowed Request-rate lines (contract §3: the
+// checkAtRobots has several windowed Request-rate lines (the
 // line whose window covers the time applies, the strictest of several,
 // else the strictest without a window; windows are UTC, start inclusive,
 // end exclusive, wrapping midnight when the start is later), and a
@@ -324,8 +325,9 @@ Disallow: /
 `
 
 // TestCheckAt: check --at T evaluates Request-rate and Visit-time at T
-// (contract §12, last bullet; issue 14 item 6). Each row is derived by
-// hand from checkAtRobots and the rules of contract §3.
+// (the limits in force then, not now, so that a past request can be
+// checked). Each row is derived by hand from checkAtRobots and the rules
+// of Request-rate and Visit-time.
 func TestCheckAt(t *testing.T) {
 	p := writeRobots(t, checkAtRobots)
 	for _, c := range []struct {
@@ -417,7 +419,8 @@ func TestCheckAt(t *testing.T) {
 
 // TestCheckRequestRatesNow: without --at, check lists every Request-rate
 // line with its window, in JSON and in the readable output, and
-// request_rate stays the one in force now (contract §2.1, §12).
+// request_rate stays the one in force now, as scripts of
+// `check --json` read it.
 func TestCheckRequestRatesNow(t *testing.T) {
 	p := writeRobots(t, checkAtRobots)
 	var out, errb bytes.Buffer

@@ -204,7 +204,7 @@ func TestGenHelp(t *testing.T) {
 // scripts (TestGenRealistic counts the bot share by it).
 var crawlerUA = regexp.MustCompile(`(?i)bot|spider|crawl|curl|python-requests|Go-http-client|Wget|meta-externalagent`)
 
-// gen --realistic makes issue 15's realistic month (scaled to 100,000 lines
+// gen --realistic makes the benchmarks' realistic month (scaled to 100,000 lines
 // here: about 10,400 distinct paths, 271 User-Agents, 30% crawlers, the
 // 60-rule robots.txt); a knob given with it overrides it, and
 // --robots-rules writes that many rules into the history.

@@ -15,15 +15,15 @@ import (
 
 // goMemoryLimit is the Go heap's soft limit unless GOMEMLIMIT says
 // otherwise: with DuckDB's own limit (store.MemoryLimit) it keeps the
-// process under 1 GiB on hostile inputs (issue 12); ordinary audits stay
+// process under 1 GiB on hostile inputs (docs/performance.md); ordinary audits stay
 // far below it and never feel it.
 const goMemoryLimit = 384 << 20
 
 // goMemoryLimitAfterRead is the soft limit once the logs are read
 // (audit.Config.GoMemoryLimitAfterRead) unless GOMEMLIMIT says otherwise:
 // the judge's state is gone by then, and a lower limit leaves DuckDB's
-// queries their share (on 1 M lines of 400 K bot names with --out: 903-953
-// MB at peak against 990-1,071 MB).
+// queries their share (docs/performance.md has the peaks it
+// saves on a hostile log).
 const goMemoryLimitAfterRead = 256 << 20
 
 func main() {
@@ -33,8 +33,8 @@ func main() {
 	os.Exit(runInterruptible(os.Args[1:]))
 }
 
-// runInterruptible runs the command line with SIGINT and SIGTERM handled
-// (contract §9), and SIGHUP (a closed terminal or ssh session) and SIGQUIT
+// runInterruptible runs the command line with SIGINT and SIGTERM handled,
+// and SIGHUP (a closed terminal or ssh session) and SIGQUIT
 // as SIGTERM: the first signal cancels the run, which unwinds and
 // removes its temporary files, leaving --out and --db as they were or
 // complete; the exit status is then 128 + the signal's number (130, 143,

@@ -52,7 +52,7 @@ func pqNames(t *testing.T, dir string) []string {
 }
 
 // TestAuditParquet runs `crawlaudit audit --parquet DIR` on the sample month
-// end to end (contract §13): the dataset read back by DuckDB with hive
+// end to end: the dataset read back by DuckDB with hive
 // partitioning gives summary.json's requests, disallowed requests and
 // breaches per bot, host and identity.
 func TestAuditParquet(t *testing.T) {
@@ -108,8 +108,8 @@ func TestAuditParquet(t *testing.T) {
 	}
 }
 
-// TestAuditParquetKeptOnFailure: like --out and --db (contract §9,
-// README "Safe to leave unattended"), the dataset is replaced only by a run
+// TestAuditParquetKeptOnFailure: like --out and --db (a
+// failed run must not destroy the last good results), the dataset is replaced only by a run
 // that succeeds, and with --out: an input error without --keep-going, or
 // --out failing, leave it as it was and nothing beside it; --keep-going
 // replaces it. A directory crawlaudit did not write is refused before the

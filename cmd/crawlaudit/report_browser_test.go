@@ -361,7 +361,7 @@ func checkPage(t *testing.T, chrome, html string, sum *report.Summary, js bool, 
 		}
 	}
 	if len(ids) != len(report.Sections) {
-		t.Errorf("sections %v, want the %d of contract §11", ids, len(report.Sections))
+		t.Errorf("sections %v, want the %d of report.Sections", ids, len(report.Sections))
 	}
 	var want []string
 	for i := range sum.Bots {

@@ -15,7 +15,8 @@ import (
 	"github.com/crawlaudit/crawlaudit/report"
 )
 
-// Exit statuses, the same for every subcommand (contract §2).
+// Exit statuses, the same for every subcommand, so that a
+// script can tell a finding (1) from a failure (2).
 const (
 	exitOK    = 0 // success, nothing found
 	exitFound = 1 // "found something": check: a URL is disallowed; lint: errors

@@ -51,7 +51,7 @@ func (s keptState) equal(o keptState) bool {
 // run has completed them); SIGINT and SIGTERM exit 130
 // and 143 (SIGHUP and SIGQUIT 129 and 131) with a one-line message and
 // leave no temporary file; what a
-// SIGKILL leaves is removed by the next run (contract §9, issue 12 item 2).
+// SIGKILL leaves is removed by the next run.
 func TestAuditSignals(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary and audits a million lines a dozen times")

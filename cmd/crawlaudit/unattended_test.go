@@ -41,8 +41,8 @@ const (
 )
 
 // TestAuditNothingToAudit: an input that yields nothing to audit is said so
-// on stderr with what and why, exit 2, and no table (contract §2; issue 12
-// item 1). A --robots file that is plainly the wrong one goes on with
+// on stderr with what and why, exit 2, and no table, so that an unattended run
+// does not report an empty audit as a clean one. A --robots file that is plainly the wrong one goes on with
 // --keep-going.
 func TestAuditNothingToAudit(t *testing.T) {
 	robotsOK := writeTemp(t, "robots.txt", []byte(tinyRobots))
@@ -107,7 +107,8 @@ func dirState(t *testing.T, dir string) map[string]string {
 // TestAuditKeptOutputsSurvive: a kept audit (--db) and a complete --out
 // set survive every run that fails, is empty, or meets a damaged input;
 // only a complete run replaces them, and no temporary file is left
-// (contract §9; issue 12 items 2 and 5).
+// (a cron job that meets a bad day must not destroy yesterday's
+// results).
 func TestAuditKeptOutputsSurvive(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "audit.duckdb")
@@ -206,7 +207,7 @@ func TestAuditDBRefusesForeignFile(t *testing.T) {
 }
 
 // TestAuditFailOn: --fail-on KINDS exits 1 when a bot has such a finding,
-// naming it on stderr, and 0 when none has (contract §2).
+// naming it on stderr, and 0 when none has, for CI and cron jobs.
 func TestAuditFailOn(t *testing.T) {
 	for _, c := range []struct {
 		kinds string
@@ -251,7 +252,8 @@ func TestVersion(t *testing.T) {
 }
 
 // TestAuditRejectedOnStderr: the first rejected lines are shown with file
-// and line, escape sequences made harmless (contract §9).
+// and line, escape sequences made harmless: a log's
+// lines are written by whoever sent the requests.
 func TestAuditRejectedOnStderr(t *testing.T) {
 	robots := writeTemp(t, "robots.txt", []byte(tinyRobots))
 	log := writeTemp(t, "access.log", []byte(tinyLine+"garbage \x1b[2J line\n"+tinyLine+"66.249.66.1 - - [02/Oct/2026:10:00:00 +0000] \"GET /cut\n"))
@@ -270,7 +272,8 @@ func TestAuditRejectedOnStderr(t *testing.T) {
 }
 
 // TestNoEscapeReachesTheTerminal: check's rule text, error messages and
-// lint's output strip control characters (contract §9).
+// lint's output strip control characters: a robots.txt may come
+// from anyone.
 func TestNoEscapeReachesTheTerminal(t *testing.T) {
 	robots := writeTemp(t, "robots.txt", []byte("User-agent: *\nDisallow: /\x1b[2J\x1b]0;owned\x07\n"))
 	for _, args := range [][]string{
@@ -290,7 +293,7 @@ func TestNoEscapeReachesTheTerminal(t *testing.T) {
 // TestAuditDamagedGzip: a gzip member that fails its integrity check
 // contributes no row — not the invented bots a flipped byte makes, not a
 // browser's address on the block list —, and the error names the member
-// and its offset (contract §9, issue 12 item 5).
+// and its offset, so that the user can find it.
 func TestAuditDamagedGzip(t *testing.T) {
 	var lines1, lines2 strings.Builder
 	for i := 0; i < 200; i++ {
@@ -349,7 +352,7 @@ func TestAuditDamagedGzip(t *testing.T) {
 
 // TestAuditInvalidClients: client fields that are not addresses are
 // counted by reason and never reach a block list; a bracketed IPv6 with a
-// port is an address (issue 12 item 5).
+// port is an address (RFC 3986 §3.2.2).
 func TestAuditInvalidClients(t *testing.T) {
 	var log strings.Builder
 	for i, client := range []string{"999.1.1.1", "1.2.3.4:8080", "fe80::1%eth0", "crawl-66-249-66-1.googlebot.com", "[2001:db8::3]:443"} {

@@ -108,11 +108,12 @@ func TestCombined(t *testing.T) {
 		{"user and ident", `83.149.9.216 ident frank [17/May/2015:10:05:03 +0000] "GET /presentations/kibana-search.png HTTP/1.1" 200 203023 "http://semicomplete.com/presentations/" "` + uaChrome + `"`, base, nil},
 		{"IPv6 client", `2001:db8::5 - - [17/May/2015:10:05:03 +0000] "GET /presentations/kibana-search.png HTTP/1.1" 200 203023 "http://semicomplete.com/presentations/" "` + uaChrome + `"`, with(func(v *view) { v.Client = "2001:db8::5" }), nil},
 		// RFC 3986 §3.2.2: an IPv6 address in brackets, with or without a
-		// port (issue 12 item 5); the brackets and port are dropped.
+		// port, as proxies log it; the brackets and port are dropped.
 		{"bracketed IPv6 client with a port", `[2001:db8::3]:443 - - [17/May/2015:10:05:03 +0000] "GET /presentations/kibana-search.png HTTP/1.1" 200 203023 "http://semicomplete.com/presentations/" "` + uaChrome + `"`, with(func(v *view) { v.Client = "2001:db8::3" }), nil},
 		{"bracketed IPv6 client", `[2001:db8::3] - - [17/May/2015:10:05:03 +0000] "GET /presentations/kibana-search.png HTTP/1.1" 200 203023 "http://semicomplete.com/presentations/" "` + uaChrome + `"`, with(func(v *view) { v.Client = "2001:db8::3" }), nil},
 		// Shapes of an address that are none: passed on as logged, for the
-		// stream layer to count and store as "" (issue 12 item 5).
+		// stream layer to count and store as "": a client that is no
+		// address is kept, never put on a block list.
 		{"IPv4 client with a port", `1.2.3.4:8080 - - [17/May/2015:10:05:03 +0000] "GET /presentations/kibana-search.png HTTP/1.1" 200 203023 "http://semicomplete.com/presentations/" "` + uaChrome + `"`, with(func(v *view) { v.Client = "1.2.3.4:8080" }), nil},
 		{"IPv6 client with a zone", `fe80::1%eth0 - - [17/May/2015:10:05:03 +0000] "GET /presentations/kibana-search.png HTTP/1.1" 200 203023 "http://semicomplete.com/presentations/" "` + uaChrome + `"`, with(func(v *view) { v.Client = "fe80::1%eth0" }), nil},
 		{"IPv4 client octet over 255", `999.1.1.1 - - [17/May/2015:10:05:03 +0000] "GET /presentations/kibana-search.png HTTP/1.1" 200 203023 "http://semicomplete.com/presentations/" "` + uaChrome + `"`, with(func(v *view) { v.Client = "999.1.1.1" }), nil},

@@ -114,7 +114,7 @@ func BenchmarkCombined(b *testing.B) {
 		}
 		benchLines(b, mustNew(b, "combined"), contiguous(lines))
 	})
-	// The first 100,000 lines of issue 15's realistic month
+	// The first 100,000 lines of the benchmarks' realistic month
 	// (loggen.RealisticConfig).
 	b.Run("realistic", func(b *testing.B) {
 		var buf bytes.Buffer

@@ -25,7 +25,7 @@ func TestHAProxy(t *testing.T) {
 		{"#XX escapes in capture and request", pre + `141.35.244.171:53332 [25/Feb/2019:16:19:48.143] www be/s1 0/0/7/1457/1487 200 11394 - - ---- 2/1/0/0/0 0/0 {say #22hi#22 #7Bx#7D/1} {} "GET /admin/colt/administration?survey=130#23x HTTP/1.1"`, with(func(v *view) { v.Agent, v.Target = `say "hi" {x}/1`, "/admin/colt/administration?survey=130#x" }), nil},
 		{"IPv6 client", pre + `2001:db8::1:53332 [25/Feb/2019:16:19:48.143] www be/s1 0/0/7/1457/1487 200 11394 - - ---- 2/1/0/0/0 0/0 {` + firefox + `} "GET /admin/colt/administration?survey=130 HTTP/1.1"`, with(func(v *view) { v.Client = "2001:db8::1" }), nil},
 		// A client that is no address: passed on for the stream layer to
-		// count as invalid (issue 12 item 5).
+		// count as invalid, so that its line is still audited.
 		{"UNIX socket client", pre + `unix:1 [25/Feb/2019:16:19:48.143] www be/s1 0/0/7/1457/1487 200 11394 - - ---- 2/1/0/0/0 0/0 {` + firefox + `} "GET /admin/colt/administration?survey=130 HTTP/1.1"`, with(func(v *view) { v.Client = "unix" }), nil},
 		{"logasap bytes, aborted timers, no server", pre + `141.35.244.171:53332 [25/Feb/2019:16:19:48.143] www be/<NOSRV> -1/-1/-1/-1/+0 503 +212 - - SC-- 2/1/0/0/0 0/0 {` + firefox + `} "GET /admin/colt/administration?survey=130 HTTP/1.1"`, with(func(v *view) { v.Status, v.Bytes = 503, 212 }), nil},
 		{"status -1", pre + `141.35.244.171:53332 [25/Feb/2019:16:19:48.143] www be/s1 0/0/0/-1/5 -1 0 - - CD-- 2/1/0/0/0 0/0 {` + firefox + `} "GET /admin/colt/administration?survey=130 HTTP/1.1"`, with(func(v *view) { v.Status, v.Bytes = -1, 0 }), nil},

@@ -10,6 +10,7 @@ import (
 // errWouldBlock is never returned here: see flock.
 var errWouldBlock = errors.New("locked")
 
-// flock cannot lock on this system: every run gets the lock, as before
-// locks were taken.
+// flock cannot lock on this system: every run gets the lock,
+// so that crawlaudit still runs there, without the guard against two runs
+// writing the same output.
 func flock(f *os.File) error { return nil }

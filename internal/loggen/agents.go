@@ -32,7 +32,7 @@ func (b Behavior) String() string {
 // botProfile describes one crawler or script of the generated traffic.
 type botProfile struct {
 	actor    string   // name of the actor in Request.Actor
-	bot      string   // product name the audit should report (contract §5)
+	bot      string   // product name the audit should report: a token of the User-Agent read as a product name
 	operator string   // who runs it (package bots' name); its crawlers share one robots.txt cache; "": none
 	behavior Behavior //
 	weight   float64  // share of all lines, in percent
@@ -49,7 +49,8 @@ type botProfile struct {
 
 // op returns the operator whose crawlers share the profile's robots.txt
 // cache and what /robots.txt answered them: its operator, else the bot
-// (scripts), as the audit keys availability (contract §12).
+// (scripts), as the audit keys availability: per host and operator, since
+// an operator's crawlers share one robots.txt cache.
 func (p *botProfile) op() string {
 	if p.operator != "" {
 		return p.operator

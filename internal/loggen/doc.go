@@ -32,11 +32,12 @@
 //   - Polite crawlers obey the copy of robots.txt they fetched last, never
 //     older than 22 hours. Because every version only adds restrictions for
 //     the generated paths, their requests that a newer version disallows fall
-//     in the 24-hour grace of contract §4, never in "disallowed".
+//     in the audit's 24-hour grace (a crawler may cache robots.txt for
+//     up to 24 hours, RFC 9309 §2.4), never in "disallowed".
 //   - A robots.txt outage (Config.RobotsOutages) is the same for every host:
 //     a /robots.txt fetch in it gets its status and an error page. What the
 //     crawlers make of it is planRobots' and follows how an audit reads the
-//     log's /robots.txt responses (contract §12: per host and operator), as
+//     log's /robots.txt responses (per host and operator), as
 //     the next three items say.
 //   - A 5xx or 429 makes the file unreachable for the crawler's operator
 //     (Request.Operator, package bots' names; Google's three crawlers are one):
@@ -70,7 +71,8 @@
 //     so Config.Lines stays exact; with Config.BotShare the second Googlebot
 //     makes up for them, sized by a trial of the crawlers' robots.txt whose
 //     random streams are then rewound. Without outages (RealisticConfig has
-//     none) the generator writes the same bytes as before outages existed.
+//     none) the generator writes the bytes it wrote before it had outages,
+//     so benchmark logs made then stay comparable.
 //     With them, a crawler's requests before the first outage are those it
 //     makes without outages: each renders from the random state its
 //     planning leaves without them (browser sessions, which fill the lines

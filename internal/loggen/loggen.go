@@ -132,7 +132,7 @@ func SampleOutages() []Outage {
 }
 
 // RealisticConfig returns the configuration of a month that looks like a
-// real site's traffic (issue 15): October 2026 on www.example.com, seed 1,
+// real site's traffic, the month the benchmarks are measured on: October 2026 on www.example.com, seed 1,
 // with 104 distinct targets per 1,000 lines (about 104,000 per million),
 // 271 distinct User-Agents, 30 % of requests by crawlers and scripts, and
 // the hand-written robots.txt history (60 rules in its last version;
@@ -181,7 +181,7 @@ type Request struct {
 	// smartphone", "Googlebot (spoofed)") or a script ("curl").
 	Actor string
 	// Bot is the product name an audit should report for the request
-	// (contract §5), "" for a browser.
+	// (a token of its User-Agent read as a product name), "" for a browser.
 	Bot string
 	// Behavior is the actor's behaviour profile.
 	Behavior Behavior

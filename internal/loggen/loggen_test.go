@@ -207,7 +207,7 @@ func TestAllCrawlersAppear(t *testing.T) {
 		if strings.Contains(r.ClientIP, ":") {
 			v6++
 		}
-		// The product name must be in the User-Agent, the way contract §5 finds it.
+		// The product name must be in the User-Agent, the way the audit finds it.
 		if r.Bot != "" && !tokenIn(strings.ToLower(r.UserAgent), strings.ToLower(r.Bot)) {
 			t.Fatalf("bot %q not found as a product name in %q", r.Bot, r.UserAgent)
 		}
@@ -328,7 +328,7 @@ func TestBehaviorsAgainstRobots(t *testing.T) {
 }
 
 // requestsBy returns the request times of one bot (product name), its
-// impostors left out: their requests are not the crawler's (contract §10).
+// impostors left out: their requests are not the crawler's.
 func requestsBy(rs []Request, bot string) []int64 {
 	var ts []int64
 	for _, r := range rs {

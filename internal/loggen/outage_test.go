@@ -77,9 +77,9 @@ func TestOutagesBadConfig(t *testing.T) {
 	}
 }
 
-// Without outages the generator writes the bytes it wrote before outages
-// existed (the hashes were taken then): RealisticConfig, the benchmark
-// month of issue 15, clears them, and a configuration that asks for none
+// Without outages the generator writes the bytes it wrote before it had
+// outages (the hashes were taken then), so benchmark logs stay comparable: RealisticConfig, the benchmark
+// month, clears them, and a configuration that asks for none
 // gets none.
 func TestNoOutagesSameBytes(t *testing.T) {
 	noOutages := SampleConfig()

@@ -16,7 +16,8 @@ var robotsFS embed.FS
 // RobotsVersion is one version of a host's robots.txt.
 type RobotsVersion struct {
 	// At is the UTC instant the version went live; it names the file in a
-	// history directory (contract §4): At.Format(time.RFC3339) + ".txt".
+	// history directory, as `audit --robots DIR` reads it (docs/commands.md):
+	// At.Format(time.RFC3339) + ".txt".
 	At time.Time
 	// Text is the content of the file.
 	Text string
@@ -185,7 +186,7 @@ func versionAt(vs []RobotsVersion, t int64) int {
 //
 // This is the generator's own small RFC 9309 matcher, written only for the
 // embedded files: group chosen by the longest agent token that appears in
-// userAgent as a product name (contract §5), else "*"; longest match with
+// userAgent as a product name, else "*"; longest match with
 // Allow winning ties; "*" and a final "$"; percent-encoding normalised on
 // both sides. It steers the polite crawlers and serves tests as a reference
 // that does not depend on package robots.

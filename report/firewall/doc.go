@@ -1,5 +1,5 @@
 // Package firewall writes block lists in the formats firewalls and proxies
-// load as they are (contract §8): nftables, ipset, iptables, nginx, Apache,
+// load as they are: nftables, ipset, iptables, nginx, Apache,
 // HAProxy, Cloudflare, AWS WAF, CrowdSec, merged CIDRs and CSV.
 //
 // The audit decides who qualifies (queries/blocklist.sql) and hands the

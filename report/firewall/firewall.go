@@ -18,12 +18,12 @@ type Kind int
 // The kinds, in the order of Entry.Counts.
 const (
 	Disallowed  Kind = iota // disallowed requests
-	Spoofed                 // requests whose claimed crawler's operator did not make them (§10)
+	Spoofed                 // requests whose claimed crawler's operator did not make them
 	InGrace                 // disallowed requests inside the grace period of a change
 	CrawlDelay              // Crawl-delay breaches
 	RequestRate             // Request-rate breaches
 	VisitTime               // Visit-time breaches
-	Unreachable             // requests while robots.txt was unreachable (§12)
+	Unreachable             // requests while robots.txt was unreachable
 	NumKinds
 )
 

@@ -32,7 +32,7 @@ func ipv6Entries(n int) []Entry {
 // TestBuildMemory bounds what Build allocates beyond its entries, per
 // entry, on many IPv6 addresses: the block list of a log of millions of
 // client addresses is built in Go, and its merge held every entry twice
-// and every address in a set builder besides (docs/performance-memory.md).
+// and every address in a set builder besides (docs/performance.md, Memory).
 func TestBuildMemory(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: 1 M addresses")

@@ -1,4 +1,4 @@
-// Package markdown renders report.md (contract §11): the findings of an
+// Package markdown renders report.md: the findings of an
 // audit as GitHub-flavoured Markdown tables, for a ticket or a pull request —
 // summary, bots, broken rules, disallowed paths, breaches, block list,
 // robots.txt outages and versions, reactions to changes.

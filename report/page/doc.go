@@ -1,4 +1,4 @@
-// Package page renders report.html (contract §11): one self-contained HTML
+// Package page renders report.html, the report a person opens in a browser: one self-contained HTML
 // file made with html/template from a report.Findings.
 //
 // # Decisions

@@ -1,6 +1,6 @@
 // Package history loads the history of a site's robots.txt — every version
 // with the instant it went live — and answers which version was in effect at
-// a given time on a given host (contract §4). It does not parse robots.txt:
+// a given time on a given host. It does not parse robots.txt:
 // the audit compiles each Version's Data with package robots, once, indexed
 // by Version.ID.
 //

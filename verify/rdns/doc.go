@@ -1,5 +1,6 @@
 // Package rdns is forward-confirmed reverse DNS, the check crawler operators
-// document for their crawlers (contract §10): look up the PTR name of the
+// document for their crawlers (Google's "Verifying Googlebot",
+// Bing's "Verify Bingbot"): look up the PTR name of the
 // client address, check that it lies under one of the operator's domains,
 // resolve that name forward (A and AAAA) and check that it gives back the
 // address.
