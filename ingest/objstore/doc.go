@@ -4,9 +4,10 @@
 // https:// (or http://) URLs of single objects.
 //
 // A URL whose key ends in "/" (or has no key) names every object under that
-// prefix; a "*", "?" or "[" in the last segment of the key makes it a glob,
+// prefix; a "*" or "[" in the last segment of the key makes it a glob,
 // matched with path.Match against the last segment of each key in that
-// "directory"; any other URL names one object. When a period is given,
+// "directory" (a "?" starts the URL's query: write it %3F); any other URL
+// names one object. When a period is given,
 // objects whose key carries a date (CloudFront, ALB, Cloudflare Logpush
 // naming; see KeyTime) and lies outside the period by more than a day are
 // listed as skipped, not read.

@@ -2,9 +2,11 @@ package fakes3
 
 import (
 	"bytes"
+	"compress/gzip"
 	"crypto/md5"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"hash/fnv"
 	"io/fs"
 	"net/http/httptest"
@@ -12,6 +14,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/johannesboyne/gofakes3"
 	"github.com/johannesboyne/gofakes3/backend/s3afero"
@@ -134,4 +137,51 @@ func (s *Server) URL(path string) string {
 	q.Set("use_path_style", "true")
 	q.Set("region", "us-east-1")
 	return "s3://" + s.Bucket + "/" + path + "?" + q.Encode()
+}
+
+// CloudFrontObjects cuts a plain access log (one line per request, each
+// with a CLF timestamp "[02/Oct/2026:13:55:36 +0200]") into one gzip object
+// per UTC day of its requests, in the order of its lines, named as
+// CloudFront names its log files: "<dist>.YYYY-MM-DD-00.<unique ID>.gz".
+// It returns the keys in order and the objects by key; lines without a
+// timestamp go with the line before them.
+func CloudFrontObjects(tb testing.TB, log []byte, dist string) ([]string, map[string][]byte) {
+	tb.Helper()
+	var keys []string
+	bufs := map[string]*bytes.Buffer{}
+	key := ""
+	for _, line := range bytes.SplitAfter(log, []byte("\n")) {
+		if len(line) == 0 {
+			continue
+		}
+		if i := bytes.IndexByte(line, '['); i >= 0 {
+			if j := bytes.IndexByte(line[i:], ']'); j > 0 {
+				if t, err := time.Parse("02/Jan/2006:15:04:05 -0700", string(line[i+1:i+j])); err == nil {
+					d := t.UTC().Format("2006-01-02")
+					h := fnv.New32a()
+					h.Write([]byte(d))
+					key = fmt.Sprintf("%s.%s-00.%08x.gz", dist, d, h.Sum32())
+				}
+			}
+		}
+		if key == "" {
+			tb.Fatalf("the log's first line has no timestamp: %q", line)
+		}
+		if bufs[key] == nil {
+			bufs[key] = &bytes.Buffer{}
+			keys = append(keys, key)
+		}
+		bufs[key].Write(line)
+	}
+	objs := map[string][]byte{}
+	for k, b := range bufs {
+		var z bytes.Buffer
+		zw := gzip.NewWriter(&z)
+		zw.Write(b.Bytes())
+		if err := zw.Close(); err != nil {
+			tb.Fatal(err)
+		}
+		objs[k] = z.Bytes()
+	}
+	return keys, objs
 }
