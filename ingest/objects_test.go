@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -208,5 +209,63 @@ func TestObjectCanceled(t *testing.T) {
 	})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("error %v, want context.Canceled", err)
+	}
+}
+
+// BenchmarkObjectVsFile reads the same plain combined log (the sample
+// month repeated, CRAWLAUDIT_BENCH_OBJECT_MB megabytes, default 256) from
+// a file and from an object of a fake S3 server on 127.0.0.1 that streams
+// it from the same file: the cost of object storage is the difference.
+// scripts/objstore-bench.sh runs the whole audit on 1 GB both ways, with
+// its peak memory.
+func BenchmarkObjectVsFile(b *testing.B) {
+	mb := 256
+	if s := os.Getenv("CRAWLAUDIT_BENCH_OBJECT_MB"); s != "" {
+		if _, err := fmt.Sscan(s, &mb); err != nil || mb <= 0 {
+			b.Fatalf("CRAWLAUDIT_BENCH_OBJECT_MB=%q", s)
+		}
+	}
+	gz, err := os.ReadFile("../testdata/sample/access-2026-10.log.gz")
+	if err != nil {
+		b.Fatal(err)
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(gz))
+	if err != nil {
+		b.Fatal(err)
+	}
+	month, err := io.ReadAll(zr)
+	if err != nil {
+		b.Fatal(err)
+	}
+	dir := b.TempDir()
+	f, err := os.Create(filepath.Join(dir, "access.log"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	size := int64(0)
+	for size < int64(mb)<<20 {
+		n, err := f.Write(month)
+		if err != nil {
+			b.Fatal(err)
+		}
+		size += int64(n)
+	}
+	if err := f.Close(); err != nil {
+		b.Fatal(err)
+	}
+	srv := fakes3.StartDir(b, "logs", dir)
+	for _, bc := range []struct{ name, input string }{
+		{"file", filepath.Join(dir, "access.log")},
+		{"s3", srv.URL("access.log")},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.SetBytes(size)
+			for b.Loop() {
+				acc, err := Run(context.Background(), []string{bc.input}, Options{Formats: logfmt.Formats()}, func(arrow.RecordBatch) error { return nil })
+				if err != nil || acc.Parsed == 0 || acc.PerFile[0].BytesRead != size {
+					b.Fatalf("%v: %+v", err, acc.PerFile)
+				}
+			}
+		})
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io/fs"
+	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"path/filepath"
@@ -57,19 +58,34 @@ func Start(tb testing.TB, bucket string) *Server {
 // object is never held in memory).
 func StartDir(tb testing.TB, bucket, dir string) *Server {
 	tb.Helper()
-	fs, err := s3afero.NewBasePathFs(afero.NewOsFs(), dir, 0)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	metaFs := afero.NewMemMapFs()
-	if err := writeMeta(metaFs, bucket, dir); err != nil {
-		tb.Fatal(err)
-	}
-	be, err := s3afero.SingleBucket(bucket, fs, metaFs)
+	be, err := dirBackend(bucket, dir)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	return serve(tb, bucket, be)
+}
+
+// DirHandler is an S3 server whose one bucket is the directory dir, as
+// StartDir serves it, for a server in a process of its own (see
+// cmd/fakes3serve). It checks no signature: any credentials do.
+func DirHandler(bucket, dir string) (http.Handler, error) {
+	be, err := dirBackend(bucket, dir)
+	if err != nil {
+		return nil, err
+	}
+	return gofakes3.New(be, gofakes3.WithLogger(gofakes3.DiscardLog())).Server(), nil
+}
+
+func dirBackend(bucket, dir string) (gofakes3.Backend, error) {
+	fs, err := s3afero.NewBasePathFs(afero.NewOsFs(), dir, 0)
+	if err != nil {
+		return nil, err
+	}
+	metaFs := afero.NewMemMapFs()
+	if err := writeMeta(metaFs, bucket, dir); err != nil {
+		return nil, err
+	}
+	return s3afero.SingleBucket(bucket, fs, metaFs)
 }
 
 // writeMeta writes, for every file under dir, the metadata s3afero keeps
