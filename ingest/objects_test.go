@@ -269,3 +269,28 @@ func BenchmarkObjectVsFile(b *testing.B) {
 		})
 	}
 }
+
+// TestObjectIntegrity: a gzip object whose CRC-32 does not match its data
+// (RFC 1952 §2.3.1: CRC32 is the trailer's first four bytes) fails its
+// integrity check as the same file does, the IntegrityError naming the
+// object's URL, the member and the offsets.
+func TestObjectIntegrity(t *testing.T) {
+	data := gzipBytes(t, tsvLog(3000))
+	data[len(data)-8] ^= 0xff // the first byte of the CRC32 trailer
+	srv := fakes3.Start(t, "logs")
+	srv.Put(t, "bad/access.log.gz", data)
+	p := writeFile(t, t.TempDir(), "access.log.gz", data)
+	_, _, _, fileErr := collect(t, []string{p}, Options{})
+	_, _, objAcc, objErr := collect(t, []string{srv.URL("bad/access.log.gz")}, Options{})
+	const name = "s3://logs/bad/access.log.gz"
+	ies := IntegrityErrors(objErr)
+	if len(ies) != 1 || ies[0].File != name || ies[0].Member != 1 || ies[0].At != int64(len(data)) {
+		t.Fatalf("integrity errors %+v of %v", ies, objErr)
+	}
+	if got, want := objErr.Error(), strings.ReplaceAll(fileErr.Error(), p, name); got != want {
+		t.Errorf("object error %q, want %q", got, want)
+	}
+	if objAcc.PerFile[0].Integrity == "" {
+		t.Error("the accounting does not say the object failed its check")
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -147,5 +148,44 @@ func TestAuditS3Period(t *testing.T) {
 	}
 	if !strings.Contains(strings.Join(strings.Fields(table.String()), " "), "26 objects not read: they are dated outside --from/--to by their key (summary.json input.skipped lists them).") {
 		t.Errorf("the terminal does not say what was not read:\n%s", table.String())
+	}
+}
+
+// TestAuditS3Damaged: a gzip object that fails its integrity check among
+// the month's objects is left out as a damaged file is (the audit reads
+// the prefix again without it), summary.json naming it by its URL.
+func TestAuditS3Damaged(t *testing.T) {
+	srv, _ := s3Sample(t)
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	for i := range 200 {
+		fmt.Fprintf(zw, "192.0.2.%d - - [15/Oct/2026:10:00:%02d +0000] \"GET /private/ HTTP/1.1\" 200 512 \"-\" \"GPTBot/1.2\"\n", i%250, i%60)
+	}
+	zw.Close()
+	data := b.Bytes()
+	data[len(data)-8] ^= 0xff // the first byte of the gzip CRC32 trailer
+	srv.Put(t, "cf/E2SAMPLE.2026-10-15-10.damaged1.gz", data)
+	code, out, stderr := runCLI(t, "", "audit", "--json", "--keep-going", "--robots", sampleRobots, srv.URL("cf/"))
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var s struct {
+		Input struct {
+			Files    int
+			Lines    int64
+			Excluded []struct {
+				File  string
+				Lines int64
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &s); err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Input.Excluded) != 1 || s.Input.Excluded[0].File != "s3://logs/cf/E2SAMPLE.2026-10-15-10.damaged1.gz" || s.Input.Excluded[0].Lines != 200 || s.Input.Lines != 50000 {
+		t.Errorf("input %+v", s.Input)
+	}
+	if !strings.Contains(stderr, "s3://logs/cf/E2SAMPLE.2026-10-15-10.damaged1.gz") || strings.Contains(stderr, "endpoint=") {
+		t.Errorf("stderr:\n%s", stderr)
 	}
 }
