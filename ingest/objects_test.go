@@ -8,6 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -292,5 +294,40 @@ func TestObjectIntegrity(t *testing.T) {
 	}
 	if objAcc.PerFile[0].Integrity == "" {
 		t.Error("the accounting does not say the object failed its check")
+	}
+}
+
+// TestHTTPSDropped: a connection that drops in the middle of an https://
+// object (the server promised more bytes than it sent) is reported as the
+// file cut at the same byte: its readable lines count, the cut line is
+// rejected, the error names the URL without its query and the offset.
+func TestHTTPSDropped(t *testing.T) {
+	data := gzipBytes(t, tsvLog(20000))
+	sent := len(data) / 2
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Length", fmt.Sprint(len(data)))
+		w.WriteHeader(http.StatusOK)
+		w.Write(data[:sent])
+		w.(http.Flusher).Flush()
+		conn, _, err := w.(http.Hijacker).Hijack()
+		if err == nil {
+			conn.Close()
+		}
+	}))
+	defer hs.Close()
+	p := writeFile(t, t.TempDir(), "access.log.gz", data[:sent])
+	_, _, fileAcc, fileErr := collect(t, []string{p}, Options{})
+	url := hs.URL + "/logs/access.log.gz?sig=s3cr3t-signature"
+	name := hs.URL + "/logs/access.log.gz"
+	_, _, objAcc, objErr := collect(t, []string{url}, Options{})
+	checkCut(t, objErr, objAcc, name)
+	if got, want := objErr.Error(), strings.ReplaceAll(fileErr.Error(), p, name); got != want {
+		t.Errorf("object error %q, want %q", got, want)
+	}
+	if objAcc.Lines != fileAcc.Lines || objAcc.PerFile[0].BytesRead != int64(sent) {
+		t.Errorf("%d lines (file: %d), %d bytes read of %d sent", objAcc.Lines, fileAcc.Lines, objAcc.PerFile[0].BytesRead, sent)
+	}
+	if strings.Contains(objErr.Error(), "s3cr3t") {
+		t.Errorf("the error holds the signature: %v", objErr)
 	}
 }
