@@ -281,14 +281,30 @@ var requestIDs = regexp.MustCompile(`, RequestID: [^,]*, HostID: [^,]*`)
 // explain puts the errors of the clouds in words: a missing object, a
 // refusal, and where the credentials came from.
 func explain(err error) error {
-	msg := requestIDs.ReplaceAllString(err.Error(), "")
+	msg := oneLine(requestIDs.ReplaceAllString(err.Error(), ""))
 	switch gcerrors.Code(err) {
 	case gcerrors.NotFound:
 		msg = "not found (check the bucket and the key): " + msg
 	case gcerrors.PermissionDenied:
-		msg = "access denied to the credentials found (environment, shared profile or instance role): " + msg
+		msg = "access denied to the credentials found in the cloud's standard chain (environment, profile, instance role): " + msg
 	}
 	return &cleanError{msg: msg, err: err}
+}
+
+// oneLine joins the lines of a message with "; ", dropping the rules of
+// dashes the Azure SDK frames its responses with: a message is shown on
+// one line.
+func oneLine(msg string) string {
+	if !strings.Contains(msg, "\n") {
+		return msg
+	}
+	var parts []string
+	for _, l := range strings.Split(msg, "\n") {
+		if l = strings.TrimSpace(l); l != "" && strings.Trim(l, "-") != "" {
+			parts = append(parts, l)
+		}
+	}
+	return strings.Join(parts, "; ")
 }
 
 // safeParams are query parameters of gocloud's URL openers whose values

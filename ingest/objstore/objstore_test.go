@@ -409,3 +409,40 @@ func TestOtherClouds(t *testing.T) {
 		t.Fatal("an opening error took the network's time")
 	}
 }
+
+// TestAzureRefused: azblob:// against a server on 127.0.0.1 standing in
+// for Azure (the storage account's domain from the environment, as for
+// Azurite) that refuses the request: the SAS token of the environment
+// reaches the server, as the standard chain sends it, and never the
+// message, which says the access was denied, on one line.
+func TestAzureRefused(t *testing.T) {
+	var got []string
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got = append(got, r.URL.Query().Get("sig"))
+		w.Header().Set("x-ms-error-code", "AuthenticationFailed")
+		w.WriteHeader(http.StatusForbidden)
+		w.Write([]byte(`<?xml version="1.0" encoding="utf-8"?><Error><Code>AuthenticationFailed</Code><Message>Server failed to authenticate the request.</Message></Error>`))
+	}))
+	defer hs.Close()
+	const sig = "SECRETSASSIG123"
+	t.Setenv("AZURE_STORAGE_ACCOUNT", "devstoreaccount1")
+	t.Setenv("AZURE_STORAGE_KEY", "")
+	t.Setenv("AZURE_STORAGE_CONNECTION_STRING", "")
+	t.Setenv("AZURE_STORAGE_SAS_TOKEN", "sv=2020-08-04&ss=b&sig="+sig)
+	t.Setenv("AZURE_STORAGE_DOMAIN", strings.TrimPrefix(hs.URL, "http://"))
+	t.Setenv("AZURE_STORAGE_PROTOCOL", "http")
+	t.Setenv("AZURE_STORAGE_IS_LOCAL_EMULATOR", "true")
+	st := &Store{}
+	defer st.Close()
+	_, _, err := st.Expand(context.Background(), "azblob://logs/cf/", Period{}, nil)
+	if len(got) != 1 || got[0] != sig {
+		t.Fatalf("the server saw signatures %q", got)
+	}
+	if err == nil {
+		t.Fatal("no error")
+	}
+	msg := err.Error()
+	if strings.Contains(msg, sig) || strings.Contains(msg, "\n") || !strings.Contains(msg, "cannot list the objects: access denied") || !strings.Contains(msg, "AuthenticationFailed") {
+		t.Errorf("message: %s", msg)
+	}
+}
