@@ -377,10 +377,9 @@ func TestHTTPS(t *testing.T) {
 	}
 }
 
-// TestOtherClouds: gs:// and azblob:// open through gocloud's own
-// openers; without a server of theirs on 127.0.0.1, what is tested is that
-// a missing credential or a bad URL is an error that says so, at once and
-// without network.
+// TestOtherClouds: for gs:// and azblob://, a missing credential or a bad
+// URL is an error that says so, at once and without network (listing and
+// reading them: fakeclouds_test.go).
 func TestOtherClouds(t *testing.T) {
 	t.Setenv("GOOGLE_APPLICATION_CREDENTIALS", "/nonexistent/crawlaudit-test-gcp.json")
 	t.Setenv("AZURE_STORAGE_ACCOUNT", "")
