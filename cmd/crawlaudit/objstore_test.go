@@ -55,7 +55,10 @@ func TestAuditS3LikeFiles(t *testing.T) {
 		t.Fatalf("files: exit %d: %s", code, stderr)
 	}
 	out := t.TempDir()
-	url := srv.URL("cf/")
+	// kmskeyid is a setting of s3blob for writes; here it stands for any
+	// value of the query a user would not want printed.
+	const querySecret = "arn-aws-kms-SECRET-key-id"
+	url := srv.URL("cf/") + "&kmskeyid=" + querySecret
 	code, fromS3, stderr := runCLI(t, "", "audit", "--json", "--out", out, "--robots", sampleRobots, url)
 	if code != exitOK {
 		t.Fatalf("s3: exit %d: %s", code, stderr)
@@ -96,7 +99,7 @@ func TestAuditS3LikeFiles(t *testing.T) {
 	}
 	texts["table"], texts["table stderr"] = table, stderr
 	for name, text := range texts {
-		for _, secret := range []string{fakes3.SecretAccessKey, fakes3.SessionToken, fakes3.AccessKeyID, "endpoint=", srv.Endpoint} {
+		for _, secret := range []string{fakes3.SecretAccessKey, fakes3.SessionToken, fakes3.AccessKeyID, "endpoint=", srv.Endpoint, querySecret} {
 			if strings.Contains(text, secret) {
 				t.Errorf("%s holds %q", name, secret)
 			}
@@ -187,5 +190,24 @@ func TestAuditS3Damaged(t *testing.T) {
 	}
 	if !strings.Contains(stderr, "s3://logs/cf/E2SAMPLE.2026-10-15-10.damaged1.gz") || strings.Contains(stderr, "endpoint=") {
 		t.Errorf("stderr:\n%s", stderr)
+	}
+}
+
+// TestAuditS3Errors: a URL that names nothing, or that the bucket's opener
+// refuses, ends the audit with a message naming the URL, never its query.
+func TestAuditS3Errors(t *testing.T) {
+	srv, _ := s3Sample(t)
+	const secret = "SECRET-value-in-the-query"
+	for _, tt := range []struct{ url, want string }{
+		{srv.URL("nothing/") + "&kmskeyid=" + secret, "audit: s3://logs/nothing/: no object under this prefix"},
+		{srv.URL("cf/") + "&role=" + secret, "audit: s3://logs/cf/: cannot open the bucket: open bucket s3://logs: invalid value for role: must be a valid ARN (starts with 'arn:'): REDACTED"},
+	} {
+		code, out, stderr := runCLI(t, "", "audit", "--robots", sampleRobots, tt.url)
+		if code != exitUsage || !strings.Contains(stderr, tt.want) {
+			t.Errorf("exit %d, stderr %q; want exit %d and %q", code, stderr, exitUsage, tt.want)
+		}
+		if strings.Contains(out+stderr, secret) || strings.Contains(out+stderr, "endpoint=") {
+			t.Errorf("the output holds the query:\n%s%s", out, stderr)
+		}
 	}
 }
