@@ -251,6 +251,11 @@ func TestExpandS3(t *testing.T) {
 		} else if err.Error() != "no object matches the pattern" {
 			t.Errorf("cf/*.log: %v", err)
 		}
+		// "?" starts the query: as a glob character it is written %3F.
+		objs, _, err = st.Expand(ctx, srv.URL("cf/E2SAMPLE.2026-10-1%3F-05.*.gz"), Period{}, skip)
+		if err != nil || !slices.Equal(listNames(objs), []string{"s3://logs/cf/E2SAMPLE.2026-10-11-05.cccc3333.gz"}) {
+			t.Errorf("glob with %%3F: %q, %v", listNames(objs), err)
+		}
 		if _, _, err := st.Expand(ctx, srv.URL("cf/[.gz"), Period{}, skip); err == nil || !strings.Contains(err.Error(), "bad pattern") {
 			t.Errorf("bad pattern: %v", err)
 		}
