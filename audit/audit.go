@@ -23,6 +23,7 @@ import (
 	"github.com/crawlaudit/crawlaudit/audit/store"
 	"github.com/crawlaudit/crawlaudit/bots"
 	"github.com/crawlaudit/crawlaudit/ingest"
+	"github.com/crawlaudit/crawlaudit/ingest/objstore"
 	"github.com/crawlaudit/crawlaudit/internal/atomicfile"
 	"github.com/crawlaudit/crawlaudit/queries"
 	"github.com/crawlaudit/crawlaudit/report"
@@ -373,7 +374,15 @@ func runOnce(ctx context.Context, cfg Config, logs []string, damaged []*ingest.I
 	res.store = db
 	res.dbTemp, res.dbFinal = dbPath, cfg.DB
 	res.hist = hist
-	res.logs = logs
+	// Named as the accounting names them: an object's URL without the
+	// query, which may hold credentials.
+	res.logs = make([]string, len(logs))
+	for i, l := range logs {
+		res.logs[i] = l
+		if objstore.IsURL(l) {
+			res.logs[i] = objstore.Name(l)
+		}
+	}
 	if j.clients != nil {
 		res.clients = make([]netip.Addr, 0, len(j.clients))
 		for a := range j.clients {

@@ -35,6 +35,9 @@ func (res *Result) summarize(ctx context.Context, cfg Config, hist *history.Hist
 		s.Input.Samples = append(s.Input.Samples, report.Sample{Reason: smp.Reason, File: smp.File, Line: smp.Line, Text: smp.Text})
 	}
 	s.Input.InvalidClients = acc.InvalidClients
+	for _, sk := range acc.Skipped {
+		s.Input.Skipped = append(s.Input.Skipped, report.SkippedFile{Name: sk.Name, Reason: sk.Reason})
+	}
 	for _, smp := range acc.InvalidClientSamples {
 		s.Input.InvalidClientSamples = append(s.Input.InvalidClientSamples, report.Sample{Reason: smp.Reason, File: smp.File, Line: smp.Line, Text: smp.Text})
 	}

@@ -44,6 +44,16 @@
 // files next to logs are thus not read as logs. A file reached twice is read
 // once.
 //
+// An input may also be a URL of object storage (package objstore): s3://,
+// gs:// or azblob:// in gocloud.dev/blob's syntax — a prefix ending in "/"
+// (every object under it), a glob in the last segment, or one object — or
+// https:// for one object. The objects of a prefix or glob are skipped as
+// a directory's members are, and also, when Options.From or To is set,
+// when their key dates them more than a day outside that period; named
+// alone, an object is always read. Objects are streamed, one GET each,
+// through the same decompression, detection, integrity checks and
+// accounting as files; they are named by their URL without its query.
+//
 // Compression is recognised by magic bytes, never by name: gzip (several
 // concatenated members too), zstd (window up to 128 MiB; several frames, and
 // skippable frames, as pzstd writes them, first or between), bzip2 (concatenated

@@ -3,6 +3,7 @@ package ingest
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +12,8 @@ import (
 	"path/filepath"
 	"strings"
 	"sync/atomic"
+
+	"github.com/crawlaudit/crawlaudit/ingest/objstore"
 )
 
 // Compression names, as reported in FileAccounting.Compression.
@@ -65,6 +68,7 @@ type inputFile struct {
 	size  int64  // -1 when unknown (stdin, pipes)
 	err   error  // set when the input could not even be listed
 	stdin bool
+	obj   *objstore.Object // an object in object storage; nil for files
 }
 
 // countingReader counts the bytes read from the underlying file, for the
@@ -179,14 +183,22 @@ type openedInput struct {
 }
 
 // openInput opens in and wraps it in the decompressor its magic bytes call
-// for. Errors are *FileError.
-func openInput(in inputFile, stdin io.Reader, progress *atomic.Int64) (*openedInput, error) {
+// for; store opens the objects of object storage. Errors are *FileError.
+func openInput(ctx context.Context, in inputFile, stdin io.Reader, progress *atomic.Int64, store *objstore.Store) (*openedInput, error) {
 	var src io.Reader
 	var file *os.File
 	closeFile := func() {}
-	if in.stdin {
+	switch {
+	case in.stdin:
 		src = stdin
-	} else {
+	case in.obj != nil:
+		body, err := store.Open(ctx, in.obj)
+		if err != nil {
+			return nil, &FileError{File: in.name, Offset: -1, Err: err}
+		}
+		src = body
+		closeFile = func() { body.Close() }
+	default:
 		f, err := os.Open(in.path)
 		if err != nil {
 			return nil, &FileError{File: in.name, Offset: -1, Err: unwrapPathError(err)}
@@ -295,15 +307,21 @@ type SkippedFile struct {
 // order, skipping hidden entries and obvious non-logs; a pattern with glob
 // metacharacters that names no existing file is expanded with filepath.Glob
 // (each match treated like a directory member). A file named twice is read
-// once. Inputs that do not exist are returned with err set.
-func expandInputs(inputs []string) ([]inputFile, []SkippedFile) {
+// once. Inputs that do not exist are returned with err set. A URL of
+// object storage is listed by store (see objstore.Store.Expand): the
+// objects of a prefix or glob are skipped as a directory's members are, and
+// also when their key dates them outside period.
+func expandInputs(ctx context.Context, inputs []string, store *objstore.Store, period objstore.Period) ([]inputFile, []SkippedFile) {
 	var files []inputFile
 	var skipped []SkippedFile
 	seen := map[string]bool{}
 	add := func(f inputFile) {
 		key := f.path
-		if f.stdin {
+		switch {
+		case f.stdin:
 			key = "\x00stdin"
+		case f.obj != nil:
+			key = "\x00url:" + f.name
 		}
 		if seen[key] {
 			return
@@ -357,6 +375,20 @@ func expandInputs(inputs []string) ([]inputFile, []SkippedFile) {
 	for _, in := range inputs {
 		if in == "-" {
 			add(inputFile{name: StdinName, size: -1, stdin: true})
+			continue
+		}
+		if objstore.IsURL(in) {
+			objs, sk, err := store.Expand(ctx, in, period, skipReason)
+			if err != nil {
+				files = append(files, inputFile{name: objstore.Name(in), size: -1, err: err})
+				continue
+			}
+			for _, s := range sk {
+				skipped = append(skipped, SkippedFile{Name: s.Name, Reason: s.Reason})
+			}
+			for i := range objs {
+				add(inputFile{name: objs[i].Name, size: objs[i].Size, obj: &objs[i]})
+			}
 			continue
 		}
 		info, err := os.Stat(in)

@@ -6,16 +6,19 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/crawlaudit/crawlaudit/ingest/logfmt"
+	"github.com/crawlaudit/crawlaudit/ingest/objstore"
 )
 
 // Defaults of Options.
@@ -91,6 +94,15 @@ type Options struct {
 	// ColReferer, ColForwardedFor, ColScheme and the signature columns can
 	// be skipped; the others are built whatever Skip says. Default: none, every column is built.
 	Skip []int
+	// From and To, when not zero, are the audited period: the objects of
+	// an object-storage prefix or glob whose key dates them more than a
+	// day outside it are not read, and listed in Accounting.Skipped (see
+	// objstore.KeyTime). Files, and objects named alone, are always read.
+	From, To time.Time
+	// HTTPClient fetches https:// and http:// inputs (nil: a default
+	// client).
+	HTTPClient *http.Client
+
 	// Files, when not nil, is called once, before any batch, with the
 	// names of the files to read (the values of ColFile) in the order of
 	// the inputs: batches arrive in no order, and this is the one a
@@ -160,7 +172,9 @@ func Run(ctx context.Context, inputs []string, opts Options, sink func(arrow.Rec
 			sniffable = append(sniffable, f)
 		}
 	}
-	list, skipped := expandInputs(inputs)
+	store := &objstore.Store{HTTPClient: opts.HTTPClient}
+	defer store.Close()
+	list, skipped := expandInputs(ctx, inputs, store, objstore.Period{From: opts.From, To: opts.To})
 	if len(opts.Exclude) > 0 {
 		list = slices.DeleteFunc(list, func(f inputFile) bool { return slices.Contains(opts.Exclude, f.name) })
 	}
@@ -173,6 +187,7 @@ func Run(ctx context.Context, inputs []string, opts Options, sink func(arrow.Rec
 	}
 	r := newRunner(ctx, opts, sink, override)
 	defer r.cancel()
+	r.store = store
 	ctx = r.ctx
 	r.sniffable = sniffable
 	files := make([]*fileState, len(list))
@@ -258,6 +273,8 @@ type runner struct {
 
 	bytesRead atomic.Int64 // for progress
 	linesRead atomic.Int64
+
+	store *objstore.Store // opens the objects of URL inputs
 }
 
 // newRunner returns the state of one run of opts over inputs in the format
@@ -330,7 +347,7 @@ func (r *runner) readFile(f *fileState, inline **worker) error {
 	if f.in.err != nil {
 		return fail(&FileError{File: f.in.name, Offset: -1, Err: f.in.err})
 	}
-	o, err := openInput(f.in, r.opts.Stdin, &r.bytesRead)
+	o, err := openInput(r.ctx, f.in, r.opts.Stdin, &r.bytesRead, r.store)
 	if err != nil {
 		return fail(err)
 	}

@@ -97,7 +97,7 @@ var errDetected = errors.New("format detected")
 // non-empty line. It returns nil when the file is compressed or the format
 // cannot be detected, and an error when the file cannot be read.
 func detectFile(ctx context.Context, in inputFile, opts Options, override *formatEntry) (*formatEntry, error) {
-	o, err := openInput(in, nil, nil)
+	o, err := openInput(ctx, in, nil, nil, nil)
 	if err != nil {
 		return nil, err
 	}

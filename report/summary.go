@@ -196,11 +196,22 @@ type Input struct {
 	// none of their lines is audited, since a corrupt archive may
 	// hold any bytes at all.
 	Excluded []ExcludedFile `json:"excluded,omitempty"`
+	// Skipped are the files of directories and globs, and the objects of
+	// object-storage prefixes and globs, that were not read, and why (not a
+	// log by its name; its key dated outside --from/--to).
+	Skipped []SkippedFile `json:"skipped,omitempty"`
 	// FoldedBotRows counts the bot rows past the summary's limit (logs
 	// with more than 100,000 of them), folded into one
 	// row per host and identity named "(N other bots)"; the audit's
 	// database keeps every row.
 	FoldedBotRows int64 `json:"folded_bot_rows,omitempty"`
+}
+
+// SkippedFile is a file or object found under a LOG argument that was not
+// read, and why.
+type SkippedFile struct {
+	Name   string `json:"name"`
+	Reason string `json:"reason"`
 }
 
 // ExcludedFile is a log file the audit left out, and why.

@@ -70,6 +70,10 @@ func WriteTable(w io.Writer, s *Summary, opt TableOptions) error {
 	}
 	say("%s. %s bot requests, %s human requests, %s unaudited (no robots.txt version in effect)%s.", line,
 		Thousands(in.BotRequests), Thousands(in.HumanRequests), Thousands(in.Unaudited), outside(in.OutsidePeriod))
+	if n := datedOut(in.Skipped); n > 0 {
+		say("%s not read: %s dated outside --from/--to by %s key (summary.json input.skipped lists %s).",
+			plural(n, "1 object", Thousands(int64(n))+" objects"), plural(n, "it is", "they are"), plural(n, "its", "their"), plural(n, "it", "them"))
+	}
 	period := ""
 	if in.From != nil && in.To != nil {
 		period = fmt.Sprintf("Period: %s to %s (UTC). ", in.From.UTC().Format("2006-01-02 15:04:05"), in.To.UTC().Format("2006-01-02 15:04:05"))
@@ -239,4 +243,16 @@ func tsvField(s string) string {
 		return r
 	}, s)
 	return Printable(s, 0)
+}
+
+// datedOut counts the skipped objects whose key dated them outside the
+// audited period.
+func datedOut(skipped []SkippedFile) int {
+	n := 0
+	for _, f := range skipped {
+		if strings.HasSuffix(f.Reason, "(--from/--to)") {
+			n++
+		}
+	}
+	return n
 }

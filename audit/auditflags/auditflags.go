@@ -225,6 +225,9 @@ func (v *Values) Config(loadRanges func(dir string) (*verify.Ranges, error)) (au
 	if !cfg.From.IsZero() && !cfg.To.IsZero() && cfg.To.Before(cfg.From) {
 		return cfg, usageErr("--to %s is before --from %s", v.To, v.From)
 	}
+	// Objects in object storage whose keys date them outside the period
+	// are not read.
+	cfg.Ingest.From, cfg.Ingest.To = cfg.From, cfg.To
 	for _, list := range v.TrustedProxies {
 		for _, s := range strings.Split(list, ",") {
 			if s = strings.TrimSpace(s); s == "" {

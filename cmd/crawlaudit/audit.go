@@ -67,6 +67,13 @@ disallowed requests, Crawl-delay, Request-rate and Visit-time breaches.
 LOG is a file (plain, .gz, .zst, .bz2: detected by content), a directory (its
 log files), a glob, or - for standard input. The format of each file is
 detected from its first lines unless --format or --log-format is given.
+LOG may also be an object-storage URL: s3://BUCKET/PREFIX/ (every object
+under the prefix; gs:// and azblob:// alike, with gocloud.dev's query
+parameters such as ?region=eu-west-1), a glob in the last segment
+(s3://logs/cf/E2X.2026-10-*.gz), one object, or https://... for one object;
+credentials come from each cloud's standard chain. With --from/--to, objects
+whose key dates them (CloudFront, ALB, Logpush) more than a day outside the
+period are not read.
 
 --robots SRC is a robots.txt file (in effect for all time), a directory of
 versions named by the UTC instant they went live (2026-10-01T00:00:00Z.txt,

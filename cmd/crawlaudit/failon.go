@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/crawlaudit/crawlaudit/ingest/objstore"
 	"github.com/crawlaudit/crawlaudit/report"
 )
 
@@ -91,8 +92,8 @@ func failFindings(s *report.Summary, kinds []int) []string {
 // table is printed.
 func missingLogs(logs []string) error {
 	for _, l := range logs {
-		if l == "-" {
-			continue
+		if l == "-" || objstore.IsURL(l) {
+			continue // objects are listed when read; a missing one is an input error then
 		}
 		_, err := os.Stat(l)
 		if err == nil {

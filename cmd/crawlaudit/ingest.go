@@ -49,7 +49,9 @@ writes the parsed requests as a Parquet file, for DuckDB, pandas or Spark.
 
 LOG is a file (plain, gzip, zstd or bzip2: detected by content, not by name), a
 directory (its log files, recursively; hidden files and obvious non-logs such
-as .txt, .md, .csv are skipped and listed), a glob, or - for standard input.
+as .txt, .md, .csv are skipped and listed), a glob, - for standard input, or a
+URL: s3://, gs://, azblob:// (a prefix ending in /, a glob, one object) or
+https:// (one object).
 The format of each file is detected by a vote over its first 50 lines unless
 --format, --log-format or --json-fields is given.
 
