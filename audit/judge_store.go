@@ -107,8 +107,11 @@ func (j *judge) judgeInto(ctx context.Context, pending *pendingStore, opts inges
 	j.handoff = &filters.handoff
 	defer func() { j.handoff = nil }()
 	// The judge reads neither the protocol nor the Referer, nor the
-	// forwarded chain without trusted proxies: they are not built.
-	opts.Skip = []int{ingest.ColProtocol, ingest.ColReferer}
+	// forwarded chain without trusted proxies, nor (until signatures
+	// decide identities) the scheme and the Web Bot Auth headers: they are
+	// not built.
+	opts.Skip = []int{ingest.ColProtocol, ingest.ColReferer, ingest.ColScheme,
+		ingest.ColSignatureAgent, ingest.ColSignatureInput, ingest.ColSignature}
 	if len(j.trusted) == 0 {
 		opts.Skip = append(opts.Skip, ingest.ColForwardedFor)
 	}
