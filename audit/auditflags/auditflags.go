@@ -83,11 +83,11 @@ type funcFlagSet interface {
 
 // usage is the help of each flag, for Audit and for Beam where it differs.
 var usage = map[string][2]string{
-	"robots":         {"robots.txt `SRC`: a file, a directory of versions, or git:REPO//PATH (required)"},
+	"robots":         {"robots.txt `SRC`: a file, a directory of versions, or git:REPO//PATH (required)", "robots.txt `SRC`: a file, a directory of versions, or git:REPO//PATH (required); read here and sent to the workers"},
 	"host":           {"host `NAME` of log lines that carry none"},
 	"spec":           {"robots.txt semantics: rfc9309, google, koster1996, orig1994, spc2", "robots.txt semantics: rfc9309, google, koster1996, orig1994"},
 	"grace":          {"robots.txt cache grace period of crawlers whose operator documents none; given, it applies to all; 0 turns it off"},
-	"operators":      {"operator rules `FILE` (YAML or JSON) extending or replacing the built-in table: tokens that ignore *, group fallbacks, user-triggered fetchers, cache grace", "operator rules `FILE` (YAML or JSON) extending or replacing the built-in table; every worker reads it"},
+	"operators":      {"operator rules `FILE` (YAML or JSON) extending or replacing the built-in table: tokens that ignore *, group fallbacks, user-triggered fetchers, cache grace", "operator rules `FILE` (YAML or JSON) extending or replacing the built-in table; read here and sent to the workers"},
 	"from":           {"audit requests at or after `T` (RFC 3339, or a date: its start, UTC)"},
 	"to":             {"audit requests at or before `T` (RFC 3339, or a date: its end, UTC)"},
 	"format":         {"log format: auto, or one of ", "log `FORMAT`: auto, or one of crawlaudit audit's"},

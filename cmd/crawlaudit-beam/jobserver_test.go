@@ -1,0 +1,205 @@
+//go:build unix
+
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/crawlaudit/crawlaudit/audit/auditflags"
+	"github.com/crawlaudit/crawlaudit/report"
+)
+
+// buildTool builds the Go main package pkg into dir and returns the
+// executable's path, or skips the test when the build cannot be done here
+// (no go command, or a module the proxy does not serve).
+func buildTool(t *testing.T, dir, name, pkg string) string {
+	t.Helper()
+	out := filepath.Join(dir, name)
+	cmd := exec.Command("go", "build", "-o", out, pkg)
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		t.Skipf("cannot build %s here (%v): %s", pkg, err, msg)
+	}
+	return out
+}
+
+// startJobServer starts Prism as a job server in a process of its own on
+// a free port of 127.0.0.1, its working directory an empty one (so that a
+// worker it starts finds no relative path of the launcher's), and returns
+// its endpoint. The server is stopped when the test ends.
+func startJobServer(t *testing.T, prism string) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	l.Close()
+	cmd := exec.Command(prism, "--job_port="+strconv.Itoa(port), "--serve_http=false", "--log_level=warn")
+	cmd.Dir = t.TempDir()
+	// The workers of a PROCESS environment are the server's children and
+	// hold its stderr: they are stopped with it, as its process group.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.WaitDelay = 10 * time.Second
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	t.Cleanup(func() {
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		<-exited
+		if t.Failed() && stderr.Len() > 0 {
+			t.Logf("the job server's log:\n%s", stderr.Bytes())
+		}
+	})
+	endpoint := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
+	deadline := time.Now().Add(time.Minute)
+	for {
+		select {
+		case err := <-exited:
+			exited <- err
+			t.Fatalf("the job server exited: %v\n%s", err, stderr.Bytes())
+		default:
+		}
+		if c, err := net.DialTimeout("tcp", endpoint, time.Second); err == nil {
+			c.Close()
+			return endpoint
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the job server did not listen on %s within a minute", endpoint)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// processShim writes the command of a PROCESS environment on Prism: it
+// runs Beam's Go boot program with the worker id Prism gives it. Prism
+// (Beam 2.77.0, runners/prism/internal/environments.go) starts the command
+// with the argument --id='ID', quotes included, as if through a shell, and
+// then does not know the worker by that quoted id ("not registered in
+// worker pool"): the shim takes the quotes off.
+func processShim(t *testing.T, dir, boot string) string {
+	t.Helper()
+	p := filepath.Join(dir, "boot-for-prism.sh")
+	script := "#!/bin/sh\n" +
+		"# Prism passes --id='ID' with the quotes in the value: take them off.\n" +
+		"id=${1#--id=}; shift\n" +
+		"id=${id#\\'}; id=${id%\\'}\n" +
+		"exec '" + boot + "' --id=\"$id\" \"$@\"\n"
+	if err := os.WriteFile(p, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// setBeamFlags sets Beam's own flags (package jobopts reads them from the
+// command line) for the rest of the test.
+func setBeamFlags(t *testing.T, values map[string]string) {
+	t.Helper()
+	for name, v := range values {
+		f := flag.Lookup(name)
+		if f == nil {
+			t.Fatalf("Beam has no flag --%s", name)
+		}
+		old := f.Value.String()
+		if err := flag.Set(name, v); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { flag.Set(name, old) })
+	}
+}
+
+// TestPipelineOnJobServer runs the pipeline on Prism started as a job
+// server in a process of its own, as a user runs it against a job server
+// (--runner universal --endpoint HOST:PORT), with its workers in the
+// launcher (LOOPBACK) and in processes the job server starts (PROCESS,
+// through Beam's Go boot program, which fetches the staged worker binary
+// as Beam's container does), and checks summary.json equal to
+// `crawlaudit audit --json`'s. The job server and the PROCESS workers run
+// in a directory of their own, and --robots and --operators are given as
+// paths relative to the launcher's: they reach the workers in the
+// pipeline, not through the launcher's disk.
+func TestPipelineOnJobServer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds Prism's job server and runs pipelines on it")
+	}
+	bin := t.TempDir()
+	prism := buildTool(t, bin, "prism", "github.com/apache/beam/sdks/v2/go/cmd/prism")
+	endpoint := startJobServer(t, prism)
+
+	// The operator rules, relative to the launcher's directory only.
+	rules, err := os.CreateTemp(".", ".jobserver-operators-*.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Remove(rules.Name()) })
+	if _, err := rules.WriteString("crawlers:\n  - token: ClaudeBot\n    ignores_star: true\n    source: https://example.com/test-rule\n"); err != nil {
+		t.Fatal(err)
+	}
+	rules.Close()
+	log, err := filepath.Abs(sampleLog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := options{Values: auditflags.Values{Robots: sampleRobots, Grace: 24 * time.Hour, Operators: filepath.Base(rules.Name())}}
+	want := auditJSON(t, opt, []string{log})
+	// The rule must change the audit, or the test could not tell whether
+	// the workers had it.
+	if bytes.Equal(want, auditJSON(t, options{Values: auditflags.Values{Robots: sampleRobots, Grace: 24 * time.Hour}}, []string{log})) {
+		t.Fatal("the operator rule changes nothing in the sample month's summary")
+	}
+
+	for _, env := range []string{"LOOPBACK", "PROCESS"} {
+		t.Run(env, func(t *testing.T) {
+			flags := map[string]string{"endpoint": endpoint, "environment_type": env, "job_name": "crawlaudit-beam-" + env}
+			if env == "PROCESS" {
+				boot := buildTool(t, bin, "boot", "github.com/apache/beam/sdks/v2/go/container")
+				flags["environment_config"] = fmt.Sprintf(`{"command": %q}`, processShim(t, bin, boot))
+				// The workers run this test binary (TestMain hands a process
+				// started with --worker to Beam's harness): a worker must
+				// be the launcher's own program, which registered the
+				// steps under its package's path, as crawlaudit-beam stages
+				// itself.
+				self, err := os.Executable()
+				if err != nil {
+					t.Fatal(err)
+				}
+				flags["worker_binary"] = self
+			}
+			setBeamFlags(t, flags)
+			out := filepath.Join(t.TempDir(), "out")
+			var stdout bytes.Buffer
+			o := &cliOptions{options: opt, json: true, out: out}
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+			defer cancel()
+			if err := runAudit(ctx, o, []string{log}, "universal", &stdout); err != nil {
+				t.Fatal(err)
+			}
+			got := stdout.Bytes()
+			if !bytes.Equal(got, want) {
+				t.Errorf("summary.json differs from crawlaudit audit --json's:\n%s", diffLines(want, got))
+			}
+			var s report.Summary
+			if err := json.Unmarshal(got, &s); err != nil {
+				t.Fatal(err)
+			}
+			if len(s.Bots) < 10 || s.Input.Files != 1 {
+				t.Errorf("%d bot rows, %d files: the sample month was not audited", len(s.Bots), s.Input.Files)
+			}
+		})
+	}
+}
