@@ -130,9 +130,9 @@ func setBeamFlags(t *testing.T, values map[string]string) {
 // through Beam's Go boot program, which fetches the staged worker binary
 // as Beam's container does), and checks summary.json equal to
 // `crawlaudit audit --json`'s. The job server and the PROCESS workers run
-// in a directory of their own, and --robots and --operators are given as
-// paths relative to the launcher's: they reach the workers in the
-// pipeline, not through the launcher's disk.
+// in a directory of their own, and --robots, --operators and --ranges are
+// given as paths relative to the launcher's: they reach the workers in
+// the pipeline, not through the launcher's disk.
 func TestPipelineOnJobServer(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds Prism's job server and runs pipelines on it")
@@ -151,16 +151,40 @@ func TestPipelineOnJobServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	rules.Close()
+	// A --ranges directory, relative to the launcher's directory only:
+	// bingbot's list replaced by one that holds none of the sample's
+	// bingbot addresses, which become spoofed.
+	ranges, err := os.MkdirTemp(".", ".jobserver-ranges-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(ranges) })
+	if err := os.Mkdir(filepath.Join(ranges, "bingbot"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	list := `{"creationTime": "2026-09-01T00:00:00.000000", "prefixes": [{"ipv4Prefix": "203.0.114.0/24"}]}`
+	if err := os.WriteFile(filepath.Join(ranges, "bingbot", "2026-09-01T00:00:00Z.json"), []byte(list), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	log, err := filepath.Abs(sampleLog)
 	if err != nil {
 		t.Fatal(err)
 	}
-	opt := options{Values: auditflags.Values{Robots: sampleRobots, Grace: 24 * time.Hour, Operators: filepath.Base(rules.Name())}}
+	opt := options{Values: auditflags.Values{Robots: sampleRobots, Grace: 24 * time.Hour,
+		Operators: filepath.Base(rules.Name()), Ranges: filepath.Base(ranges)}}
 	want := auditJSON(t, opt, []string{log})
-	// The rule must change the audit, or the test could not tell whether
-	// the workers had it.
-	if bytes.Equal(want, auditJSON(t, options{Values: auditflags.Values{Robots: sampleRobots, Grace: 24 * time.Hour}}, []string{log})) {
-		t.Fatal("the operator rule changes nothing in the sample month's summary")
+	// The rule and the lists must each change the audit, or the test could
+	// not tell whether the workers had them.
+	for _, without := range []string{"--operators", "--ranges"} {
+		o := opt
+		if without == "--operators" {
+			o.Operators = ""
+		} else {
+			o.Ranges = ""
+		}
+		if bytes.Equal(want, auditJSON(t, o, []string{log})) {
+			t.Fatalf("the sample month's summary is the same without %s", without)
+		}
 	}
 
 	for _, env := range []string{"LOOPBACK", "PROCESS"} {

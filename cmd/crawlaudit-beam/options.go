@@ -4,13 +4,18 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
+	"testing/fstest"
+	"time"
 
 	"github.com/crawlaudit/crawlaudit/audit"
 	"github.com/crawlaudit/crawlaudit/audit/auditflags"
 	"github.com/crawlaudit/crawlaudit/bots"
 	"github.com/crawlaudit/crawlaudit/internal/safefile"
 	"github.com/crawlaudit/crawlaudit/robots/history"
+	"github.com/crawlaudit/crawlaudit/verify"
 )
 
 // options are the flags of crawlaudit-beam that are `crawlaudit audit`'s
@@ -31,14 +36,25 @@ type options struct {
 	Inputs *packedInputs `json:"inputs,omitempty"`
 }
 
-// packedInputs are the contents of the files --robots and --operators
-// name. They travel in every step that judges, inside its options.
+// packedInputs are the contents of the files --robots, --operators and
+// --ranges name. They travel in every step that judges, inside its options.
 type packedInputs struct {
 	// History is the robots.txt history of --robots, as loaded (a git
 	// history too: the workers need no git or repository).
 	History history.Snapshot `json:"history"`
 	// Operators is the content of the --operators file, if one is given.
 	Operators []byte `json:"operators,omitempty"`
+	// Ranges are the range lists of the --ranges directory, by their path
+	// in it ("SOURCE/FILE.json"), if one is given.
+	Ranges map[string]packedFile `json:"ranges,omitempty"`
+}
+
+// packedFile is one file of a directory the launcher read.
+type packedFile struct {
+	Data []byte `json:"data"`
+	// ModTime is when the file was written, which verify weighs (a list
+	// written long after its creation time).
+	ModTime time.Time `json:"mod_time"`
 }
 
 // defaultSplitBytes is --split-bytes' default.
@@ -80,10 +96,19 @@ func defineFlags(fs *flag.FlagSet, o *cliOptions) {
 // config returns the audit configuration of o, or a usage error.
 func (o *options) config() (audit.Config, error) {
 	v := o.Values
+	var loadRanges func(string) (*verify.Ranges, error)
 	if o.Inputs != nil {
 		v.Operators = "" // parsed from Inputs below
+		loadRanges = func(dir string) (*verify.Ranges, error) {
+			// An fs.FS in memory, with the files' modification times.
+			fsys := fstest.MapFS{}
+			for name, f := range o.Inputs.Ranges {
+				fsys[name] = &fstest.MapFile{Data: f.Data, ModTime: f.ModTime, Mode: 0o644}
+			}
+			return auditflags.LoadRangesFS(fsys, dir)
+		}
 	}
-	cfg, err := v.Config(nil)
+	cfg, err := v.Config(loadRanges)
 	if err != nil {
 		if auditflags.IsUsage(err) {
 			return cfg, usageErr("%v", err)
@@ -106,8 +131,8 @@ func (o *options) config() (audit.Config, error) {
 	return cfg, nil
 }
 
-// packInputs reads the files the flags name (the --robots history and
-// the --operators file) into o.Inputs, as they are when the pipeline is
+// packInputs reads the files the flags name (the --robots history, the
+// --operators file, the --ranges lists) into o.Inputs, as they are when the pipeline is
 // built, and returns the history. cfg is o's configuration (config), with
 // --operators already checked.
 func (o *options) packInputs(cfg audit.Config) (*history.History, error) {
@@ -121,6 +146,52 @@ func (o *options) packInputs(cfg audit.Config) (*history.History, error) {
 			return nil, usageErr("--operators: %v", err)
 		}
 	}
+	if o.Ranges != "" {
+		if in.Ranges, err = readRangesDir(o.Ranges); err != nil {
+			return nil, usageErr("--ranges: %v", err)
+		}
+	}
 	o.Inputs = in
 	return hist, nil
+}
+
+// readRangesDir reads the range lists of a --ranges directory as
+// verify.LoadDir would find them: DIR/SOURCE/FILE.json, names beginning
+// with '.' left out, each list a regular file of at most
+// verify.MaxListBytes. Config has already loaded and checked them.
+func readRangesDir(dir string) (map[string]packedFile, error) {
+	out := map[string]packedFile{}
+	sources, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	for _, src := range sources {
+		if strings.HasPrefix(src.Name(), ".") {
+			continue
+		}
+		p := filepath.Join(dir, src.Name())
+		if fi, err := os.Stat(p); err != nil || !fi.IsDir() { // follows a symbolic link
+			continue
+		}
+		lists, err := os.ReadDir(p)
+		if err != nil {
+			return nil, err
+		}
+		for _, l := range lists {
+			if strings.HasPrefix(l.Name(), ".") || !strings.HasSuffix(l.Name(), ".json") || l.IsDir() {
+				continue
+			}
+			lp := filepath.Join(p, l.Name())
+			data, err := safefile.ReadFile(lp, verify.MaxListBytes)
+			if err != nil {
+				return nil, err
+			}
+			fi, err := os.Stat(lp)
+			if err != nil {
+				return nil, err
+			}
+			out[src.Name()+"/"+l.Name()] = packedFile{Data: data, ModTime: fi.ModTime()}
+		}
+	}
+	return out, nil
 }
