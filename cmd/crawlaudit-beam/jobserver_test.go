@@ -8,11 +8,13 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -92,17 +94,35 @@ func startJobServer(t *testing.T, prism string) string {
 // with the argument --id='ID', quotes included, as if through a shell, and
 // then does not know the worker by that quoted id ("not registered in
 // worker pool"): the shim takes the quotes off.
-func processShim(t *testing.T, dir, boot string) string {
+//
+// The boot program stages the worker binary into its --semi_persist_dir
+// (here dir) and copies it into a new /tmp/binNNN to run it, which it
+// never removes (a container's disk goes with the container): the copies
+// of this test's workers are removed when the test ends.
+func processShim(t *testing.T, dir, boot, worker string) string {
 	t.Helper()
 	p := filepath.Join(dir, "boot-for-prism.sh")
 	script := "#!/bin/sh\n" +
 		"# Prism passes --id='ID' with the quotes in the value: take them off.\n" +
 		"id=${1#--id=}; shift\n" +
 		"id=${id#\\'}; id=${id%\\'}\n" +
-		"exec '" + boot + "' --id=\"$id\" \"$@\"\n"
+		"exec '" + boot + "' --id=\"$id\" --semi_persist_dir='" + dir + "' \"$@\"\n"
 	if err := os.WriteFile(p, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	start := time.Now().Add(-time.Second)
+	self, err := os.Stat(worker)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		copies, _ := filepath.Glob("/tmp/bin*/worker")
+		for _, c := range copies {
+			if fi, err := os.Stat(c); err == nil && fi.Size() == self.Size() && fi.ModTime().After(start) {
+				os.RemoveAll(filepath.Dir(c))
+			}
+		}
+	})
 	return p
 }
 
@@ -191,8 +211,6 @@ func TestPipelineOnJobServer(t *testing.T) {
 		t.Run(env, func(t *testing.T) {
 			flags := map[string]string{"endpoint": endpoint, "environment_type": env, "job_name": "crawlaudit-beam-" + env}
 			if env == "PROCESS" {
-				boot := buildTool(t, bin, "boot", "github.com/apache/beam/sdks/v2/go/container")
-				flags["environment_config"] = fmt.Sprintf(`{"command": %q}`, processShim(t, bin, boot))
 				// The workers run this test binary (TestMain hands a process
 				// started with --worker to Beam's harness): a worker must
 				// be the launcher's own program, which registered the
@@ -203,6 +221,8 @@ func TestPipelineOnJobServer(t *testing.T) {
 					t.Fatal(err)
 				}
 				flags["worker_binary"] = self
+				boot := buildTool(t, bin, "boot", "github.com/apache/beam/sdks/v2/go/container")
+				flags["environment_config"] = fmt.Sprintf(`{"command": %q}`, processShim(t, t.TempDir(), boot, self))
 			}
 			setBeamFlags(t, flags)
 			out := filepath.Join(t.TempDir(), "out")
@@ -223,6 +243,15 @@ func TestPipelineOnJobServer(t *testing.T) {
 			}
 			if len(s.Bots) < 10 || s.Input.Files != 1 {
 				t.Errorf("%d bot rows, %d files: the sample month was not audited", len(s.Bots), s.Input.Files)
+			}
+			if env != "PROCESS" {
+				return
+			}
+			// A LOG given relative to the launcher's directory is not where
+			// these workers look: the error says so.
+			err = runAudit(ctx, &cliOptions{options: opt, json: true}, []string{sampleLog}, "universal", io.Discard)
+			if err == nil || !strings.Contains(err.Error(), "not found by the worker") || !strings.Contains(err.Error(), sampleLog) {
+				t.Errorf("a relative LOG on PROCESS workers: %v", err)
 			}
 		})
 	}

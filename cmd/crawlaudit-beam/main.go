@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -23,7 +24,9 @@ import (
 	"github.com/crawlaudit/crawlaudit/internal/atomicfile"
 	"github.com/crawlaudit/crawlaudit/report"
 
-	// The runners: Prism in process, and the portable ones.
+	// The runners: Prism in process, the portable ones, and Dataflow's
+	// (Google's API client for it is the only code it adds).
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/dataflow"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/flink"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/prism"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/spark"
@@ -172,6 +175,9 @@ func runAudit(ctx context.Context, opt *cliOptions, logs []string, runner string
 	// name against its own working directory.
 	errPath := filepath.Join(out, errorFile)
 	os.Remove(errPath) // a previous run's
+	if err := defaultWorkerBinary(runner); err != nil {
+		return err
+	}
 	p := buildPipeline(opt.options, distinctLogs(logs), out)
 	start := time.Now()
 	if opt.progress != nil {
@@ -212,6 +218,30 @@ func runAudit(ctx context.Context, opt *cliOptions, logs []string, runner string
 		}
 	}
 	return nil
+}
+
+// defaultWorkerBinary makes this executable the worker binary that a
+// runner other than Prism in process stages for its workers, when
+// --worker_binary is not given: Beam's Go SDK (2.77.0,
+// runners/universal/runnerlib/compile.go) would instead try to compile the
+// program from its source with go build, which is not here, and without
+// the duckdb_arrow tag. Workers run linux/amd64 (Beam's containers), so
+// only such an executable can be staged; elsewhere --worker_binary must
+// name one.
+func defaultWorkerBinary(runner string) error {
+	f := flag.Lookup("worker_binary")
+	env := flag.Lookup("environment_type")
+	if runner == "prism" || f == nil || f.Value.String() != "" || (env != nil && strings.EqualFold(env.Value.String(), "loopback")) {
+		return nil
+	}
+	if runtime.GOOS != "linux" || runtime.GOARCH != "amd64" {
+		return usageErr("--runner %s stages a worker binary for linux/amd64 and this one is for %s/%s: build crawlaudit-beam for linux/amd64 (go build -tags duckdb_arrow, on such a machine) and give it as --worker_binary FILE", runner, runtime.GOOS, runtime.GOARCH)
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("finding this executable to stage it as the worker binary (give --worker_binary FILE): %w", err)
+	}
+	return flag.Set("worker_binary", self)
 }
 
 // runnerName names runner in messages, with the job server's endpoint
