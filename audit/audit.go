@@ -36,6 +36,10 @@ import (
 type Config struct {
 	// Robots is --robots SRC: a file, a directory of versions, or git:REPO//PATH.
 	Robots string
+	// History is the history of Robots already loaded, for a partial audit
+	// whose process cannot read Robots (crawlaudit-beam's workers get it
+	// in the pipeline); nil: NewPartialAuditor loads Robots.
+	History *history.History
 	// Host is --host: the host of log lines that carry none.
 	Host string
 	// Profile is the robots.txt semantics (--spec).

@@ -171,12 +171,16 @@ type PartialAuditor struct {
 
 // NewPartialAuditor loads what every part of the audit cfg needs: the
 // robots.txt history (refused like Run refuses it) and the range lists
-// (cfg.Ranges, or the built-in snapshot). Config.DB, Timings and
+// (cfg.Ranges, or the built-in snapshot); cfg.History, when set, is the
+// history, not loaded again. Config.DB, Timings and
 // SeenClients are ignored: a partial audit stores nothing.
 func NewPartialAuditor(cfg Config) (*PartialAuditor, error) {
-	hist, err := history.Load(cfg.Robots, history.Options{Host: cfg.Host})
-	if err != nil {
-		return nil, err
+	hist := cfg.History
+	if hist == nil {
+		var err error
+		if hist, err = history.Load(cfg.Robots, history.Options{Host: cfg.Host}); err != nil {
+			return nil, err
+		}
 	}
 	robotsWarnings, err := checkRobots(hist, cfg.Robots, cfg.KeepGoing)
 	if err != nil {

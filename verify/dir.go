@@ -2,6 +2,7 @@ package verify
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -36,13 +37,88 @@ import (
 //
 // The Ranges returned holds only the sources found in DIR; use
 // Snapshot().Override(dirRanges) to audit with the snapshot for the rest.
-func LoadDir(dir string) (*Ranges, error) {
+func LoadDir(dir string) (*Ranges, error) { return loadDir(osFiles{}, dir) }
+
+// LoadFS is LoadDir over fsys, whose root holds what the directory dir
+// held: dir names it in errors and in SourceInfo.Origin, as LoadDir would.
+// It is for a program that read the directory on another machine
+// (crawlaudit-beam's launcher, for its workers).
+func LoadFS(fsys fs.FS, dir string) (*Ranges, error) {
+	return loadDir(subFiles{fsys: fsys, root: dir}, dir)
+}
+
+// dirFiles is where loadDir reads: the paths are those of the directory
+// given (filepath.Join of it and the names below it).
+type dirFiles interface {
+	ReadDir(path string) ([]fs.DirEntry, error)
+	Stat(path string) (fs.FileInfo, error)
+	ReadFile(path string, max int64) ([]byte, error)
+}
+
+// osFiles reads the file system.
+type osFiles struct{}
+
+func (osFiles) ReadDir(p string) ([]fs.DirEntry, error)      { return os.ReadDir(p) }
+func (osFiles) Stat(p string) (fs.FileInfo, error)           { return os.Stat(p) }
+func (osFiles) ReadFile(p string, max int64) ([]byte, error) { return safefile.ReadFile(p, max) }
+
+// subFiles reads fsys, whose root stands for the directory root.
+type subFiles struct {
+	fsys fs.FS
+	root string
+}
+
+// name returns the name in fsys of the path p under root.
+func (f subFiles) name(p string) (string, error) {
+	rel, err := filepath.Rel(f.root, p)
+	if err != nil {
+		return "", err
+	}
+	return filepath.ToSlash(rel), nil
+}
+
+func (f subFiles) ReadDir(p string) ([]fs.DirEntry, error) {
+	n, err := f.name(p)
+	if err != nil {
+		return nil, err
+	}
+	return fs.ReadDir(f.fsys, n)
+}
+
+func (f subFiles) Stat(p string) (fs.FileInfo, error) {
+	n, err := f.name(p)
+	if err != nil {
+		return nil, err
+	}
+	return fs.Stat(f.fsys, n)
+}
+
+func (f subFiles) ReadFile(p string, max int64) ([]byte, error) {
+	fi, err := f.Stat(p)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: %w", p, safefile.ErrNotRegular)
+	}
+	if fi.Size() > max {
+		return nil, fmt.Errorf("%s: %w: larger than %s", p, safefile.ErrTooLarge, safefile.Size(max))
+	}
+	n, err := f.name(p)
+	if err != nil {
+		return nil, err
+	}
+	return fs.ReadFile(f.fsys, n)
+}
+
+// loadDir is LoadDir reading from r.
+func loadDir(r dirFiles, dir string) (*Ranges, error) {
 	now := time.Now()
 	t, err := table()
 	if err != nil {
 		return nil, err
 	}
-	entries, err := os.ReadDir(dir)
+	entries, err := r.ReadDir(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -58,7 +134,7 @@ func LoadDir(dir string) (*Ranges, error) {
 			continue
 		}
 		p := filepath.Join(dir, name)
-		fi, err := os.Stat(p) // follows a symbolic link
+		fi, err := r.Stat(p) // follows a symbolic link
 		if err != nil {
 			return nil, err
 		}
@@ -72,7 +148,7 @@ func LoadDir(dir string) (*Ranges, error) {
 		}
 		s := newSource(e)
 		s.origin = p
-		lists, files, err := readSourceDir(s, p)
+		lists, files, err := readSourceDir(r, s, p)
 		if err != nil {
 			return nil, err
 		}
@@ -113,9 +189,9 @@ func (f listFiles) written(l *List) time.Time { return f.mod[l] }
 
 // readSourceDir parses the lists in the directory of source s, and returns
 // them with the file each came from.
-func readSourceDir(s *Source, dir string) ([]*List, listFiles, error) {
+func readSourceDir(r dirFiles, s *Source, dir string) ([]*List, listFiles, error) {
 	files := listFiles{path: make(map[*List]string), mod: make(map[*List]time.Time)}
-	entries, err := os.ReadDir(dir)
+	entries, err := r.ReadDir(dir)
 	if err != nil {
 		return nil, files, err
 	}
@@ -126,7 +202,7 @@ func readSourceDir(s *Source, dir string) ([]*List, listFiles, error) {
 			continue
 		}
 		p := filepath.Join(dir, name)
-		data, err := safefile.ReadFile(p, MaxListBytes)
+		data, err := r.ReadFile(p, MaxListBytes)
 		if err != nil {
 			return nil, files, err
 		}
@@ -142,7 +218,7 @@ func readSourceDir(s *Source, dir string) ([]*List, listFiles, error) {
 		}
 		lists = append(lists, l)
 		files.path[l] = p
-		if fi, err := os.Stat(p); err == nil {
+		if fi, err := r.Stat(p); err == nil {
 			files.mod[l] = fi.ModTime()
 		}
 	}

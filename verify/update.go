@@ -144,7 +144,7 @@ func update(ctx context.Context, client *http.Client, dir string, s *Source, res
 	if err := os.MkdirAll(srcDir, 0o755); err != nil {
 		return err
 	}
-	stored, files, err := readSourceDir(s, srcDir)
+	stored, files, err := readSourceDir(osFiles{}, s, srcDir)
 	if err != nil {
 		return fmt.Errorf("the lists already stored: %w", err)
 	}

@@ -3,6 +3,7 @@ package auditflags
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"strings"
 	"time"
 
@@ -83,17 +84,17 @@ type funcFlagSet interface {
 
 // usage is the help of each flag, for Audit and for Beam where it differs.
 var usage = map[string][2]string{
-	"robots":         {"robots.txt `SRC`: a file, a directory of versions, or git:REPO//PATH (required)"},
+	"robots":         {"robots.txt `SRC`: a file, a directory of versions, or git:REPO//PATH (required)", "robots.txt `SRC`: a file, a directory of versions, or git:REPO//PATH (required); read here and sent to the workers"},
 	"host":           {"host `NAME` of log lines that carry none"},
 	"spec":           {"robots.txt semantics: rfc9309, google, koster1996, orig1994, spc2", "robots.txt semantics: rfc9309, google, koster1996, orig1994"},
 	"grace":          {"robots.txt cache grace period of crawlers whose operator documents none; given, it applies to all; 0 turns it off"},
-	"operators":      {"operator rules `FILE` (YAML or JSON) extending or replacing the built-in table: tokens that ignore *, group fallbacks, user-triggered fetchers, cache grace", "operator rules `FILE` (YAML or JSON) extending or replacing the built-in table; every worker reads it"},
+	"operators":      {"operator rules `FILE` (YAML or JSON) extending or replacing the built-in table: tokens that ignore *, group fallbacks, user-triggered fetchers, cache grace", "operator rules `FILE` (YAML or JSON) extending or replacing the built-in table; read here and sent to the workers"},
 	"from":           {"audit requests at or after `T` (RFC 3339, or a date: its start, UTC)"},
 	"to":             {"audit requests at or before `T` (RFC 3339, or a date: its end, UTC)"},
 	"format":         {"log format: auto, or one of ", "log `FORMAT`: auto, or one of crawlaudit audit's"},
 	"log-format":     {"an Apache LogFormat or nginx log_format `LAYOUT` the logs follow"},
 	"json-fields":    {"explicit JSON key `MAPPING` (time=ts,client_ip=request.remote_ip,forwarded_for=xff,...)", "explicit JSON key `MAPPING` (time=ts,client_ip=request.remote_ip,...)"},
-	"ranges":         {"operators' IP range lists in `DIR` (crawlaudit ranges update), in place of the built-in snapshot for the sources it holds", "operators' IP range lists in `DIR` (crawlaudit ranges update), in place of the built-in snapshot for the sources it holds; every worker reads it"},
+	"ranges":         {"operators' IP range lists in `DIR` (crawlaudit ranges update), in place of the built-in snapshot for the sources it holds", "operators' IP range lists in `DIR` (crawlaudit ranges update), in place of the built-in snapshot for the sources it holds; read here and sent to the workers"},
 	"trusted-proxy":  {"a proxy or CDN `CIDR` whose forwarded client address (X-Forwarded-For) is trusted; repeat or comma-separate", "a proxy or CDN `CIDR` whose forwarded client address is trusted; repeat or comma-separate"},
 	"max-line-bytes": {"longest log line accepted (default 65536)"},
 	"workers":        {"parsing goroutines (default: one per core)", "parsing goroutines of each worker (default: one per core)"},
@@ -249,6 +250,21 @@ func (v *Values) Config(loadRanges func(dir string) (*verify.Ranges, error)) (au
 		}
 	}
 	return cfg, nil
+}
+
+// LoadRangesFS is LoadRanges over fsys, which holds what dir held
+// (verify.LoadFS): for crawlaudit-beam's workers, which get the directory
+// in the pipeline.
+func LoadRangesFS(fsys fs.FS, dir string) (*verify.Ranges, error) {
+	snap, err := verify.Snapshot()
+	if err != nil {
+		return nil, fmt.Errorf("the built-in range lists: %w", err)
+	}
+	over, err := verify.LoadFS(fsys, dir)
+	if err != nil {
+		return nil, usageErr("--ranges: %v", err)
+	}
+	return snap.Override(over), nil
 }
 
 // LoadRanges is the built-in snapshot of the operators' range lists with

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -9,27 +10,41 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners"
+	"golang.org/x/term"
 
 	auditpkg "github.com/crawlaudit/crawlaudit/audit"
+	"github.com/crawlaudit/crawlaudit/audit/auditflags"
 	"github.com/crawlaudit/crawlaudit/internal/atomicfile"
+	"github.com/crawlaudit/crawlaudit/report"
 
-	// The runners: Prism in process, and the portable ones.
+	// The runners: Prism in process, the portable ones, and Dataflow's
+	// (Google's API client for it is the only code it adds).
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/dataflow"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/flink"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/prism"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/spark"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/universal"
 )
 
-// Exit statuses.
+// Exit statuses, audit's.
 const (
 	exitOK    = 0
+	exitFound = 1 // --fail-on found a finding
 	exitError = 2
 )
+
+// findingsError is --fail-on's outcome: the findings, one line per bot
+// row (summary.json is written or printed all the same).
+type findingsError struct{ lines []string }
+
+func (e *findingsError) Error() string { return strings.Join(e.lines, "\n") }
 
 // defaultRunner runs the pipeline in process.
 const defaultRunner = "prism"
@@ -52,10 +67,24 @@ func main() {
 func run(ctx context.Context, opt *cliOptions, logs []string, stdout, stderr io.Writer) int {
 	if !verboseBeam() {
 		// Prism logs every job's steps at INFO.
-		slog.SetDefault(slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
+		level := slog.LevelWarn
+		if opt.quiet {
+			level = slog.LevelError
+		}
+		slog.SetDefault(slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level})))
+	}
+	if f, ok := stderr.(*os.File); ok && !opt.quiet && term.IsTerminal(int(f.Fd())) {
+		opt.progress = stderr
 	}
 	err := runAudit(ctx, opt, logs, *runners.Runner, stdout)
-	if err != nil {
+	var found *findingsError
+	switch {
+	case errors.As(err, &found):
+		for _, l := range found.lines {
+			fmt.Fprintln(stderr, "crawlaudit-beam: --fail-on:", l)
+		}
+		return exitFound
+	case err != nil:
 		fmt.Fprintln(stderr, "crawlaudit-beam:", err)
 		return exitError
 	}
@@ -98,21 +127,26 @@ func runAudit(ctx context.Context, opt *cliOptions, logs []string, runner string
 	if err != nil {
 		return err
 	}
-	// The history is refused here as audit refuses it, before any worker
-	// starts (each worker loads it again).
+	// The history is loaded here, once, and refused as audit refuses it
+	// before any worker starts; the workers get it in the pipeline.
+	if cfg.History, err = opt.packInputs(cfg); err != nil {
+		return err
+	}
 	if _, err := auditpkg.NewPartialAuditor(cfg); err != nil {
 		return usageErr("%v", err)
 	}
 	if !opt.json && opt.out == "" {
 		return usageErr("give --json, --out DIR, or both")
 	}
+	failOn, err := auditflags.ParseFailOn(opt.failOn)
+	if err != nil {
+		return usageErr("--fail-on: %v", err)
+	}
 	if slices.Contains(logs, "-") {
 		return usageErr("standard input cannot be split over workers: give files")
 	}
-	for _, l := range logs {
-		if _, err := os.Stat(l); err != nil {
-			return usageErr("%v", err)
-		}
+	if err := auditflags.MissingLogs(logs); err != nil {
+		return usageErr("%v", err)
 	}
 	if runner == "" {
 		runner = defaultRunner
@@ -141,25 +175,80 @@ func runAudit(ctx context.Context, opt *cliOptions, logs []string, runner string
 	// name against its own working directory.
 	errPath := filepath.Join(out, errorFile)
 	os.Remove(errPath) // a previous run's
+	if err := defaultWorkerBinary(runner); err != nil {
+		return err
+	}
 	p := buildPipeline(opt.options, distinctLogs(logs), out)
+	start := time.Now()
+	if opt.progress != nil {
+		fmt.Fprintf(opt.progress, "crawlaudit-beam: running the pipeline on %s (%d LOG arguments)\n", runnerName(runner), len(logs))
+	}
 	if _, err := beam.Run(ctx, runner, p); err != nil {
-		return fmt.Errorf("the pipeline on %s failed: %s", runner, beamCause(err))
+		return fmt.Errorf("the pipeline on %s failed: %s", runnerName(runner), beamCause(err))
+	}
+	if opt.progress != nil {
+		fmt.Fprintf(opt.progress, "crawlaudit-beam: the pipeline finished in %s\n", time.Since(start).Round(100*time.Millisecond))
 	}
 	if msg, err := os.ReadFile(errPath); err == nil {
 		os.Remove(errPath)
 		return errors.New(string(msg))
 	}
-	if !opt.json {
+	if !opt.json && len(failOn) == 0 {
 		return nil
 	}
-	f, err := os.Open(filepath.Join(out, summaryFile))
+	data, err := os.ReadFile(filepath.Join(out, summaryFile))
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
-			return fmt.Errorf("the pipeline wrote no %s into %s: with a remote runner give --out on a file system the workers share", summaryFile, out)
+			return fmt.Errorf("the pipeline wrote no %s into %s: the workers must write --out on a file system this machine sees too", summaryFile, out)
 		}
 		return err
 	}
-	defer f.Close()
-	_, err = io.Copy(stdout, f)
-	return err
+	if opt.json {
+		if _, err := stdout.Write(data); err != nil {
+			return err
+		}
+	}
+	if len(failOn) > 0 {
+		var s report.Summary
+		if err := json.Unmarshal(data, &s); err != nil {
+			return fmt.Errorf("--fail-on: reading %s: %w", filepath.Join(out, summaryFile), err)
+		}
+		if found := auditflags.FailFindings(&s, failOn); len(found) > 0 {
+			return &findingsError{lines: found}
+		}
+	}
+	return nil
+}
+
+// defaultWorkerBinary makes this executable the worker binary that a
+// runner other than Prism in process stages for its workers, when
+// --worker_binary is not given: Beam's Go SDK (2.77.0,
+// runners/universal/runnerlib/compile.go) would instead try to compile the
+// program from its source with go build, which is not here, and without
+// the duckdb_arrow tag. Workers run linux/amd64 (Beam's containers), so
+// only such an executable can be staged; elsewhere --worker_binary must
+// name one.
+func defaultWorkerBinary(runner string) error {
+	f := flag.Lookup("worker_binary")
+	env := flag.Lookup("environment_type")
+	if runner == "prism" || f == nil || f.Value.String() != "" || (env != nil && strings.EqualFold(env.Value.String(), "loopback")) {
+		return nil
+	}
+	if runtime.GOOS != "linux" || runtime.GOARCH != "amd64" {
+		return usageErr("--runner %s stages a worker binary for linux/amd64 and this one is for %s/%s: build crawlaudit-beam for linux/amd64 (go build -tags duckdb_arrow, on such a machine) and give it as --worker_binary FILE", runner, runtime.GOOS, runtime.GOARCH)
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("finding this executable to stage it as the worker binary (give --worker_binary FILE): %w", err)
+	}
+	return flag.Set("worker_binary", self)
+}
+
+// runnerName names runner in messages, with the job server's endpoint
+// when it runs on one.
+func runnerName(runner string) string {
+	if f := flag.Lookup("endpoint"); f != nil && f.Value.String() != "" && runner != "prism" {
+		return runner + " at " + f.Value.String()
+	}
+	return runner
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -144,6 +145,12 @@ func (f *planFn) Setup() error {
 // ProcessElement emits the pieces of one LOG argument: its ranges, or
 // itself.
 func (f *planFn) ProcessElement(ctx context.Context, in logInput, emit func(logPiece)) error {
+	// The launcher found every LOG argument: one missing here is a worker
+	// that does not see the launcher's files (a job server's).
+	if _, err := os.Stat(in.Path); errors.Is(err, fs.ErrNotExist) && !strings.ContainsAny(in.Path, "*?[") {
+		wd, _ := os.Getwd()
+		return fmt.Errorf("%s: not found by the worker (working in %s), though the launcher found it: give the LOG files at paths every worker sees (absolute, on a volume they share)", in.Path, wd)
+	}
 	ranges, err := ingest.PlanRanges(ctx, in.Path, f.Opt.SplitBytes, f.ingst)
 	if err != nil {
 		return fmt.Errorf("%s: %w", in.Path, err)

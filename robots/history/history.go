@@ -66,6 +66,7 @@ type History struct {
 	byName   map[string]int
 	dflt     int  // host index for log lines without a host; -1 when none
 	anyHost  bool // one unnamed history that applies to every host
+	named    bool // the hosts come from SRC (a directory per host)
 	warnings []string
 }
 
@@ -116,7 +117,7 @@ func FromBytes(name string, data []byte, opt Options) (*History, error) {
 
 // build numbers the versions, indexes the hosts and applies opt.
 func build(src string, vs []Version, warns []string, named bool, opt Options) (*History, error) {
-	h := &History{src: src, warnings: warns, byName: make(map[string]int), dflt: -1}
+	h := &History{src: src, warnings: warns, byName: make(map[string]int), dflt: -1, named: named}
 	want := ""
 	if opt.Host != "" {
 		want = NormalizeHost(opt.Host)
