@@ -313,14 +313,17 @@ func (p *sfParser) str() error {
 // bytes parses a Byte Sequence (RFC 9651 §4.2.7): base64 between colons.
 func (p *sfParser) bytes() error {
 	p.i++
+	pad := false
 	for p.i < len(p.s) {
 		c := p.s[p.i]
 		if c == ':' {
 			p.i++
 			return nil
 		}
-		if !isAlpha(c) && !isDigit(c) && c != '+' && c != '/' && c != '=' {
-			return p.fail("a byte sequence holds only base64 characters")
+		if c == '=' {
+			pad = true
+		} else if pad || !isAlpha(c) && !isDigit(c) && c != '+' && c != '/' {
+			return p.fail("a byte sequence holds only base64 characters, \"=\" only at its end")
 		}
 		p.i++
 	}
