@@ -165,6 +165,7 @@ func Parse(data []byte) *File {
 	f.Lines = num
 	p.finish(len(data), len(body))
 	f.Groups = buildGroups(f.lines, modeRFC, p)
+	p.checkShadowed(f.Groups)
 	sort.SliceStable(f.Diagnostics, func(i, j int) bool { return f.Diagnostics[i].Line < f.Diagnostics[j].Line })
 	return f
 }

@@ -298,3 +298,68 @@ func yesNo(kind Kind, tok string) string {
 	}
 	return tok
 }
+
+// checkShadowed reports, in the parse pass, a line with a path that leaves
+// unknown a category a broader line of the same directive states for the
+// same crawlers: the longest match decides the whole statement
+// (draft-ietf-aipref-attach-05 §3.1), so under the path that category is
+// not what the broader line says, which is rarely what the author meant.
+// A line that failed to parse is not reported again.
+func (p *parser) checkShadowed(groups []*Group) {
+	scopes := make([][]Statement, 0, len(groups)+1)
+	for _, g := range groups {
+		if len(g.Preferences) > 0 {
+			scopes = append(scopes, append(append([]Statement(nil), g.Preferences...), p.f.Preferences...))
+		}
+	}
+	if len(p.f.Preferences) > 0 {
+		scopes = append(scopes, p.f.Preferences)
+	}
+	reported := map[int]bool{}
+	for _, sts := range scopes {
+		for _, s := range sts {
+			if s.Path == "" || reported[s.Line] || s.Prefs == ([NumCategories]PrefValue{}) {
+				continue
+			}
+			// Lines of the same path combine (§3.1): what one states,
+			// the path has.
+			eff := s.Prefs
+			for _, o := range sts {
+				if o.Kind == s.Kind && o.Path == s.Path {
+					for c, v := range o.Prefs {
+						if v != Unset {
+							eff[c] = v
+						}
+					}
+				}
+			}
+			for _, b := range sts {
+				if b.Kind != s.Kind || b.Line == s.Line || !broader(b.Path, s.Path) {
+					continue
+				}
+				var lost []string
+				for c, v := range b.Prefs {
+					if v != Unset && eff[c] == Unset {
+						lost = append(lost, labelOf(s.Kind, Category(c))+"="+yesNo(s.Kind, v.String()))
+					}
+				}
+				if len(lost) > 0 {
+					reported[s.Line] = true
+					p.diag(s.Line, Warning, CodePrefShadowed, "under %s this line decides every preference, so what line %d states (%s) does not apply there: add it to this line to keep it",
+						quote(s.Path), b.Line, strings.Join(lost, ", "))
+					break
+				}
+			}
+		}
+	}
+}
+
+// broader reports whether pattern b matches every path pattern s matches,
+// as far as a plain prefix can tell: b is empty (every path) or a prefix of
+// s without wildcards, and shorter.
+func broader(b, s string) bool {
+	if b == "" {
+		return true
+	}
+	return len(b) < len(s) && strings.HasPrefix(s, b) && !strings.ContainsAny(b, "*$")
+}

@@ -231,6 +231,12 @@ func TestPreferenceDiagnostics(t *testing.T) {
 		{"noDuplicateAcrossGroups", "User-agent: a\nContent-Usage: train-ai=n\n\nUser-agent: b\nContent-Usage: train-ai=n\n", nil, ""},
 		{"cloudflareClean", "User-agent: *\nContent-Signal: search=yes,ai-train=no,use=reference\nAllow: /\n", nil, ""},
 		{"outsideGroupIsNoError", "Content-Usage: train-ai=n\nUser-agent: *\nDisallow:\n", nil, ""},
+		// attach-05 §3.1: the longest match decides the whole statement.
+		{"shadowed", "User-agent: *\nContent-Usage: train-ai=n, search=y\nContent-Usage: /news/ search=y\n", []string{"3 preference-shadowed"}, "what line 2 states (train-ai=n)"},
+		{"shadowedByFileLevel", "Content-Signal: ai-train=no\nUser-agent: *\nContent-Signal: /news/ search=yes\n", []string{"3 preference-shadowed"}, "(ai-train=no)"},
+		{"notShadowed", "User-agent: *\nContent-Usage: train-ai=n\nContent-Usage: /news/ train-ai=y\nContent-Usage: /news/*.pdf train-ai=n, search=n\n", nil, ""},
+		{"notShadowedSamePath", "User-agent: *\nContent-Usage: search=y\nContent-Usage: /a/ search=y\nContent-Usage: /a/ train-ai=n\n", []string{"4 preference-duplicate"}, ""},
+		{"shadowedWildcard", "User-agent: *\nContent-Usage: train-ai=n\nContent-Usage: /*.pdf search=n\n", []string{"3 preference-shadowed"}, "under \"/*.pdf\""},
 		// A misspelt key is reported as such.
 		{"misspelt", "User-agent: *\nContent-Useage: train-ai=n\n", []string{"2 misspelled-key"}, "Content-Usage"},
 	} {
