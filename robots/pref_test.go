@@ -83,6 +83,14 @@ func TestPreferences(t *testing.T) {
 		{"Vocab07_6_5_2_unknown", "User-agent: *\nContent-Usage: train-ai;has;parameters=\"?\";\n", "a", "/", "train-ai=- ai-use=- search=-"},
 		// §6.5: values other than the Tokens y and n are unknown.
 		{"Vocab07_6_5_notToken", "User-agent: *\nContent-Usage: train-ai=no, search=?1, ai-use=\"n\"\n", "a", "/", "train-ai=- ai-use=- search=-"},
+		// vocab-07 §4 defines its categories with no hierarchy (and vocab-02
+		// §3 drew AI training, AI use and search as separate subsets of
+		// automated processing): no category's preference implies another's.
+		{"Vocab07_4_independent", "User-agent: *\nContent-Usage: ai-use=n\n", "a", "/", "train-ai=- ai-use=n@2 search=-"},
+		{"Vocab07_4_independentYes", "User-agent: *\nContent-Usage: ai-use=y, train-ai=n\n", "a", "/", "train-ai=n@2 ai-use=y@2 search=-"},
+		// Obsolete parents (vocab-02 "all", vocab-03 "bots") no longer
+		// reach their former children.
+		{"Vocab02_obsoleteParent", "User-agent: *\nContent-Usage: all=n, bots=n\n", "a", "/", "train-ai=- ai-use=- search=-"},
 		// §6.4: unknown labels are ignored, the rest is read.
 		{"Vocab07_6_4_unknownLabel", "User-agent: *\nContent-Usage: train-ai=n, foo=n, ai=n\n", "a", "/", "train-ai=n@2 ai-use=- search=-"},
 		// attach-05 §3.1: identical paths, conflicting preferences apply
