@@ -114,7 +114,7 @@ func (p *Preferences) combine(o *Preferences) {
 
 // vocabLabels are the Content-Usage labels and their categories.
 // draft-ietf-aipref-vocab-07 §6.1 defines train-ai and search; ai-use is
-// the label of draft-ietf-aipref-vocab-02 §3.4 ("AI Use") that the contract
+// the label of draft-ietf-aipref-vocab-02 §4.4 ("AI Use") that the contract
 // carries from the -08 revision it names.
 var vocabLabels = map[string]Category{"train-ai": TrainAI, "ai-use": AIUse, "search": Search}
 

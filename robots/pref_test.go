@@ -84,7 +84,7 @@ func TestPreferences(t *testing.T) {
 		// §6.5: values other than the Tokens y and n are unknown.
 		{"Vocab07_6_5_notToken", "User-agent: *\nContent-Usage: train-ai=no, search=?1, ai-use=\"n\"\n", "a", "/", "train-ai=- ai-use=- search=-"},
 		// vocab-07 §4 defines its categories with no hierarchy (and vocab-02
-		// §3 drew AI training, AI use and search as separate subsets of
+		// §4 drew AI training, AI use and search as separate subsets of
 		// automated processing): no category's preference implies another's.
 		{"Vocab07_4_independent", "User-agent: *\nContent-Usage: ai-use=n\n", "a", "/", "train-ai=- ai-use=n@2 search=-"},
 		{"Vocab07_4_independentYes", "User-agent: *\nContent-Usage: ai-use=y, train-ai=n\n", "a", "/", "train-ai=n@2 ai-use=y@2 search=-"},
@@ -216,7 +216,7 @@ func TestPreferenceDiagnostics(t *testing.T) {
 		want       []string // "line code" of each preference diagnostic
 		contains   string   // a phrase one message must contain
 	}{
-		// draft-ietf-aipref-vocab-01 §4.1 defined "ai" (AI Training);
+		// draft-ietf-aipref-vocab-01 §4.2 defined "ai" (AI Training);
 		// vocab-07 §6.1 has train-ai and search only.
 		{"obsolete_ai", "User-agent: *\nContent-Usage: ai=n\n", []string{"2 preference-obsolete-label"}, "write train-ai"},
 		{"obsolete_bots", "User-agent: *\nContent-Usage: bots=n, train-ai=n\n", []string{"2 preference-obsolete-label"}, "draft-ietf-aipref-vocab-03"},
