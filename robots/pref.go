@@ -125,8 +125,10 @@ var vocabLabels = map[string]Category{"train-ai": TrainAI, "ai-use": AIUse, "sea
 var signalLabels = map[string]Category{"ai-train": TrainAI, "ai-input": AIUse, "search": Search}
 
 // signalKnown are Content-Signal keys that are no category but are known,
-// so not reported: Cloudflare's managed robots.txt writes
-// "use=immediate|reference|full" (how AI systems may consume content).
+// so not reported: "use" (reference or full: how far AI systems may use the
+// content), which Cloudflare's managed robots.txt writes and its crawl
+// endpoint reads
+// (https://developers.cloudflare.com/changelog/post/2026-08-31-crawl-content-use/).
 var signalKnown = map[string]bool{"use": true}
 
 // obsoleteLabels are Content-Usage labels of earlier drafts of the

@@ -283,3 +283,57 @@ func TestPreferencesNoAlloc(t *testing.T) {
 		t.Errorf("%v allocations per run, want 0", allocs)
 	}
 }
+
+// cloudflareDocExample is the "Feature enabled" robots.txt of Cloudflare's
+// managed robots.txt documentation
+// (https://developers.cloudflare.com/bots/additional-configurations/managed-robots-txt/),
+// comment block shortened: the managed block prepended to the site's own
+// file.
+const cloudflareDocExample = `# As a condition of accessing this website, you agree to abide by the
+# following content signals:
+# ai-train: training or fine-tuning AI models.
+
+# BEGIN Cloudflare Managed content
+
+User-Agent: *
+Content-signal: search=yes, ai-train=no
+Allow: /
+
+User-agent: Amazonbot
+Disallow: /
+
+User-agent: GPTBot
+Disallow: /
+
+# END Cloudflare Managed Content
+User-agent: *
+Disallow: /lp
+Disallow: /feedback
+Disallow: /langtest
+
+Sitemap: https://www.crawlstop.com/sitemap.xml
+`
+
+// TestPreferencesCloudflareDoc: the two "*" groups merge (RFC 9309
+// §2.2.1), so the signal applies to every crawler without a group of its
+// own, also under the site's own Disallow lines; a crawler with its own
+// group (GPTBot) gets none of the "*" group's lines, the signal included.
+func TestPreferencesCloudflareDoc(t *testing.T) {
+	f := Parse([]byte(cloudflareDocExample))
+	for _, d := range f.Diagnostics {
+		if strings.HasPrefix(string(d.Code), "preference-") {
+			t.Errorf("diagnostic %v", d)
+		}
+	}
+	r := Compile(f, RFC9309)
+	for _, tc := range []struct{ agent, target, want string }{
+		{"PerplexityBot", "/blog/x", "train-ai=n@8 ai-use=- search=y@8"},
+		{"PerplexityBot", "/lp/x", "train-ai=n@8 ai-use=- search=y@8"},
+		{"GPTBot", "/blog/x", "train-ai=- ai-use=- search=-"},
+	} {
+		got, _ := r.Resolve(tc.agent).PreferencesString(tc.target, nil)
+		if s := prefString(got); s != tc.want {
+			t.Errorf("%s %s: got %s, want %s", tc.agent, tc.target, s, tc.want)
+		}
+	}
+}
