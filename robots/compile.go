@@ -38,7 +38,7 @@ func Compile(f *File, p Profile) *Robots {
 	default:
 		r.groups = f.Groups
 	}
-	r.none = newResolved("", nil, p)
+	r.none = newResolved("", nil, p, f.Preferences)
 	if p == Koster1996 || p == Orig1994 || p == Spc2 {
 		r.compileRecords()
 	} else {
@@ -88,7 +88,7 @@ func (r *Robots) compileMerged() {
 		r.byToken[t] = &lazyGroup{name: t, idx: sets[t]}
 	}
 	if len(star) > 0 {
-		r.star = newResolved("*", r.pick(star), r.profile)
+		r.star = newResolved("*", r.pick(star), r.profile, r.file.Preferences)
 	}
 }
 
@@ -113,7 +113,7 @@ func (r *Robots) get(l *lazyGroup) *Resolved {
 		base, ok := r.compiled[key]
 		r.mu.Unlock()
 		if !ok {
-			base = newResolved(l.name, r.pick(l.idx), r.profile)
+			base = newResolved(l.name, r.pick(l.idx), r.profile, r.file.Preferences)
 			r.mu.Lock()
 			if r.compiled == nil {
 				r.compiled = map[string]*Resolved{}
@@ -170,7 +170,7 @@ type lazyRecord struct {
 func (r *Robots) record(gi, ai int) *Resolved {
 	l := r.records[gi]
 	l.once.Do(func() {
-		base := newResolved("", []*Group{l.group}, r.profile)
+		base := newResolved("", []*Group{l.group}, r.profile, r.file.Preferences)
 		l.named = make([]*Resolved, len(l.group.Agents))
 		for i, a := range l.group.Agents {
 			name := strings.ToLower(a.Token)
@@ -405,10 +405,12 @@ type Resolved struct {
 	// deciding line of an Unlisted target.
 	versionRule string
 	versionLine int
+	// prefs: the Content-Usage and Content-Signal lines that apply.
+	prefs prefMatcher
 }
 
-func newResolved(name string, groups []*Group, p Profile) *Resolved {
-	g := &Resolved{name: name, groups: groups}
+func newResolved(name string, groups []*Group, p Profile, filePrefs []Statement) *Resolved {
+	g := &Resolved{name: name, groups: groups, prefs: compilePrefs(groups, filePrefs)}
 	for _, gr := range groups {
 		g.rules = append(g.rules, gr.Rules...)
 		for _, d := range gr.CrawlDelays {

@@ -60,6 +60,16 @@ const (
 	CodeVersionNotFirst     Code = "robot-version-not-first"    // a Robot-version after another group line: the group is 1.0.0
 	CodeDuplicateVersion    Code = "duplicate-robot-version"    // more than one Robot-version in a group
 	CodeExperimentalVersion Code = "experimental-robot-version" // an odd minor version: spc2 ignores the group
+	// AI-use preferences: Content-Usage (draft-ietf-aipref-attach) and
+	// Content-Signal (draft-romm-aipref-contentsignals); see pref.go.
+	CodePrefMalformed      Code = "preference-malformed"       // a value that is not an RFC 9651 dictionary: every preference unknown
+	CodePrefEmpty          Code = "preference-empty"           // a line that states no preference
+	CodePrefUnknownLabel   Code = "preference-unknown-label"   // a label the vocabulary does not define (or the other directive's)
+	CodePrefObsoleteLabel  Code = "preference-obsolete-label"  // a label of an earlier draft ("ai=n"), ignored by the current one
+	CodePrefBadValue       Code = "preference-bad-value"       // a value other than y/n (yes/no for Content-Signal)
+	CodePrefDuplicateLabel Code = "preference-duplicate-label" // a label twice in one line: the last wins
+	CodePrefDuplicate      Code = "preference-duplicate"       // two lines for the same path in one group (or both outside any group)
+	CodePrefShadowed       Code = "preference-shadowed"        // a path's line leaves unknown what a broader line states
 )
 
 // notRobotsCodes are the codes of a file that is plainly not a robots.txt:

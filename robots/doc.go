@@ -114,6 +114,16 @@
 // parser knows no extension, and under the google profile that file is one
 // group for a and b.
 //
+// # AI-use preferences
+//
+// Content-Usage (draft-ietf-aipref-attach-05) and Content-Signal
+// (draft-romm-aipref-contentsignals-00) are read under every profile into
+// Group.Preferences, or File.Preferences before the first User-agent line,
+// where they apply to every crawler. Resolved.Preferences gives, for a
+// target, the preference per category (train-ai, ai-use, search) and the
+// line it comes from, allocation-free; pref.go and prefmatch.go say how the
+// values and lines are read, and docs/preferences.md why.
+//
 // # The 2.0.0 proposal (spc2)
 //
 // S. Conner's "Re: robots.txt syntax" (1996, seed 000) proposes a version

@@ -30,6 +30,7 @@ func FuzzParse(f *testing.F) {
 		"User-agent: Googlebot\nRobot-version: 2.2.0\nAllow: /a\nAllow: /b*\nDisallow: *.shtml\nRequest-rate: 1/1d 0000-2400\n",
 		strings.Repeat("User-agent: a\n", 50) + strings.Repeat("Disallow: /*a*a*a*a*b\n", 50),
 		"User-agent: a:b:c\n:::\n#:\n \t \nAllow:\nDisallow:#\n",
+		"Content-Signal: search=yes,ai-train=no\nUser-agent: *\nContent-Usage: /a/ train-ai=y\nContent-Usage: ai=n,\nContent-usage /b search\n",
 	} {
 		f.Add([]byte(s))
 	}

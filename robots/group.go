@@ -31,6 +31,9 @@ type Group struct {
 	Comments      []Text
 	Noindex       []Text
 	CleanParams   []CleanParam
+	// Preferences are the Content-Usage and Content-Signal lines, in file
+	// order (see pref.go).
+	Preferences []Statement
 
 	sawRule     bool // an Allow or Disallow line was added
 	sawMember   bool // any group line was added
@@ -139,6 +142,17 @@ func buildGroups(lines []line, mode groupMode, p *parser) []*Group {
 			cur.Agents = append(cur.Agents, a)
 			cur.blankLine = 0
 		case kind.isGroupMember():
+			if cur == nil && kind.isPreference() {
+				// A preference before any group applies to every
+				// crawler (contract §16; draft-ietf-aipref-attach-05
+				// puts them in groups only). Kept once, by Parse.
+				if p != nil {
+					st, _ := parseStatement(kind, value, l.num)
+					p.checkDuplicatePref(p.f.Preferences, st, "outside any group")
+					p.f.Preferences = append(p.f.Preferences, st)
+				}
+				continue
+			}
 			if cur == nil {
 				if p != nil {
 					p.diag(l.num, Error, CodeRuleOutsideGroup, "%s before any User-agent line is ignored", kind)
@@ -211,6 +225,30 @@ func (g *Group) add(kind Kind, value string, l *line, p *parser) {
 			c.Line = l.num
 			g.CleanParams = append(g.CleanParams, c)
 		}
+	case KindContentUsage, KindContentSignal:
+		st, _ := parseStatement(kind, value, l.num)
+		if p != nil {
+			p.checkDuplicatePref(g.Preferences, st, "in this group")
+		}
+		g.Preferences = append(g.Preferences, st)
+	}
+}
+
+// checkDuplicatePref reports, in the parse pass, a second line of the
+// same directive for the same path in one scope: both apply, combined
+// category by category with n winning (draft-ietf-aipref-attach-05 §3.1,
+// draft-ietf-aipref-vocab-07 §5.1), which is rarely what the author meant.
+func (p *parser) checkDuplicatePref(prev []Statement, st Statement, where string) {
+	for _, o := range prev {
+		if o.Kind != st.Kind || o.Path != st.Path {
+			continue
+		}
+		how := "where they differ, n wins"
+		if o.Prefs == st.Prefs {
+			how = "it repeats it"
+		}
+		p.diag(st.Line, Warning, CodePrefDuplicate, "a second %s for %s %s (line %d): both apply, %s", st.Kind, pathOrAll(st.Path), where, o.Line, how)
+		return
 	}
 }
 

@@ -22,6 +22,13 @@ const (
 	KindComment
 	KindNoindex
 	KindCleanParam
+	// KindContentUsage and KindContentSignal are AI-use preferences
+	// (draft-ietf-aipref-attach, draft-romm-aipref-contentsignals; see
+	// pref.go).
+	KindContentUsage
+	KindContentSignal
+
+	kindLast = KindContentSignal
 )
 
 // kindNames are the canonical spellings, as printed in Decision.Rule and in
@@ -41,6 +48,10 @@ var kindNames = [...]string{
 	KindComment:      "Comment",
 	KindNoindex:      "Noindex",
 	KindCleanParam:   "Clean-param",
+	// The spellings of draft-ietf-aipref-attach-05 §3 and of Cloudflare's
+	// managed robots.txt.
+	KindContentUsage:  "Content-Usage",
+	KindContentSignal: "Content-Signal",
 }
 
 // String returns the canonical spelling of the directive ("Disallow").
@@ -59,14 +70,17 @@ func (k Kind) isRule() bool { return k == KindAllow || k == KindDisallow }
 // file-level; User-agent starts groups.
 func (k Kind) isGroupMember() bool { return k >= KindAllow && k != KindSitemap && k != KindHost }
 
+// isPreference reports whether k is Content-Usage or Content-Signal.
+func (k Kind) isPreference() bool { return k == KindContentUsage || k == KindContentSignal }
+
 // lookupKey returns the directive named exactly by key, compared
 // case-insensitively (RFC 9309 §2.2: keys in any case). It accepts no
 // misspellings: that is the Google profile's business (googleKind).
 func lookupKey(key string) Kind {
-	if len(key) < 4 || len(key) > len("robot-version") {
+	if len(key) < 4 || len(key) > len("content-signal") {
 		return KindUnknown
 	}
-	for k := KindUserAgent; k <= KindCleanParam; k++ {
+	for k := KindUserAgent; k <= kindLast; k++ {
 		if strings.EqualFold(key, kindNames[k]) {
 			return k
 		}
@@ -122,7 +136,7 @@ func misspelling(key string) Kind {
 	var sbuf [24]byte
 	sk := squeeze(sbuf[:0], lk)
 	best, bestD := KindUnknown, 3
-	for k := KindUserAgent; k <= KindCleanParam; k++ {
+	for k := KindUserAgent; k <= kindLast; k++ {
 		var nbuf [16]byte
 		name := lowerASCII(nbuf[:0], kindNames[k])
 		var snbuf [16]byte

@@ -33,6 +33,10 @@ type File struct {
 	// order, wherever they appear.
 	Sitemaps []Text
 	Hosts    []Text
+	// Preferences are the Content-Usage and Content-Signal lines before
+	// the first User-agent line, in file order: they apply to every
+	// crawler (a line inside a group is in its Group.Preferences).
+	Preferences []Statement
 	// Diagnostics are every finding about the file, sorted by line.
 	Diagnostics []Diagnostic
 	// Lines is the number of lines parsed; Size the length of the input in
@@ -68,6 +72,20 @@ func (f *File) HasDirective() bool {
 		}
 	}
 	return len(f.Sitemaps) > 0 || len(f.Hosts) > 0
+}
+
+// HasPreferences reports whether the file has any Content-Usage or
+// Content-Signal line, in a group or outside any.
+func (f *File) HasPreferences() bool {
+	if len(f.Preferences) > 0 {
+		return true
+	}
+	for _, g := range f.Groups {
+		if len(g.Preferences) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // HasErrors reports whether any diagnostic has Severity Error.
@@ -147,6 +165,7 @@ func Parse(data []byte) *File {
 	f.Lines = num
 	p.finish(len(data), len(body))
 	f.Groups = buildGroups(f.lines, modeRFC, p)
+	p.checkShadowed(f.Groups)
 	sort.SliceStable(f.Diagnostics, func(i, j int) bool { return f.Diagnostics[i].Line < f.Diagnostics[j].Line })
 	return f
 }
@@ -317,6 +336,11 @@ func (p *parser) checkValue(num int, k Kind, v string) {
 	case KindCleanParam:
 		if _, err := parseCleanParam(v); err != nil {
 			p.diag(num, Error, CodeEmptyCleanParam, "invalid Clean-param: %v: line ignored", err)
+		}
+	case KindContentUsage, KindContentSignal:
+		_, issues := parseStatement(k, v, num)
+		for _, is := range issues {
+			p.diag(num, is.sev, is.code, "%s", is.message)
 		}
 	case KindSitemap:
 		p.f.Sitemaps = append(p.f.Sitemaps, Text{Value: v, Line: num})

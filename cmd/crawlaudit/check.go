@@ -78,6 +78,12 @@ With --json each URL gives one JSON object per line:
                      {"requests": 1, "seconds": 2, "window": ["0800", "0900"], "line": 15, "in_force": false}]}
 (group, rule, line, crawl_delay, request_rate, visit_time are null when absent;
 request_rate is the rate in force, request_rates every line, [] when none).
+When the file has Content-Usage or Content-Signal lines, "preferences" follows:
+the AI-use preference in effect for the URL and the crawler, per category,
+  "preferences": {"train_ai": {"value": "n", "line": 4, "directive": "Content-Usage"},
+                  "ai_use": null, "search": {"value": "y", "line": 1, "directive": "Content-Signal"}}
+(null when unset; see docs/preferences.md), and the terminal prints them in a
+line under each URL.
 With --at T two keys follow: "at": T in RFC 3339 UTC, and "in_visit_time":
 true when T is inside the Visit-time window or there is none, else false.
 
@@ -121,6 +127,54 @@ type checkResult struct {
 	// At and InVisitTime are set with --at only.
 	At          *string `json:"at,omitempty"`
 	InVisitTime *bool   `json:"in_visit_time,omitempty"`
+	// Preferences is set only when the file has a Content-Usage or
+	// Content-Signal line, so the output of other files is unchanged.
+	Preferences *checkPrefs `json:"preferences,omitempty"`
+}
+
+// checkPrefs is the AI-use preference in effect for the URL and the
+// crawler, per category (docs/preferences.md); null when unset.
+type checkPrefs struct {
+	TrainAI *checkPref `json:"train_ai"`
+	AIUse   *checkPref `json:"ai_use"`
+	Search  *checkPref `json:"search"`
+}
+
+// checkPref is one category's preference and the line that states it.
+type checkPref struct {
+	Value     string `json:"value"`     // "y" or "n"
+	Line      int    `json:"line"`      // the line of the statement
+	Directive string `json:"directive"` // "Content-Usage" or "Content-Signal"
+}
+
+// newCheckPrefs converts the preferences in effect for check's output.
+func newCheckPrefs(p robots.Preferences) *checkPrefs {
+	one := func(c robots.Category) *checkPref {
+		if p[c].Value == robots.Unset {
+			return nil
+		}
+		return &checkPref{Value: p[c].Value.String(), Line: p[c].Line, Directive: p[c].Kind.String()}
+	}
+	return &checkPrefs{TrainAI: one(robots.TrainAI), AIUse: one(robots.AIUse), Search: one(robots.Search)}
+}
+
+// prefLine is the terminal's line of the preferences in effect: each
+// category with its value and line, or unset. A disallowed URL has no
+// preference (draft-ietf-aipref-attach-05 §3.1), which the line says.
+func prefLine(p robots.Preferences, allowed bool) string {
+	parts := make([]string, 0, robots.NumCategories)
+	for c := robots.Category(0); c < robots.NumCategories; c++ {
+		if p[c].Value == robots.Unset {
+			parts = append(parts, c.String()+" unset")
+			continue
+		}
+		parts = append(parts, fmt.Sprintf("%s=%s (line %d, %s)", c, p[c].Value, p[c].Line, p[c].Kind))
+	}
+	s := "preferences: " + strings.Join(parts, ", ")
+	if !allowed {
+		s += "; the URL is disallowed, so no preference applies to it"
+	}
+	return s
 }
 
 // checkRate is one Request-rate line in `check --json`.
@@ -221,6 +275,7 @@ func runCheck(e *env, o *checkOptions) error {
 	enc.SetEscapeHTML(false)
 	var buf []byte
 	disallowed := false
+	hasPrefs := f.HasPreferences()
 	for i, u := range o.urls {
 		var d robots.Decision
 		d, buf = g.Decide([]byte(targets[i]), buf)
@@ -230,6 +285,11 @@ func runCheck(e *env, o *checkOptions) error {
 		if d.Line > 0 {
 			rule, line := d.Rule, d.Line
 			res.Rule, res.Line = &rule, &line
+		}
+		var prefs robots.Preferences
+		if hasPrefs {
+			prefs, buf = g.Preferences([]byte(targets[i]), buf)
+			res.Preferences = newCheckPrefs(prefs)
 		}
 		if o.json {
 			if err := enc.Encode(&res); err != nil {
@@ -251,6 +311,9 @@ func runCheck(e *env, o *checkOptions) error {
 		// The URL and the rule come from the user and the robots.txt: no
 		// escape sequence in them reaches the terminal.
 		fmt.Fprintf(e.stdout, "%s  %s  (%s)\n", verdict, report.Printable(u, 0), report.Printable(why, 0))
+		if hasPrefs {
+			fmt.Fprintf(e.stdout, "            %s\n", prefLine(prefs, d.Allowed))
+		}
 	}
 	if !o.json {
 		printCheckGroup(e.stdout, g, limits, o.atSet)

@@ -41,7 +41,10 @@ func init() {
 colons, rules before any User-agent line, invalid Crawl-delay, Request-rate
 and Visit-time values, several "*" groups, blank lines inside a group, lines
 over 16,664 bytes, files over 500 KiB, bytes that are not UTF-8, HTML pages
-served as robots.txt. An error is something that does not take effect as
+served as robots.txt; in Content-Usage and Content-Signal lines, values that
+are not label=value lists, unknown and obsolete labels (ai=n), values other
+than y/n (yes/no), repeated labels and lines, and path lines that leave unknown
+what a broader line states (docs/preferences.md). An error is something that does not take effect as
 written (or a file that is not a robots.txt); a warning is read, but not by
 every crawler the same way.
 
