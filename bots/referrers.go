@@ -8,7 +8,7 @@ import (
 	"strings"
 )
 
-// The referrer table (contract §16, crawl-to-refer): which operator's
+// The referrer table (for crawl-to-refer): which operator's
 // product a person came from, by the host of the Referer header or by the
 // utm_source parameter of the URL they landed on. It is data with sources,
 // referrers.json, each row with the URL it comes from.

@@ -120,7 +120,7 @@ func TestPreferences(t *testing.T) {
 		// "use=reference" is known and no category.
 		{"Cloudflare_managed", "User-agent: *\nContent-Signal: search=yes,ai-train=no,use=reference\nAllow: /\n", "a", "/", "train-ai=n@2 ai-use=- search=y@2"},
 		// contentsignals.org writes the line before the group: outside any
-		// group it applies to every crawler (contract §16).
+		// group it applies to every crawler.
 		{"ContentSignals_outsideGroup", "Content-Signal: search=yes, ai-input=yes, ai-train=no\nUser-Agent: GPTBot\nDisallow: /private/\n", "GPTBot", "/", "train-ai=n@1 ai-use=y@1 search=y@1"},
 		{"ContentSignals_outsideGroup_noGroup", "Content-Signal: ai-train=no\nUser-Agent: GPTBot\nDisallow: /\n", "Googlebot", "/", "train-ai=n@1 ai-use=- search=-"},
 		// A group's own line for the same path decides over one outside
@@ -146,8 +146,8 @@ func TestPreferences(t *testing.T) {
 }
 
 // TestPreferencesEveryProfile: the same lines are read by every profile,
-// through each profile's groups (contract §16: "parsed from every robots.txt
-// version", whatever --spec).
+// through each profile's groups (a site's declared preference does not depend on
+// which parsing profile the audit uses).
 func TestPreferencesEveryProfile(t *testing.T) {
 	f := Parse([]byte("Content-Signal: search=yes\nUser-agent: GPTBot\nDisallow: /private/\nContent-Usage: train-ai=n\nContent-Usage: /open/ train-ai=y\n\nUser-agent: *\nDisallow:\n"))
 	for _, p := range Profiles {
