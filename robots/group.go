@@ -144,8 +144,8 @@ func buildGroups(lines []line, mode groupMode, p *parser) []*Group {
 		case kind.isGroupMember():
 			if cur == nil && kind.isPreference() {
 				// A preference before any group applies to every
-				// crawler, as Cloudflare's content signals place them
-				// (draft-ietf-aipref-attach-05 puts them in groups only). Kept once, by Parse.
+				// crawler: a site that writes one there means its whole
+				// site (draft-ietf-aipref-attach-05 puts them in groups only). Kept once, by Parse.
 				if p != nil {
 					st, _ := parseStatement(kind, value, l.num)
 					p.checkDuplicatePref(p.f.Preferences, st, "outside any group")
