@@ -81,7 +81,7 @@ func (f *fetcher) build(ctx context.Context, caps []Capture) ([]*version, error)
 				start(c, status, nil)
 			}
 		case c.Status == "-" && cur != nil && cur.Status == 200 && c.Digest == cur.Digest:
-			sighting(c) // a revisit record: the same body as before
+			sighting(c) // a revisit record: the archive saw the body it already had
 		case status >= 300 && status <= 399:
 			unversioned(c, "redirect: the archive holds no body of the robots.txt it led to at this instant")
 		case status >= 500 && status <= 599:
