@@ -170,17 +170,8 @@ func (p *StagedParquet) Commit() error {
 		p.Abort()
 		return err
 	}
-	old, err := replaceDir(tmp, p.dir)
-	if err != nil {
-		p.Abort()
-		return fmt.Errorf("cannot replace %s: %w", p.dir, err)
-	}
 	p.tmp = ""
-	atomicfile.Remove(tmp) // forgets the name; after an exchange, removes the previous dataset
-	if old != "" {
-		atomicfile.Remove(old)
-	}
-	return nil
+	return atomicfile.ReplaceDir(tmp, p.dir)
 }
 
 // Abort removes the dataset written; the directory stays as it was. It is
@@ -192,34 +183,6 @@ func (p *StagedParquet) Abort() error {
 	err := atomicfile.Remove(p.tmp)
 	p.tmp = ""
 	return err
-}
-
-// replaceDir puts the directory tmp at dir. An existing dir is exchanged
-// with tmp in one step where the system can (then tmp holds the previous
-// one and old is ""), or else moved aside to old, a temporary name, before
-// tmp is renamed to dir (and moved back if that fails).
-func replaceDir(tmp, dir string) (old string, err error) {
-	if _, err := os.Lstat(dir); errors.Is(err, fs.ErrNotExist) {
-		return "", os.Rename(tmp, dir)
-	}
-	if err := exchangeDirs(tmp, dir); err == nil {
-		return "", nil
-	} else if !errors.Is(err, errors.ErrUnsupported) {
-		return "", err
-	}
-	old = atomicfile.TempPath(dir)
-	if err := os.Rename(dir, old); err != nil {
-		atomicfile.Remove(old)
-		return "", err
-	}
-	if err := os.Rename(tmp, dir); err != nil {
-		if rerr := os.Rename(old, dir); rerr != nil {
-			return "", fmt.Errorf("%w (and the previous dataset was left at %s: %v)", err, old, rerr)
-		}
-		atomicfile.Remove(old)
-		return "", err
-	}
-	return old, nil
 }
 
 // CheckParquetDir returns an error when StageParquet would refuse dir: it
