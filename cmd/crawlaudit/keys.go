@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -89,44 +88,25 @@ func runKeysUpdate(ctx context.Context, e *env, opt *keysUpdateOptions) error {
 	if opt.dir == "" {
 		return usageErr("keys update: --dir must not be empty")
 	}
-	uo := webbotauth.UpdateOptions{BaseURL: opt.baseURL}
-	for _, s := range strings.Split(opt.signers, ",") {
-		if s = strings.TrimSpace(s); s != "" {
-			uo.Hosts = append(uo.Hosts, s)
-		}
-	}
+	uo := webbotauth.UpdateOptions{BaseURL: opt.baseURL, Hosts: commaList(opt.signers)}
 	if err := os.MkdirAll(opt.dir, 0o755); err != nil {
 		return usageErr("keys update: %v", err)
 	}
 	results, err := webbotauth.Update(ctx, &http.Client{Timeout: opt.timeout}, opt.dir, uo)
-	if err != nil && len(results) == 0 {
-		return usageErr("keys update: %v", err)
-	}
-	failed := 0
-	for _, r := range results {
-		switch {
-		case errors.Is(r.Err, webbotauth.ErrRefused):
-			failed++
-			fmt.Fprintf(e.stderr, "%-28s refused: %v\n%-28s nothing was stored: the directory stored before stays the newest\n", r.Host, r.Err, "")
-		case r.Err != nil:
-			failed++
-			fmt.Fprintf(e.stderr, "%-28s failed: %v\n", r.Host, r.Err)
-		case r.Unchanged:
-			fmt.Fprintf(e.stdout, "%-28s unchanged (%d keys)\n", r.Host, r.Keys)
-		default:
-			fmt.Fprintf(e.stdout, "%-28s new directory: %d keys → %s\n", r.Host, r.Keys, filepath.ToSlash(r.File))
+	lines := make([]updateLine, len(results))
+	for i, r := range results {
+		l := updateLine{name: r.Host, err: r.Err, refused: errors.Is(r.Err, webbotauth.ErrRefused)}
+		if r.Unchanged {
+			l.done = fmt.Sprintf("unchanged (%d keys)", r.Keys)
+		} else {
+			l.done = fmt.Sprintf("new directory: %d keys → %s", r.Keys, filepath.ToSlash(r.File))
 		}
 		for _, n := range r.Notes {
-			fmt.Fprintf(e.stderr, "%-28s warning: %s (not used)\n", r.Host, n)
+			l.warnings = append(l.warnings, n+" (not used)")
 		}
+		lines[i] = l
 	}
-	if failed > 0 {
-		return &exitError{code: exitUsage, err: fmt.Errorf("keys update: %d of %d signers failed (see above); the others were written to %s", failed, len(results), opt.dir)}
-	}
-	if err != nil {
-		return usageErr("keys update: %v", err) // interrupted
-	}
-	return nil
+	return reportUpdate(e, updateReport{cmd: "keys update", what: "signers", kept: "the directory", width: 28, dir: opt.dir}, lines, err)
 }
 
 func runKeysShow(e *env, opt *keysShowOptions) error {

@@ -77,46 +77,28 @@ func runRangesUpdate(ctx context.Context, e *env, opt *rangesUpdateOptions) erro
 	if opt.dir == "" {
 		return usageErr("ranges update: --dir must not be empty")
 	}
-	uo := verify.UpdateOptions{BaseURL: opt.baseURL}
-	for _, s := range strings.Split(opt.sources, ",") {
-		if s = strings.TrimSpace(s); s != "" {
-			uo.Sources = append(uo.Sources, s)
-		}
-	}
+	uo := verify.UpdateOptions{BaseURL: opt.baseURL, Sources: commaList(opt.sources)}
 	if err := os.MkdirAll(opt.dir, 0o755); err != nil {
 		return usageErr("ranges update: %v", err)
 	}
 	results, err := verify.Update(ctx, &http.Client{Timeout: opt.timeout}, opt.dir, uo)
-	if err != nil && len(results) == 0 {
-		return usageErr("ranges update: %v", err)
-	}
-	failed := 0
-	for _, r := range results {
+	lines := make([]updateLine, len(results))
+	for i, r := range results {
+		l := updateLine{name: r.Source, err: r.Err, refused: errors.Is(r.Err, verify.ErrRefused)}
 		switch {
-		case errors.Is(r.Err, verify.ErrRefused):
-			failed++
-			fmt.Fprintf(e.stderr, "%-32s refused: %v\n%-32s nothing was stored: the list stored before stays the newest\n", r.Source, r.Err, "")
-		case r.Err != nil:
-			failed++
-			fmt.Fprintf(e.stderr, "%-32s failed: %v\n", r.Source, r.Err)
 		case r.Skipped != "":
-			fmt.Fprintf(e.stdout, "%-32s skipped: %s\n", r.Source, r.Skipped)
+			l.done = "skipped: " + r.Skipped
 		case r.Unchanged:
-			fmt.Fprintf(e.stdout, "%-32s unchanged (%d prefixes, %s)\n", r.Source, r.Prefixes, r.Created.UTC().Format(time.RFC3339))
+			l.done = fmt.Sprintf("unchanged (%d prefixes, %s)", r.Prefixes, r.Created.UTC().Format(time.RFC3339))
 		default:
-			fmt.Fprintf(e.stdout, "%-32s new list: %d prefixes, %s → %s\n", r.Source, r.Prefixes, r.Created.UTC().Format(time.RFC3339), filepath.ToSlash(r.File))
+			l.done = fmt.Sprintf("new list: %d prefixes, %s → %s", r.Prefixes, r.Created.UTC().Format(time.RFC3339), filepath.ToSlash(r.File))
 		}
 		for _, d := range r.Dropped {
-			fmt.Fprintf(e.stderr, "%-32s warning: %s (audits drop it)\n", r.Source, d)
+			l.warnings = append(l.warnings, d+" (audits drop it)")
 		}
+		lines[i] = l
 	}
-	if failed > 0 {
-		return &exitError{code: exitUsage, err: fmt.Errorf("ranges update: %d of %d sources failed (see above); the others were written to %s", failed, len(results), opt.dir)}
-	}
-	if err != nil {
-		return usageErr("ranges update: %v", err) // interrupted
-	}
-	return nil
+	return reportUpdate(e, updateReport{cmd: "ranges update", what: "sources", kept: "the list", width: 32, dir: opt.dir}, lines, err)
 }
 
 // loadRanges returns the built-in snapshot with the sources of dir in place
