@@ -28,26 +28,7 @@ import (
 // under cf/ and as files in a directory, and that directory.
 func sampleObjects(t *testing.T) (*fakes3.Server, string, []string) {
 	t.Helper()
-	gz, err := os.ReadFile("../testdata/sample/access-2026-10.log.gz")
-	if err != nil {
-		t.Fatal(err)
-	}
-	zr, err := gzip.NewReader(bytes.NewReader(gz))
-	if err != nil {
-		t.Fatal(err)
-	}
-	plain, err := io.ReadAll(zr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	keys, objs := fakes3.CloudFrontObjects(t, plain, "E2SAMPLE")
-	srv := fakes3.Start(t, "logs")
-	dir := t.TempDir()
-	for _, k := range keys {
-		srv.Put(t, "cf/"+k, objs[k])
-		writeFile(t, dir, k, objs[k])
-	}
-	return srv, dir, keys
+	return fakes3.CloudFrontSample(t, "../testdata/sample/access-2026-10.log.gz", "logs", "cf/", "E2SAMPLE")
 }
 
 // TestObjectsLikeFiles: the sample month read from S3 objects gives the

@@ -5,7 +5,6 @@ import (
 	"compress/gzip"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -20,27 +19,7 @@ import (
 // day under cf/ in a fake S3 bucket and as the same files in a directory.
 func s3Sample(t *testing.T) (*fakes3.Server, string) {
 	t.Helper()
-	gz, err := os.ReadFile(sampleLog)
-	if err != nil {
-		t.Fatal(err)
-	}
-	zr, err := gzip.NewReader(bytes.NewReader(gz))
-	if err != nil {
-		t.Fatal(err)
-	}
-	plain, err := io.ReadAll(zr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	keys, objs := fakes3.CloudFrontObjects(t, plain, "E2SAMPLE")
-	srv := fakes3.Start(t, "logs")
-	dir := t.TempDir()
-	for _, k := range keys {
-		srv.Put(t, "cf/"+k, objs[k])
-		if err := os.WriteFile(filepath.Join(dir, k), objs[k], 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	srv, dir, _ := fakes3.CloudFrontSample(t, sampleLog, "logs", "cf/", "E2SAMPLE")
 	return srv, dir
 }
 

@@ -8,10 +8,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
+	"io"
 	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -200,4 +202,35 @@ func CloudFrontObjects(tb testing.TB, log []byte, dist string) ([]string, map[st
 		objs[k] = z.Bytes()
 	}
 	return keys, objs
+}
+
+// CloudFrontSample reads the gzipped combined log at gzPath, cuts it into
+// CloudFront-named gzip objects of distribution dist (CloudFrontObjects),
+// and stores them in a new fake bucket under prefix and as files in a
+// temporary directory: the same bytes from S3 and from disk. It returns the
+// server, the directory and the object names (without prefix).
+func CloudFrontSample(tb testing.TB, gzPath, bucket, prefix, dist string) (*Server, string, []string) {
+	tb.Helper()
+	gz, err := os.ReadFile(gzPath)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(gz))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	plain, err := io.ReadAll(zr)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	keys, objs := CloudFrontObjects(tb, plain, dist)
+	srv := Start(tb, bucket)
+	dir := tb.TempDir()
+	for _, k := range keys {
+		srv.Put(tb, prefix+k, objs[k])
+		if err := os.WriteFile(filepath.Join(dir, k), objs[k], 0o644); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return srv, dir, keys
 }
