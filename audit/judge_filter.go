@@ -188,6 +188,12 @@ func (f *humanFilter) keep(r *logfmt.Row) bool {
 			f.lastBot = bot
 		}
 	}
+	if !bot && (r.SignatureInput != nil || r.Signature != nil) {
+		// A signed request may be an agent's behind a browser's header:
+		// the judge verifies the signature, and counts it as a person's
+		// when the signature does not name an agent.
+		return true
+	}
 	if !bot {
 		if f.collect && len(r.ClientIP) > 0 {
 			f.addClient(r)
