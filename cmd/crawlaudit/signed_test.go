@@ -173,6 +173,29 @@ func TestAuditSignedMonth(t *testing.T) {
 		t.Fatal(err)
 	}
 	got.WriteString("\n# blocklist.csv\n" + string(csv))
+	md, err := os.ReadFile(filepath.Join(out, "report.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sec := string(md)
+	i := strings.Index(sec, "### Signed requests")
+	if i < 0 {
+		t.Fatalf("report.md has no signed requests section:\n%s", md)
+	}
+	sec = sec[i:]
+	if j := strings.Index(sec, "\n## "); j >= 0 {
+		sec = sec[:j]
+	}
+	got.WriteString("\n# report.md\n" + sec)
+	page, err := os.ReadFile(filepath.Join(out, "report.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`<h3 id="signatures">Signed requests</h3>`, `<td class="n" data-v="100">100%</td>`, `<th scope="row">https://ahrefs.test</th>`} {
+		if !strings.Contains(string(page), want) {
+			t.Errorf("report.html lacks %s", want)
+		}
+	}
 	if *update {
 		if err := os.WriteFile(signedGolden, []byte(got.String()), 0o644); err != nil {
 			t.Fatal(err)
