@@ -6,6 +6,7 @@ import (
 	"net/netip"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/crawlaudit/crawlaudit/bots"
 	"github.com/crawlaudit/crawlaudit/ingest"
+	"github.com/crawlaudit/crawlaudit/ingest/logfmt"
 	"github.com/crawlaudit/crawlaudit/report"
 	"github.com/crawlaudit/crawlaudit/verify"
 	"github.com/crawlaudit/crawlaudit/webbotauth"
@@ -32,7 +34,7 @@ var errSignedUnsupported = errors.New("the logs hold signed requests (Signature-
 type sigJudge struct {
 	keys    *webbotauth.Keys
 	extra   []webbotauth.Signer
-	loaded  bool
+	once    sync.Once // loads v and signers, from the judge or a filter
 	err     error
 	v       *webbotauth.Verifier
 	signers *webbotauth.SignerTable
@@ -66,22 +68,38 @@ func newSigJudge(keys *webbotauth.Keys, extra []webbotauth.Signer) *sigJudge {
 // load makes the verifier: the built-in snapshot with the given keys over
 // it, and the signer table.
 func (s *sigJudge) load() error {
-	if s.loaded {
-		return s.err
-	}
-	s.loaded = true
-	snap, err := webbotauth.Snapshot()
-	if err != nil {
-		s.err = err
-		return err
-	}
-	keys := snap
-	if s.keys != nil {
-		keys = snap.Override(s.keys)
-	}
-	s.v = webbotauth.NewVerifier(keys, webbotauth.Options{})
-	s.signers, s.err = webbotauth.NewSignerTable(s.extra)
+	s.once.Do(func() {
+		snap, err := webbotauth.Snapshot()
+		if err != nil {
+			s.err = err
+			return
+		}
+		keys := snap
+		if s.keys != nil {
+			keys = snap.Override(s.keys)
+		}
+		s.v = webbotauth.NewVerifier(keys, webbotauth.Options{})
+		s.signers, s.err = webbotauth.NewSignerTable(s.extra)
+	})
 	return s.err
+}
+
+// precheck verifies the signature of the parsed row r ahead of the judge
+// (webbotauth.Verifier.Precheck), in the parsing goroutine that read it:
+// the checks then run on every core, and the judge, which must see the
+// requests in order for replays, finds them cached. Safe for concurrent
+// use.
+func (s *sigJudge) precheck(r *logfmt.Row) {
+	if s.load() != nil {
+		return
+	}
+	req := webbotauth.Request{
+		Message: webbotauth.Message{Method: string(ingest.RepairUTF8(r.Method)), Authority: string(ingest.RepairUTF8(r.Host)),
+			Target: string(ingest.RepairUTF8(r.Target)), Scheme: string(r.Scheme)},
+		Time:           time.UnixMicro(r.Time),
+		SignatureAgent: string(r.SignatureAgent), SignatureInput: string(r.SignatureInput), Signature: string(r.Signature),
+	}
+	s.v.Precheck(&req)
 }
 
 // sigColumns are the columns of a batch that a signed request fills; nil

@@ -102,7 +102,7 @@ func (j *judge) judgeInto(ctx context.Context, pending *pendingStore, opts inges
 			}
 		}
 	}
-	filters := &humanFilters{ident: j.ident, fromUS: j.fromUS, toUS: j.toUS, collect: j.collectClients, trusted: j.trusted}
+	filters := &humanFilters{ident: j.ident, fromUS: j.fromUS, toUS: j.toUS, collect: j.collectClients, trusted: j.trusted, sig: j.sig}
 	opts.RowFilter = filters.newFilter
 	j.handoff = &filters.handoff
 	defer func() { j.handoff = nil }()
