@@ -186,7 +186,7 @@ func TestSignedHostile(t *testing.T) {
 		lines = append(lines, string(b))
 	}
 	cases := []hdr{
-		{good.agent, "sig1=(((", good.sig},                                                   // malformed structured field
+		{good.agent, "sig1=(((", good.sig},                                                    // malformed structured field
 		{good.agent, strings.Replace(good.input, `"@path"`, `"content-digest"`, 1), good.sig}, // a component the log lacks
 		{good.agent, strings.Replace(good.input, `alg="ed25519"`, `alg="hmac-sha256"`, 1), good.sig},
 		{good.agent, good.input + ";x=\"" + strings.Repeat("a", 20<<10) + "\"", good.sig}, // over the 16 KiB read
