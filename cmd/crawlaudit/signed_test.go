@@ -209,3 +209,30 @@ func TestAuditSignedMonth(t *testing.T) {
 		t.Errorf("the signed month differs from %s (run with -update if the change is right):\n%s", signedGolden, got.String())
 	}
 }
+
+// TestSignedFlagsRefused: a --keys DIR that cannot serve, and gen --signed
+// without what it needs, are usage errors that say what to give.
+func TestSignedFlagsRefused(t *testing.T) {
+	dir := t.TempDir()
+	empty := filepath.Join(dir, "empty")
+	os.MkdirAll(empty, 0o755)
+	robots := filepath.Join(dir, "robots.txt")
+	os.WriteFile(robots, []byte("User-agent: *\nDisallow: /x\n"), 0o644)
+	log := filepath.Join(dir, "a.log")
+	os.WriteFile(log, []byte("192.0.2.1 - - [01/Oct/2026:00:00:00 +0000] \"GET / HTTP/1.1\" 200 1 \"-\" \"curl/8\"\n"), 0o644)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"audit", "--robots", robots, "--keys", filepath.Join(dir, "none"), log}, "cannot read key directory"},
+		{[]string{"audit", "--robots", robots, "--keys", empty, log}, "holds no key directory"},
+		{[]string{"gen", "--signed", "0.1", "-o", filepath.Join(dir, "g.log")}, "--signed needs --format jsonl"},
+		{[]string{"gen", "--signed", "0.1", "--format", "jsonl", "-o", filepath.Join(dir, "g.log")}, "--signed needs --keys-out"},
+		{[]string{"gen", "--signed", "2", "--format", "jsonl", "--keys-out", empty, "-o", filepath.Join(dir, "g.log")}, "share from 0 to 1"},
+	} {
+		code, _, stderr := runCLI(t, "", c.args...)
+		if code != exitUsage || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, %q; want a usage error saying %q", c.args, code, stderr, c.want)
+		}
+	}
+}
