@@ -127,6 +127,9 @@ type Result struct {
 	judged bool
 	// lean: DuckDB holds the judge's counts, not the requests (Config.Lean).
 	lean bool
+	// sigStats counts the signature checks of the audit (computed, and
+	// answered from the cache).
+	sigStats webbotauth.Stats
 	// Warnings are things the user should know that did not stop the audit
 	// (skipped history files, logs with hosts an unnamed history judges).
 	Warnings []string
@@ -499,6 +502,7 @@ func runOnce(ctx context.Context, cfg Config, logs []string, damaged []*ingest.I
 	}
 	res.Summary.Verification = verification(j.claims.ranges(), j.claims, cfg.DNS, dnsStats)
 	res.Summary.Signatures = j.sig.summary()
+	res.sigStats = j.sig.stats()
 	res.ranges = j.claims.ranges()
 	if p := predating(res.Summary.Bots, res.ranges); p != nil {
 		res.Summary.Verification.Predating = p

@@ -102,7 +102,10 @@ func (j *judge) judgeInto(ctx context.Context, pending *pendingStore, opts inges
 			}
 		}
 	}
-	filters := &humanFilters{ident: j.ident, fromUS: j.fromUS, toUS: j.toUS, collect: j.collectClients, trusted: j.trusted, sig: j.sig}
+	filters := &humanFilters{ident: j.ident, fromUS: j.fromUS, toUS: j.toUS, collect: j.collectClients, trusted: j.trusted}
+	if sigPrecheck {
+		filters.sig = j.sig
+	}
 	opts.RowFilter = filters.newFilter
 	j.handoff = &filters.handoff
 	defer func() { j.handoff = nil }()
