@@ -234,9 +234,11 @@ func (j *judge) agentState(ua string, res webbotauth.Result) int32 {
 		return id
 	}
 	bot := bots.Bot{Name: sg.Agent, Operator: sg.Operator, Purpose: bots.PurposeAIAssistant, IsBot: true}
-	if c, ok := bots.Lookup(sg.Agent); ok {
+	if c, ok := bots.Lookup(sg.Agent); ok && strings.EqualFold(c.Operator, sg.Operator) {
 		// The table's spelling, so that the agent has one row whether its
-		// header or its signature named it.
+		// header or its signature named it. (A table entry of that name
+		// but another operator is another product: the signer's row
+		// names the agent then.)
 		bot = bots.Bot{Name: c.Name, Operator: c.Operator, Purpose: c.Purpose, IsBot: true, Known: true}
 	}
 	id := j.newUAStateOf(ua, bot, true)
