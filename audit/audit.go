@@ -30,6 +30,7 @@ import (
 	"github.com/crawlaudit/crawlaudit/robots"
 	"github.com/crawlaudit/crawlaudit/robots/history"
 	"github.com/crawlaudit/crawlaudit/verify"
+	"github.com/crawlaudit/crawlaudit/webbotauth"
 )
 
 // Config is what an audit is asked to do.
@@ -97,6 +98,13 @@ type Config struct {
 	// merges (BlockPolicy.Widest) never covers one that does not qualify.
 	// It costs memory per distinct address.
 	SeenClients bool
+	// Keys are the signers' key directories that signed requests (Web Bot
+	// Auth) are verified with, over the built-in snapshot (--keys DIR:
+	// webbotauth.LoadDir); nil: the built-in snapshot alone.
+	Keys *webbotauth.Keys
+	// Signers are rows added to the built-in signer table (--keys DIR's
+	// signers.json: webbotauth.LoadSigners).
+	Signers []webbotauth.Signer
 	// Lean is for a caller that reads only the summary: no Result method
 	// that lists requests (WriteOut, WriteReport, BlockList, StageParquet).
 	// An audit kept in memory (no DB) without WhatIf, of logs that can be
@@ -119,6 +127,9 @@ type Result struct {
 	judged bool
 	// lean: DuckDB holds the judge's counts, not the requests (Config.Lean).
 	lean bool
+	// sigStats counts the signature checks of the audit (computed, and
+	// answered from the cache).
+	sigStats webbotauth.Stats
 	// Warnings are things the user should know that did not stop the audit
 	// (skipped history files, logs with hosts an unnamed history judges).
 	Warnings []string
@@ -329,6 +340,7 @@ func runOnce(ctx context.Context, cfg Config, logs []string, damaged []*ingest.I
 	}
 	defer j.release()
 	configureJudge(j, cfg)
+	j.sig = newSigJudge(cfg.Keys, cfg.Signers)
 	res.operators = j.rules
 	j.collectClients = cfg.SeenClients
 	if !cfg.DNS.Live && cfg.DNS.CachePath == "" {
@@ -489,6 +501,8 @@ func runOnce(ctx context.Context, cfg Config, logs []string, damaged []*ingest.I
 		return nil, err
 	}
 	res.Summary.Verification = verification(j.claims.ranges(), j.claims, cfg.DNS, dnsStats)
+	res.Summary.Signatures = j.sig.summary()
+	res.sigStats = j.sig.stats()
 	res.ranges = j.claims.ranges()
 	if p := predating(res.Summary.Bots, res.ranges); p != nil {
 		res.Summary.Verification.Predating = p

@@ -197,7 +197,8 @@ func (r *Result) BlockList(ctx context.Context, p BlockPolicy) (*firewall.List, 
 		if v[8] != nil || v[9] != nil {
 			bot, _ := v[8].(string)
 			id, _ := v[9].(string)
-			(*cur)[len(*cur)-1].Claims = claims.add(bot, id)
+			sig, _ := v[15].(string)
+			(*cur)[len(*cur)-1].Claims = claims.add(bot, id, sig)
 		}
 		return nil
 	})
@@ -264,7 +265,7 @@ func (a *claimArena) start() { a.first = len(a.chunk) }
 
 // add adds a claim of the current address and returns all of its claims,
 // a slice that later claims of other addresses leave as it is.
-func (a *claimArena) add(bot, identity string) []firewall.Claim {
+func (a *claimArena) add(bot, identity, signature string) []firewall.Claim {
 	if a.names == nil {
 		a.names = map[string]string{}
 	}
@@ -283,7 +284,7 @@ func (a *claimArena) add(bot, identity string) []firewall.Claim {
 		copy(next, mine)
 		a.chunk, a.first = next, 0
 	}
-	a.chunk = append(a.chunk, firewall.Claim{Bot: intern(bot), Identity: intern(identity)})
+	a.chunk = append(a.chunk, firewall.Claim{Bot: intern(bot), Identity: intern(identity), Signature: intern(signature)})
 	return a.chunk[a.first:len(a.chunk):len(a.chunk)]
 }
 
@@ -299,6 +300,8 @@ func (a *claimArena) share(claims []firewall.Claim) []firewall.Claim {
 		a.key = append(a.key, c.Bot...)
 		a.key = append(a.key, 0)
 		a.key = append(a.key, c.Identity...)
+		a.key = append(a.key, 0)
+		a.key = append(a.key, c.Signature...)
 		a.key = append(a.key, 0)
 	}
 	if s, ok := a.sets[string(a.key)]; ok {

@@ -59,7 +59,7 @@ func TestClaimArena(t *testing.T) {
 		a.start()
 		var cl []firewall.Claim
 		for k := range i%3 + 1 {
-			cl = a.add(fmt.Sprintf("bot%d", k), "unverified")
+			cl = a.add(fmt.Sprintf("bot%d", k), "unverified", "")
 		}
 		got = append(got, cl)
 	}
@@ -67,7 +67,7 @@ func TestClaimArena(t *testing.T) {
 	a.start()
 	var big []firewall.Claim
 	for k := range claimChunk + 7 {
-		big = a.add(fmt.Sprintf("bot%d", k%5), "spoofed")
+		big = a.add(fmt.Sprintf("bot%d", k%5), "spoofed", "")
 	}
 	if len(big) != claimChunk+7 || big[claimChunk+6].Bot != fmt.Sprintf("bot%d", (claimChunk+6)%5) || big[0].Bot != "bot0" {
 		t.Fatalf("big address: %d claims, last %+v", len(big), big[len(big)-1])
@@ -96,7 +96,7 @@ func TestClaimArenaShare(t *testing.T) {
 		a.start()
 		var cl []firewall.Claim
 		for i := 0; i < len(pairs); i += 2 {
-			cl = a.add(pairs[i], pairs[i+1])
+			cl = a.add(pairs[i], pairs[i+1], "")
 		}
 		return a.share(cl)
 	}

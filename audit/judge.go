@@ -16,6 +16,7 @@ import (
 	"github.com/crawlaudit/crawlaudit/robots"
 	"github.com/crawlaudit/crawlaudit/robots/history"
 	"github.com/crawlaudit/crawlaudit/verify"
+	"github.com/crawlaudit/crawlaudit/webbotauth"
 )
 
 // Verdicts of the requests table's verdict column.
@@ -114,6 +115,10 @@ type judge struct {
 	// claims verifies who made each bot request: a User-Agent is only a
 	// claim, settled by the operator's ranges or reverse DNS.
 	claims *claims
+	// sig verifies signed requests (Web Bot Auth); nil for a judge that
+	// cannot, which stops at the first signed request
+	// (errSignedUnsupported).
+	sig *sigJudge
 
 	uaIDs    map[string]int32 // User-Agent → index in uas
 	uas      []*uaState
@@ -178,6 +183,8 @@ type judge struct {
 	out     *array.RecordBuilder
 	outCols outColumns
 	scratch []byte
+	// lastIP is the canonical client address clientOf found last.
+	lastIP string
 
 	// stream keeps what the windows and the changes need of each bot
 	// request (nil: the SQL measures them all); streamed is what it
@@ -570,6 +577,9 @@ func (j *judge) resetUAs() {
 	j.uas = kept
 	j.bots = len(kept)
 	j.uaIDs = make(map[string]int32)
+	if j.sig != nil {
+		clear(j.sig.agents)
+	}
 	j.absentUA = -1
 	j.uaBytes = 0
 }
@@ -577,8 +587,14 @@ func (j *judge) resetUAs() {
 // newUAState identifies the bot behind ua and returns the index of its new
 // state; logged tells a header from an absent one.
 func (j *judge) newUAState(ua string, logged bool) int32 {
+	return j.newUAStateOf(ua, j.identify(ua), logged)
+}
+
+// newUAStateOf returns the index of a new state of the header ua whose bot
+// is bot: the one it names, or a signer's agent (agentState).
+func (j *judge) newUAStateOf(ua string, bot bots.Bot, logged bool) int32 {
 	st := &uaState{ua: strings.Clone(ua), id: -1}
-	st.bot = j.identify(st.ua)
+	st.bot = bot
 	if st.bot.IsBot { // only bot rows are stored, with their header
 		st.botID = j.intern(st.bot.Name)
 		st.verifiable = j.claims.ranges().Verifiable(st.bot.Name)
@@ -897,6 +913,11 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 	if len(j.trusted) > 0 && int(rec.NumCols()) > ingest.ColForwardedFor {
 		fwdCol = rec.Column(ingest.ColForwardedFor).(*array.String)
 	}
+	// The Web Bot Auth headers: read only in a batch that has them.
+	sigCols, anySigned := sigColumnsOf(rec)
+	if anySigned && j.sig == nil {
+		return errSignedUnsupported
+	}
 	// The index arrays of the dictionary columns, read directly: ingest
 	// writes them as int32 (ingest.Schema).
 	uaIdx := indices(uaCol)
@@ -953,8 +974,44 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 		}
 		hs := &j.hosts[host]
 		uas := j.uas[ua]
+		var (
+			sigRes webbotauth.Result
+			signed = anySigned && sigCols.signed(i)
+			ipID   = int32(-1)
+			ip     string
+			ipDone bool
+		)
+		if signed {
+			ipID, ip, ipDone = j.clientOf(ipCol, fwdCol, i), j.lastIP, true
+			var err error
+			sigRes, err = j.sig.verify(&sigCols, i, us, dictValue(hostCol, hostIdx, hostDict, i), dictValue(methodCol, methodIdx, methodDict, i), strOr(targetCol, i), ip)
+			if err != nil {
+				return err
+			}
+			if !uas.bot.IsBot && sigRes.Status == webbotauth.StatusValid {
+				// A browser's header with a valid signature: the signer's
+				// agent made the request.
+				if a := j.agentState(uas.ua, sigRes); a >= 0 {
+					ua, uas = a, j.uas[a]
+				}
+			}
+			bot := ""
+			if uas.bot.IsBot {
+				bot = uas.bot.Name
+			}
+			j.sig.count(sigRes, bot)
+		}
 		if !uas.bot.IsBot {
 			hs.humans++
+			if signed && j.collectClients && ip != "" {
+				// The human filter let it through for its signature.
+				if a, err := netip.ParseAddr(ip); err == nil {
+					if j.clients == nil {
+						j.clients = make(map[netip.Addr]struct{})
+					}
+					j.clients[a.Unmap()] = struct{}{}
+				}
+			}
 			continue
 		}
 		hs.bots++
@@ -996,15 +1053,18 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 			j.unaudited++
 		}
 
-		ipID, ip := int32(-1), ""
-		if !ipCol.IsNull(i) {
-			if fwdCol != nil && !fwdCol.IsNull(i) {
-				ipID, ip = j.forwardedID(ipCol.Value(i), fwdCol.Value(i))
-			} else {
-				ipID, ip = j.ipID(ipCol.Value(i))
-			}
+		if !ipDone {
+			ipID, ip = j.clientOf(ipCol, fwdCol, i), j.lastIP
 		}
-		claimID, identity := j.claims.of(uas, ipID, ip, us)
+		var (
+			claimID  int32
+			identity verify.Identity
+		)
+		if signed {
+			claimID, identity = j.claims.signedOf(j.sig, uas, ip, us, sigRes)
+		} else {
+			claimID, identity = j.claims.of(uas, ipID, ip, us)
+		}
 		c.claim.UnsafeAppend(claimID)
 
 		c.ts.UnsafeAppend(arrow.Timestamp(us))
@@ -1120,6 +1180,30 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 		j.handoff.trim()
 	}
 	return nil
+}
+
+// clientOf returns the dict id of the client address of row i (-1: none,
+// or not interned), its canonical form left in j.lastIP ("" for none).
+func (j *judge) clientOf(ipCol, fwdCol *array.String, i int) int32 {
+	id, ip := int32(-1), ""
+	if !ipCol.IsNull(i) {
+		if fwdCol != nil && !fwdCol.IsNull(i) {
+			id, ip = j.forwardedID(ipCol.Value(i), fwdCol.Value(i))
+		} else {
+			id, ip = j.ipID(ipCol.Value(i))
+		}
+	}
+	j.lastIP = ip
+	return id
+}
+
+// dictValue returns the value of row i of a dictionary column ("" when
+// null), given its indices and its dictionary.
+func dictValue(col *array.Dictionary, idx []int32, dict *array.String, i int) string {
+	if col.IsNull(i) {
+		return ""
+	}
+	return dict.Value(int(idx[i]))
 }
 
 // ipID returns the dict id and the canonical form of a client address as

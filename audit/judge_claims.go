@@ -17,6 +17,7 @@ import (
 
 	"github.com/crawlaudit/crawlaudit/verify"
 	"github.com/crawlaudit/crawlaudit/verify/rdns"
+	"github.com/crawlaudit/crawlaudit/webbotauth"
 )
 
 // A claim is what one or more requests claim: a bot (by its User-Agent),
@@ -33,6 +34,10 @@ type claim struct {
 	// earliest and latest one (Unix µs), for the age of DNS evidence.
 	rows        int64
 	first, last int64
+	// sigStatus, signer and sigKey: the outcome of the requests'
+	// Web Bot Auth signature, its signer and key (StatusUnsigned: none).
+	sigStatus      webbotauth.Status
+	signer, sigKey string
 }
 
 // addrClaim is the claim of one (bot, address) pair over the instants
@@ -76,6 +81,9 @@ type claims struct {
 	// its requests then counted in handed. 8 bytes per dict entry, not a
 	// claim per bot name and spill.
 	byBot []botClaim
+	// bySig caches the claims of signed requests (signedOf), emptied
+	// like byAddr.
+	bySig map[sigClaimKey]addrClaim
 }
 
 // botClaim is an entry of claims.byBot: the claim id plus one (0: none)
@@ -216,6 +224,7 @@ func (c *claims) takeBatch(mem memory.Allocator) arrow.RecordBatch {
 	c.list = c.list[:0]
 	clear(c.byAddr)
 	c.byText = nil
+	c.bySig = nil
 	return rec
 }
 
@@ -463,6 +472,11 @@ var ClaimsSchema = arrow.NewSchema([]arrow.Field{
 	{Name: "id", Type: arrow.PrimitiveTypes.Int32},
 	{Name: "identity_code", Type: arrow.PrimitiveTypes.Uint8},
 	{Name: "evidence", Type: arrow.BinaryTypes.String},
+	// The Web Bot Auth signature of the claim's requests: its outcome
+	// (signature_status), signer and key; NULL when unsigned.
+	{Name: "signature_status", Type: arrow.BinaryTypes.String, Nullable: true},
+	{Name: "signer", Type: arrow.BinaryTypes.String, Nullable: true},
+	{Name: "signature_key", Type: arrow.BinaryTypes.String, Nullable: true},
 }, nil)
 
 // batch returns the claims held (from id base on) as a record batch of
@@ -479,6 +493,14 @@ func (c *claims) batch(mem memory.Allocator) arrow.RecordBatch {
 		ids.Append(c.base + int32(i))
 		codes.Append(uint8(cl.check.Identity))
 		evs.Append(strings.ToValidUTF8(cl.check.Evidence, "\uFFFD"))
+		for f, v := range []string{string(cl.sigStatus), cl.signer, cl.sigKey} {
+			sb := b.Field(3 + f).(*array.StringBuilder)
+			if cl.sigStatus == webbotauth.StatusUnsigned {
+				sb.AppendNull()
+			} else {
+				sb.Append(strings.ToValidUTF8(v, "\uFFFD"))
+			}
+		}
 	}
 	return b.NewRecordBatch()
 }

@@ -56,6 +56,9 @@ type humanFilters struct {
 	// aggregation of block lists), behind the trusted proxies.
 	collect bool
 	trusted []netip.Prefix
+	// sig, when not nil, checks the signatures of signed rows ahead of
+	// the judge (sigJudge.precheck).
+	sig *sigJudge
 
 	mu  sync.Mutex
 	all []*humanFilter
@@ -187,6 +190,15 @@ func (f *humanFilter) keep(r *logfmt.Row) bool {
 			f.lastUA = append(f.lastUA[:0], r.UserAgent...)
 			f.lastBot = bot
 		}
+	}
+	if f.sig != nil && r.SignatureInput != nil && r.Signature != nil {
+		f.sig.precheck(r)
+	}
+	if !bot && (r.SignatureInput != nil || r.Signature != nil) {
+		// A signed request may be an agent's behind a browser's header:
+		// the judge verifies the signature, and counts it as a person's
+		// when the signature does not name an agent.
+		return true
 	}
 	if !bot {
 		if f.collect && len(r.ClientIP) > 0 {

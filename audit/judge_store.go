@@ -103,15 +103,17 @@ func (j *judge) judgeInto(ctx context.Context, pending *pendingStore, opts inges
 		}
 	}
 	filters := &humanFilters{ident: j.ident, fromUS: j.fromUS, toUS: j.toUS, collect: j.collectClients, trusted: j.trusted}
+	if sigPrecheck {
+		filters.sig = j.sig
+	}
 	opts.RowFilter = filters.newFilter
 	j.handoff = &filters.handoff
 	defer func() { j.handoff = nil }()
 	// The judge reads neither the protocol nor the Referer, nor the
-	// forwarded chain without trusted proxies, nor (until signatures
-	// decide identities) the scheme and the Web Bot Auth headers: they are
-	// not built.
-	opts.Skip = []int{ingest.ColProtocol, ingest.ColReferer, ingest.ColScheme,
-		ingest.ColSignatureAgent, ingest.ColSignatureInput, ingest.ColSignature}
+	// forwarded chain without trusted proxies: they are not built. The
+	// scheme and the Web Bot Auth headers are, for signed requests: a log
+	// without them pays a nil check per row (ingest's sparse columns).
+	opts.Skip = []int{ingest.ColProtocol, ingest.ColReferer}
 	if len(j.trusted) == 0 {
 		opts.Skip = append(opts.Skip, ingest.ColForwardedFor)
 	}

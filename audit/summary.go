@@ -86,7 +86,8 @@ func (res *Result) summarize(ctx context.Context, cfg Config, hist *history.Hist
 		if err := rows.Scan(&bot, &r.Host, &r.Identity, &op, &purpose, &r.Requests, &r.RobotsFetches, &r.Disallowed,
 			&r.DisallowedInGrace, &r.CrawlDelayBreaches, &r.RequestRateBreaches, &r.VisitTimeBreaches,
 			&r.Unaudited, &r.IPs, &r.FirstSeen, &r.LastSeen,
-			&r.DisallowedUnreachable, &r.AllowedUnavailable, &r.UserTriggered, &r.CrawlDelayUnsupported, &folded, &pos); err != nil {
+			&r.DisallowedUnreachable, &r.AllowedUnavailable, &r.UserTriggered, &r.CrawlDelayUnsupported, &folded, &pos,
+			&r.Signed); err != nil {
 			return fmt.Errorf("reading the summary: %w", err)
 		}
 		if bot != nil {

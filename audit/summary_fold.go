@@ -57,6 +57,7 @@ func (f *botFolds) addFolded(r *report.BotRow, n int64) {
 	s.UserTriggered += r.UserTriggered
 	s.CrawlDelayBreaches += r.CrawlDelayBreaches
 	s.CrawlDelayUnsupported += r.CrawlDelayUnsupported
+	s.Signed += r.Signed
 	s.RequestRateBreaches += r.RequestRateBreaches
 	s.VisitTimeBreaches += r.VisitTimeBreaches
 	s.Unaudited += r.Unaudited

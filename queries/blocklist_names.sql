@@ -18,7 +18,10 @@ LEFT JOIN block_ip_names ip ON ip.id = a.client_ip_id;
 DROP TABLE block_ip_names;
 
 CREATE OR REPLACE TEMP TABLE block_claim_rows AS
-SELECT coalesce(r.client_ip_id, -1) AS ip_id, coalesce(r.client_ip, '') AS ip, r.bot_id, r.identity
+SELECT coalesce(r.client_ip_id, -1) AS ip_id, coalesce(r.client_ip, '') AS ip, r.bot_id, r.identity,
+    -- the signature that made the claim spoofed (invalid, replayed, or valid: another operator's)
+    CASE WHEN r.identity = 'spoofed' AND r.signature_status IN ('invalid', 'replayed', 'valid')
+         THEN r.signature_status END AS signature
 FROM requests r
 SEMI JOIN (SELECT client_ip_id, client_ip FROM block_addresses WHERE qualifies OR held) a
     ON coalesce(a.client_ip_id, -1) = coalesce(r.client_ip_id, -1)
@@ -30,7 +33,7 @@ SELECT DISTINCT * FROM block_claim_rows;
 DROP TABLE block_claim_rows;
 
 CREATE OR REPLACE TEMP TABLE block_claims AS
-SELECT c.ip_id, c.ip, bot.value AS bot, c.identity
+SELECT c.ip_id, c.ip, bot.value AS bot, c.identity, c.signature
 FROM block_claim_ids c
 LEFT JOIN dict bot ON bot.id = c.bot_id;
 
@@ -44,7 +47,8 @@ CREATE OR REPLACE TEMP TABLE block_rows AS
 SELECT
     a.address AS client_ip,
     a.disallowed, a.spoofed, a.in_grace, a.crawl_delay, a.request_rate, a.visit_time,
-    a.verified, c.bot, c.identity, a.first_seen, a.last_seen, a.qualifies, a.unreachable, a.held
+    a.verified, c.bot, c.identity, a.first_seen, a.last_seen, a.qualifies, a.unreachable, a.held,
+    c.signature
 FROM block_named a
 LEFT JOIN block_claims c
     ON c.ip_id = coalesce(a.client_ip_id, -1)

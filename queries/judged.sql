@@ -37,7 +37,9 @@ SELECT
     m.request_rate_breach,
     m.crawl_delay_unsupported,
     r.identity,
-    cl.evidence               AS identity_evidence
+    cl.evidence               AS identity_evidence,
+    cl.signature_status,
+    cl.signer
 FROM requests r
 JOIN measures m ON r.rid = m.rid
 LEFT JOIN dict host    ON host.id    = r.host_id

@@ -53,7 +53,11 @@ CREATE TABLE IF NOT EXISTS decisions (
 CREATE TABLE IF NOT EXISTS claims (
     id                INTEGER,
     identity_code     UTINYINT,     -- 0 unverified, 1 verified, 2 spoofed (the view requests names them)
-    evidence          VARCHAR       -- which list and prefix, which PTR name, or what was missing
+    evidence          VARCHAR,      -- which list and prefix, which PTR name, or what was missing
+    signature_status  VARCHAR,      -- the requests' Web Bot Auth signature: valid, expired, invalid,
+                                    -- unknown_key, replayed, unverifiable; NULL when unsigned
+    signer            VARCHAR,      -- its signer's origin (https://chatgpt.com)
+    signature_key     VARCHAR       -- its keyid (the key's JWK thumbprint)
 );
 
 -- availability: the requests whose verdict robots.txt's availability changed
@@ -86,7 +90,8 @@ SELECT
     coalesce(p.crawl_delay_ignored, false) AS crawl_delay_ignored,
     coalesce(c.identity_code, 0) AS identity_code,
     ['unverified', 'verified', 'spoofed'][coalesce(c.identity_code, 0) + 1] AS identity, s.claim_id,
-    s.target, s.user_agent, s.client_ip
+    s.target, s.user_agent, s.client_ip,
+    c.signature_status
 FROM (SELECT rowid AS rid, unnest(r) FROM requests_store) s
 LEFT JOIN policies p ON p.id = s.policy_id
 LEFT JOIN decisions d ON d.id = s.decision_id

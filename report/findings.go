@@ -309,6 +309,9 @@ type Column struct {
 	// Optional columns are left out of a table where they are 0 on every
 	// row (the page says which).
 	Optional bool
+	// Silent columns are left out without a word where 0 on every row: a
+	// column only some logs can fill (signed requests).
+	Silent bool
 	// Value returns the cell's number (Num) or text.
 	Value func(*BotRow) any
 }
@@ -328,6 +331,7 @@ var BotColumns = []Column{
 	{Head: "visit", Optional: true, Title: "requests outside the Visit-time window (UTC)", Num: true, Value: func(r *BotRow) any { return r.VisitTimeBreaches }},
 	{Head: "unaudited", Optional: true, Title: "requests no robots.txt version covered", Num: true, Value: func(r *BotRow) any { return r.Unaudited }},
 	{Head: "IPs", Title: "distinct client addresses", Num: true, Value: func(r *BotRow) any { return r.IPs }},
+	{Head: "signed", Optional: true, Silent: true, Title: "requests with a valid Web Bot Auth signature", Num: true, Value: func(r *BotRow) any { return r.Signed }},
 }
 
 // Section is a section of the reports, with its id, the anchor a link to it uses.

@@ -31,6 +31,20 @@ type Summary struct {
 	// Blocklist says what the block list took and held back
 	// (BlocklistSummary); nil when none was made.
 	Blocklist *BlocklistSummary `json:"blocklist,omitempty"`
+	// Signatures are the signed requests (Web Bot Auth) per signer, key
+	// and outcome; omitted when no request was signed.
+	Signatures []SignatureRow `json:"signatures,omitempty"`
+}
+
+// SignatureRow is one entry of summary.json's "signatures": the requests
+// signed by one signer's key with one outcome (webbotauth.Status), and the
+// bots they were judged as (empty when they stayed browser requests).
+type SignatureRow struct {
+	Signer   string   `json:"signer"`
+	Key      string   `json:"key"`
+	Status   string   `json:"status"`
+	Requests int64    `json:"requests"`
+	Bots     []string `json:"bots"`
 }
 
 // Kinds of RobotsPeriod.
@@ -284,6 +298,8 @@ type BotRow struct {
 	// Verifiable tells that the bot's operator publishes ranges or
 	// documents reverse DNS, so that its identity could be established.
 	Verifiable bool `json:"-"`
+	// Signed: the row's requests with a valid Web Bot Auth signature.
+	Signed int64 `json:"signed"`
 }
 
 // Identities of BotRow.Identity.

@@ -289,6 +289,40 @@ func (v *Verifier) Verify(req *Request) Result {
 	return r
 }
 
+// Precheck computes the signature check of req as Verify makes it, and
+// caches it, without deciding the outcome: a caller that must hand Verify
+// the requests in their order (replays depend on it) can run the costly
+// part on every core first, and Verify then finds it cached. It does
+// nothing for a request Verify would call unverifiable or unknown_key.
+func (v *Verifier) Precheck(req *Request) {
+	if req.SignatureInput == "" || req.Signature == "" || len(req.SignatureInput) > maxHeaderBytes ||
+		len(req.Signature) > maxHeaderBytes || len(req.SignatureAgent) > maxHeaderBytes {
+		return
+	}
+	ph := v.parse(req)
+	if ph.fail != "" {
+		return
+	}
+	var k *key
+	if ph.host != "" {
+		k, _, _ = v.keys.lookup(ph.host, ph.p.keyid, req.Time)
+	} else {
+		_, k, _ = v.keys.lookupAny(ph.p.keyid, req.Time)
+	}
+	if k == nil {
+		return
+	}
+	alg := ph.p.alg
+	if alg == "" {
+		alg = algForKey(k.pub)
+	}
+	msg := req.Message
+	msg.signatureAgent = req.SignatureAgent
+	if base, err := buildBase(&msg, ph.p.components); err == nil {
+		v.check(k, alg, ph.sig, base)
+	}
+}
+
 func unixOr(s int64, none string) string {
 	if s == 0 {
 		return none

@@ -36,6 +36,7 @@ type auditOptions struct {
 	blockFormat     string
 	blockTTL        time.Duration
 	blockAggregate  string
+	keys            string // --keys DIR
 	blockAggForce   bool
 	allowList       string
 	rdns            bool
@@ -176,6 +177,7 @@ when interrupted by SIGINT or SIGTERM (nothing half-written is left).`,
 	f.DurationVar(&opt.rdnsTimeout, "rdns-timeout", 2*time.Second, "timeout of one DNS query")
 	f.IntVar(&opt.rdnsConcurrency, "rdns-concurrency", 16, "addresses looked up at once")
 	f.DurationVar(&opt.rdnsBudget, "rdns-budget", rdns.DefaultBudget, "time all the lookups of a run may take; an address not looked up by then stays unverified")
+	f.StringVar(&opt.keys, "keys", "", "signers' key directories in `DIR`/<signer host>/<instant>.json (crawlaudit keys update) over the built-in snapshot, to verify signed requests; DIR/signers.json may add signers")
 	f.IntVar(&opt.batchRows, "batch-rows", 0, "rows per Arrow record batch (default 32768)")
 	f.StringVar(&opt.failOn, "fail-on", "", "exit 1 when a bot has a finding of these `KINDS` (for cron and CI): "+strings.Join(failKindNames(), ", "))
 	f.BoolVarP(&opt.quiet, "quiet", "q", false, "no progress bar")
@@ -279,6 +281,11 @@ func (opt *auditOptions) config(e *env) (audit.Config, audit.BlockPolicy, error)
 		return cfg, block, usageErr("audit: %v", err)
 	}
 	cfg.GoMemoryLimitAfterRead = afterReadLimit()
+	if opt.keys != "" {
+		if cfg.Keys, cfg.Signers, err = loadKeysDir(e.stderr, opt.keys); err != nil {
+			return cfg, block, usageErr("audit: --keys: %v", err)
+		}
+	}
 	cfg.DB = opt.db
 	// Only the summary is read: DuckDB gets the judge's counts, not every
 	// request (--json lists the block list, which reads the requests).

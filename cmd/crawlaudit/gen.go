@@ -30,6 +30,8 @@ type genOptions struct {
 	robotsRules int
 	realistic   bool
 	outages     []string               // --robots-outage START/END=STATUS
+	signed      float64                // --signed: share of the crawlers' requests signed
+	keysOut     string                 // --keys-out DIR: the test signers' keys
 	changed     func(name string) bool // whether a flag was given
 }
 
@@ -104,6 +106,8 @@ layout "crawlaudit audit --robots DIR" reads. -o - writes to stdout.`,
 		f.Float64Var(&o.botShare, "bot-share", 0, "fraction of requests made by crawlers and scripts, in (0, 1) (0: the default mix, about 0.4)")
 		f.IntVar(&o.robotsRules, "robots-rules", 0, fmt.Sprintf("Allow and Disallow rules of the last robots.txt version, %d to %d (0: the hand-written %d)", loggen.HandWrittenRules, loggen.MaxRobotsRules, loggen.HandWrittenRules))
 		f.StringArrayVar(&o.outages, "robots-outage", nil, "robots.txt answers STATUS from START to END: START/END=STATUS (repeatable)")
+		f.Float64Var(&o.signed, "signed", 0, "sign this share of the crawlers' requests (0 to 1) with test keys, as Web Bot Auth agents do (jsonl only; needs --keys-out)")
+		f.StringVar(&o.keysOut, "keys-out", "", "with --signed, write the test signers' keys into `DIR`, for audit --keys DIR")
 		f.BoolVar(&o.realistic, "realistic", false, "a real site's month: --paths lines*0.104 --agents 271 --bot-share 0.3 --robots-rules 60")
 		return cmd
 	})
@@ -152,6 +156,16 @@ func (o *genOptions) genConfig() (loggen.Config, error) {
 	}
 	if !isFormat(o.format) {
 		return cfg, usageErr("gen: unknown --format %q: use one of %s", o.format, strings.Join(loggen.Formats, ", "))
+	}
+	switch {
+	case o.signed < 0 || o.signed > 1:
+		return cfg, usageErr("gen: --signed %v must be a share from 0 to 1", o.signed)
+	case o.signed > 0 && o.format != "jsonl":
+		return cfg, usageErr("gen: --signed needs --format jsonl, whose lines carry the signature headers")
+	case o.signed > 0 && o.keysOut == "":
+		return cfg, usageErr("gen: --signed needs --keys-out DIR, the test signers' keys an audit needs (--keys DIR)")
+	case o.signed == 0 && o.keysOut != "":
+		return cfg, usageErr("gen: --keys-out needs --signed")
 	}
 	cfg = loggen.Config{Seed: o.seed, Start: from, End: to, Lines: o.lines, Hosts: o.hosts, Location: loc,
 		Paths: o.paths, Agents: o.agents, BotShare: o.botShare, RobotsRules: o.robotsRules}
@@ -259,8 +273,24 @@ func genTo(w io.Writer, cfg loggen.Config, o *genOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := loggen.Generate(cfg, rw.Write); err != nil {
+	emit := rw.Write
+	var sg *loggen.Signing
+	if o.signed > 0 {
+		sg = loggen.NewSigning(o.signed)
+		emit = func(r *loggen.Request) error {
+			if err := sg.Sign(r); err != nil {
+				return err
+			}
+			return rw.Write(r)
+		}
+	}
+	if err := loggen.Generate(cfg, emit); err != nil {
 		return err
+	}
+	if sg != nil {
+		if err := sg.WriteKeys(o.keysOut); err != nil {
+			return fmt.Errorf("--keys-out %s: %w", o.keysOut, err)
+		}
 	}
 	return rw.Close()
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -135,4 +136,26 @@ func runKeysShow(e *env, opt *keysShowOptions) error {
 		}
 	}
 	return nil
+}
+
+// loadKeysDir reads a --keys directory: its signers' key directories, with
+// a warning on w for each file skipped, and the signers its signers.json
+// adds. A directory that cannot be read, or holds no key at all, is an
+// error: the audit would verify nothing with it.
+func loadKeysDir(w io.Writer, dir string) (*webbotauth.Keys, []webbotauth.Signer, error) {
+	keys, notes, err := webbotauth.LoadDir(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, n := range notes {
+		fmt.Fprintf(w, "crawlaudit: warning: --keys: %s: %s\n", n.File, n.Reason)
+	}
+	if len(keys.Hosts()) == 0 {
+		return nil, nil, fmt.Errorf("%s holds no key directory: want %s/<signer host>/<RFC 3339 instant>.json, each a JWKS (crawlaudit keys update --dir %s makes them)", dir, dir, dir)
+	}
+	signers, err := webbotauth.LoadSigners(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	return keys, signers, nil
 }

@@ -190,6 +190,11 @@ type Request struct {
 	// script; "" for a browser and an impostor. An operator's crawlers
 	// share what /robots.txt answered them (see Outage).
 	Operator string
+
+	// SignatureAgent, SignatureInput and Signature are the Web Bot Auth
+	// headers of a signed request (see Signing); empty when unsigned. Only
+	// the jsonl writer writes them.
+	SignatureAgent, SignatureInput, Signature string
 }
 
 // Time returns the request time in the log's time zone offset.

@@ -145,6 +145,14 @@ func (j *jsonlWriter) Write(r *Request) error {
 	b = appendJSONString(b, r.UserAgent)
 	b = append(b, `,"host":`...)
 	b = appendJSONString(b, r.Host)
+	if r.Signature != "" {
+		b = append(b, `,"signature_agent":`...)
+		b = appendJSONString(b, r.SignatureAgent)
+		b = append(b, `,"signature_input":`...)
+		b = appendJSONString(b, r.SignatureInput)
+		b = append(b, `,"signature":`...)
+		b = appendJSONString(b, r.Signature)
+	}
 	b = append(b, "}\n"...)
 	j.buf = b
 	_, err := j.w.Write(b)

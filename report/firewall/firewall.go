@@ -56,6 +56,10 @@ type Claim struct {
 	// say whether the address was the operator's, so the address is listed
 	// for what it did, never as an impostor.
 	Predates bool
+	// Signature is the outcome of the Web Bot Auth signature that made a
+	// spoofed claim spoofed: "invalid", "replayed", or "valid" (a valid
+	// signature of another operator than the crawler's); empty otherwise.
+	Signature string
 }
 
 // PredatesNote is what the files say of a claim that predates its
@@ -68,6 +72,12 @@ const PredatesNote = "logs predate its published ranges"
 func (c Claim) IdentityText() string {
 	if c.Predates {
 		return c.Identity + " (" + PredatesNote + ")"
+	}
+	switch c.Signature {
+	case "invalid", "replayed":
+		return c.Identity + " (" + c.Signature + " signature)"
+	case "valid":
+		return c.Identity + " (signed by another operator)"
 	}
 	return c.Identity
 }

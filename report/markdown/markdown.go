@@ -127,7 +127,9 @@ func (m *writer) write(f *report.Findings) {
 	var hidden []string
 	for _, c := range report.BotColumns {
 		if c.Optional && allZero(c, f.Rows) {
-			hidden = append(hidden, c.Head)
+			if !c.Silent {
+				hidden = append(hidden, c.Head)
+			}
 			continue
 		}
 		cols = append(cols, c)
@@ -156,6 +158,7 @@ func (m *writer) write(f *report.Findings) {
 		rows = append(rows, append(row, r.Verdict))
 	}
 	m.table(head, right, rows)
+	m.signatures(s)
 
 	// Rules.
 	m.p("## Broken rules")
@@ -409,4 +412,33 @@ func allZero(c report.Column, rows []report.BotFindings) bool {
 		}
 	}
 	return true
+}
+
+// signatures writes the signed requests (Web Bot Auth): the signed share
+// of each bot row, and a line per signer, key and outcome. Nothing when no
+// request was signed. Signers and keys come from the logs: escaped.
+func (m *writer) signatures(s *report.Summary) {
+	if len(s.Signatures) == 0 {
+		return
+	}
+	m.p("")
+	m.p("### Signed requests")
+	m.p("")
+	if shares := report.SignedShares(s); len(shares) > 0 {
+		var rows [][]string
+		for _, r := range shares {
+			rows = append(rows, []string{Name(r.Label), Name(r.Host), r.Identity, num(r.Signed), num(r.Requests), fmt.Sprintf("%d%%", r.Percent)})
+		}
+		m.table([]string{"bot", "host", "identity", "signed", "requests", "share"}, []bool{false, false, false, true, true, true}, rows)
+		m.p("")
+	}
+	var rows [][]string
+	for _, g := range s.Signatures {
+		bots := make([]string, len(g.Bots))
+		for i, b := range g.Bots {
+			bots[i] = Name(b)
+		}
+		rows = append(rows, []string{Text(g.Signer), Text(g.Key), g.Status, num(g.Requests), strings.Join(bots, ", "), report.SignatureMeaning(g.Status)})
+	}
+	m.table([]string{"signer", "key", "outcome", "requests", "judged as", "what it means"}, []bool{false, false, false, true, false, false}, rows)
 }

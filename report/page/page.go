@@ -35,9 +35,11 @@ func hash(s string) string {
 }
 
 var tmpl = neutralised(template.Must(template.New("page").Funcs(template.FuncMap{
-	"neutral": neutral,
-	"num":     num,
-	"hours":   report.Hours,
+	"neutral":          neutral,
+	"num":              num,
+	"hours":            report.Hours,
+	"signedShares":     report.SignedShares,
+	"signatureMeaning": report.SignatureMeaning,
 	"reactions": func(s *report.Summary) any {
 		rows, total := report.Reactions(s)
 		if len(rows) == 0 {
@@ -235,7 +237,9 @@ func Write(w io.Writer, f *report.Findings) error {
 		Sections: report.Sections, VersionOf: map[string]int{}}
 	for _, c := range report.BotColumns {
 		if c.Optional && allZero(c, f.Rows) {
-			v.Hidden = append(v.Hidden, c.Head)
+			if !c.Silent {
+				v.Hidden = append(v.Hidden, c.Head)
+			}
 			continue
 		}
 		v.Columns = append(v.Columns, c)
