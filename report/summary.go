@@ -31,6 +31,10 @@ type Summary struct {
 	// Blocklist says what the block list took and held back
 	// (BlocklistSummary); nil when none was made.
 	Blocklist *BlocklistSummary `json:"blocklist,omitempty"`
+	// Referrals are the operators' crawl requests against the people
+	// their products sent, per host (Referral); absent when there are
+	// none, or when the log has no Referer (Input.NoReferer).
+	Referrals []Referral `json:"referrals,omitempty"`
 }
 
 // Kinds of RobotsPeriod.
@@ -205,6 +209,10 @@ type Input struct {
 	// row per host and identity named "(N other bots)"; the audit's
 	// database keeps every row.
 	FoldedBotRows int64 `json:"folded_bot_rows,omitempty"`
+	// NoReferer: no request of the period carries a Referer, so the log
+	// most likely does not record it and referrals cannot be counted
+	// (rather than there being none).
+	NoReferer bool `json:"no_referer,omitempty"`
 }
 
 // SkippedFile is a file or object found under a LOG argument that was not
