@@ -59,8 +59,8 @@ type referralCounter struct {
 
 // count counts the human request r if it was referred by an operator's
 // product: by its Referer's host, else by the utm_source of its target,
-// else by that of its Referer. It allocates only for a host or Referer
-// host it has not seen.
+// else by that of a Referer from another host. It allocates only for a
+// host or Referer host it has not seen.
 func (c *referralCounter) count(r *logfmt.Row) {
 	op := -1
 	if len(r.Referer) > 0 {
@@ -69,8 +69,13 @@ func (c *referralCounter) count(r *logfmt.Row) {
 	if op < 0 {
 		op = utmOp(r.Target)
 	}
-	if op < 0 && len(r.Referer) > 0 {
-		op = utmOp(r.Referer)
+	if op < 0 && len(r.Referer) > 0 && len(r.Host) > 0 {
+		// A Referer of the site itself is a visitor going from page to
+		// page: its utm_source came with the landing page, counted there.
+		// Without a logged host that cannot be told, so it is not read.
+		if h := refererHost(r.Referer); len(h) > 0 && !sameHost(h, r.Host) {
+			op = utmOp(r.Referer)
+		}
 	}
 	if op < 0 {
 		return
@@ -111,6 +116,21 @@ func (c *referralCounter) refererOp(r *logfmt.Row) int {
 	c.lastRefHost = append(c.lastRefHost[:0], host...)
 	c.lastOp = v
 	return v - 1
+}
+
+// sameHost reports whether the hosts a and b are the same, case and port
+// ignored.
+func sameHost(a, b []byte) bool {
+	return bytes.EqualFold(stripPort(a), stripPort(b))
+}
+
+// stripPort returns h without a final ":port" (not inside an IPv6
+// literal's brackets).
+func stripPort(h []byte) []byte {
+	if i := bytes.LastIndexByte(h, ':'); i >= 0 && bytes.IndexByte(h[i:], ']') < 0 {
+		return h[:i]
+	}
+	return h
 }
 
 // refererHost is bots.RefererHost on bytes: the host of an absolute URL,

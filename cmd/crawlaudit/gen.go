@@ -29,6 +29,7 @@ type genOptions struct {
 	botShare    float64
 	robotsRules int
 	realistic   bool
+	aiReferrals float64
 	outages     []string               // --robots-outage START/END=STATUS
 	changed     func(name string) bool // whether a flag was given
 }
@@ -104,6 +105,7 @@ layout "crawlaudit audit --robots DIR" reads. -o - writes to stdout.`,
 		f.Float64Var(&o.botShare, "bot-share", 0, "fraction of requests made by crawlers and scripts, in (0, 1) (0: the default mix, about 0.4)")
 		f.IntVar(&o.robotsRules, "robots-rules", 0, fmt.Sprintf("Allow and Disallow rules of the last robots.txt version, %d to %d (0: the hand-written %d)", loggen.HandWrittenRules, loggen.MaxRobotsRules, loggen.HandWrittenRules))
 		f.StringArrayVar(&o.outages, "robots-outage", nil, "robots.txt answers STATUS from START to END: START/END=STATUS (repeatable)")
+		f.Float64Var(&o.aiReferrals, "ai-referrals", 0, "fraction of visits that land from an AI assistant's answer (ChatGPT, Perplexity, Claude, Copilot, Gemini), in [0, 1)")
 		f.BoolVar(&o.realistic, "realistic", false, "a real site's month: --paths lines*0.104 --agents 271 --bot-share 0.3 --robots-rules 60")
 		return cmd
 	})
@@ -154,7 +156,8 @@ func (o *genOptions) genConfig() (loggen.Config, error) {
 		return cfg, usageErr("gen: unknown --format %q: use one of %s", o.format, strings.Join(loggen.Formats, ", "))
 	}
 	cfg = loggen.Config{Seed: o.seed, Start: from, End: to, Lines: o.lines, Hosts: o.hosts, Location: loc,
-		Paths: o.paths, Agents: o.agents, BotShare: o.botShare, RobotsRules: o.robotsRules}
+		Paths: o.paths, Agents: o.agents, BotShare: o.botShare, RobotsRules: o.robotsRules,
+		AIReferrals: o.aiReferrals}
 	for _, s := range o.outages {
 		out, err := loggen.ParseOutage(s)
 		if err != nil {
@@ -190,6 +193,8 @@ func (o *genOptions) genConfig() (loggen.Config, error) {
 		return cfg, usageErr("gen: --bot-share %g: want a fraction in (0, 1), or 0 for the default mix", cfg.BotShare)
 	case cfg.RobotsRules != 0 && (cfg.RobotsRules < loggen.HandWrittenRules || cfg.RobotsRules > loggen.MaxRobotsRules):
 		return cfg, usageErr("gen: --robots-rules %d: want 0 or %d to %d", cfg.RobotsRules, loggen.HandWrittenRules, loggen.MaxRobotsRules)
+	case !(cfg.AIReferrals >= 0 && cfg.AIReferrals < 1):
+		return cfg, usageErr("gen: --ai-referrals %g: want a fraction in [0, 1)", cfg.AIReferrals)
 	}
 	return cfg, nil
 }
