@@ -274,7 +274,7 @@ type actor struct {
 	// landingQuery is appended to the first page's target
 	// ("utm_source=chatgpt.com"); "" for none.
 	landingQuery string
-	page    []byte // current page target
+	page         []byte // current page target
 }
 
 type visitor struct {
