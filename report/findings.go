@@ -345,6 +345,7 @@ var Sections = []Section{
 	{"changes", "Reactions to changes"},
 	{"paths", "Disallowed paths"},
 	{"breaches", "Breaches of limits"},
+	{"referrals", "Referrals"},
 	{"blocklist", "Block list"},
 	{"method", "Method"},
 }
