@@ -67,7 +67,9 @@ func referralsLine(s *Summary) string {
 		ops[i].Crawls += r.Crawls
 		ops[i].Referrals += r.Referrals
 	}
-	slices.SortStableFunc(ops, func(a, b Referral) int { return cmp.Or(cmp.Compare(b.Crawls, a.Crawls), cmp.Compare(b.Referrals, a.Referrals)) })
+	slices.SortStableFunc(ops, func(a, b Referral) int {
+		return cmp.Or(cmp.Compare(b.Crawls, a.Crawls), cmp.Compare(b.Referrals, a.Referrals))
+	})
 	var parts []string
 	for i := range ops {
 		if len(parts) == maxReferralsLine {
