@@ -65,6 +65,9 @@ rest browsers), --bot-share F the fraction of requests by crawlers and scripts,
 from START to END (RFC 3339, END exclusive) on every host: 5xx or 429 make it
 unreachable (crawlers that obey robots.txt stop all but hourly retries), other
 4xx unavailable (they may crawl anything until they fetch it again).
+--ai-referrals F makes that fraction of the visits land from an AI assistant's
+answer (a Referer of chatgpt.com, perplexity.ai, claude.ai, Copilot or Gemini,
+or ChatGPT's utm_source=chatgpt.com), for the audit's referrals.
 --realistic sets them to a real site's month (the speed benchmarks' input): 104 distinct paths per
 1,000 lines, 271 User-Agents, 30% crawlers, the 60-rule robots.txt; a knob given
 with it overrides it.
