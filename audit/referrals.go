@@ -55,6 +55,10 @@ type referralCounter struct {
 	hostOp      map[string]int
 	lastRefHost []byte
 	lastOp      int
+	// prevRefHost and prevOp are the answer before: a visit from a search
+	// engine's results interrupts the run of the site's own pages.
+	prevRefHost []byte
+	prevOp      int
 }
 
 // count counts the human request r if it was referred by an operator's
@@ -94,12 +98,19 @@ func (c *referralCounter) count(r *logfmt.Row) {
 // refererOp returns the operator index of the host of r's Referer, -1 for
 // none.
 func (c *referralCounter) refererOp(r *logfmt.Row) int {
+	// Most Referers name the host of the one before (a site's own pages):
+	// compare it in place before cutting the host out.
+	if c.lastRefHost != nil && hasHost(r.Referer, c.lastRefHost) {
+		return c.lastOp - 1
+	}
+	if c.prevRefHost != nil && hasHost(r.Referer, c.prevRefHost) {
+		c.lastRefHost, c.prevRefHost = c.prevRefHost, c.lastRefHost
+		c.lastOp, c.prevOp = c.prevOp, c.lastOp
+		return c.lastOp - 1
+	}
 	host := refererHost(r.Referer)
 	if len(host) == 0 {
 		return -1
-	}
-	if c.lastRefHost != nil && bytes.Equal(host, c.lastRefHost) {
-		return c.lastOp - 1
 	}
 	v, ok := c.hostOp[string(host)]
 	if !ok {
@@ -113,9 +124,35 @@ func (c *referralCounter) refererOp(r *logfmt.Row) int {
 			c.hostOp[string(host)] = v
 		}
 	}
-	c.lastRefHost = append(c.lastRefHost[:0], host...)
-	c.lastOp = v
+	c.lastRefHost, c.prevRefHost = append(c.prevRefHost[:0], host...), c.lastRefHost
+	c.lastOp, c.prevOp = v, c.lastOp
 	return v - 1
+}
+
+// hasHost reports whether host is the host refererHost finds in ref, for a
+// host without '@', found without scanning ref: ref is "https://" or
+// "http://", the host, then the end, '/', '?' or '#'.
+func hasHost(ref, host []byte) bool {
+	var rest []byte
+	switch {
+	case len(ref) > 8 && string(ref[:8]) == "https://":
+		rest = ref[8:]
+	case len(ref) > 7 && string(ref[:7]) == "http://":
+		rest = ref[7:]
+	default:
+		return false
+	}
+	if len(rest) < len(host) || string(rest[:len(host)]) != string(host) {
+		return false
+	}
+	if len(rest) == len(host) {
+		return true
+	}
+	switch rest[len(host)] {
+	case '/', '?', '#':
+		return true
+	}
+	return false
 }
 
 // sameHost reports whether the hosts a and b are the same, case and port
@@ -141,8 +178,11 @@ func refererHost(ref []byte) []byte {
 		return nil
 	}
 	rest := ref[i+3:]
-	if end := bytes.IndexAny(rest, "/?#"); end >= 0 {
-		rest = rest[:end]
+	for j, c := range rest {
+		if c == '/' || c == '?' || c == '#' {
+			rest = rest[:j]
+			break
+		}
 	}
 	if at := bytes.LastIndexByte(rest, '@'); at >= 0 {
 		rest = rest[at+1:]
@@ -159,21 +199,26 @@ func utmOp(u []byte) int {
 		return -1
 	}
 	query := u[q+1:]
-	if h := bytes.IndexByte(query, '#'); h >= 0 {
-		query = query[:h]
-	}
-	for len(query) > 0 {
-		param := query
-		if amp := bytes.IndexByte(query, '&'); amp >= 0 {
-			param, query = query[:amp], query[amp+1:]
-		} else {
-			query = nil
+	// One search for the name rather than one per parameter: the first
+	// match that starts a parameter is the first utm_source.
+	for from := 0; ; {
+		i := bytes.Index(query[from:], []byte("utm_source="))
+		if i < 0 {
+			return -1
 		}
-		if v, ok := bytes.CutPrefix(param, []byte("utm_source=")); ok {
+		i += from
+		if i == 0 || query[i-1] == '&' {
+			if bytes.IndexByte(query[:i], '#') >= 0 {
+				return -1 // in the fragment
+			}
+			v := query[i+len("utm_source="):]
+			if end := bytes.IndexAny(v, "&#"); end >= 0 {
+				v = v[:end]
+			}
 			return utmValueOp(v)
 		}
+		from = i + 1
 	}
-	return -1
 }
 
 // utmValueOp looks the utm_source value v up, case ignored.
