@@ -134,6 +134,11 @@ type judge struct {
 	// address, gathered in clients when the logs are read (Config.SeenClients).
 	collectClients bool
 	clients        map[netip.Addr]struct{}
+	// refererSeen: a request of the period carried a Referer; referred
+	// counts the human requests each operator's products referred, per
+	// judged host (the human filters count them).
+	refererSeen bool
+	referred    map[referralKey]int64
 
 	groupStates map[groupKey]*groupState
 

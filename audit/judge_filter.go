@@ -45,6 +45,8 @@ type humanFilter struct {
 	// clients are the addresses of human clients (only with collect).
 	clients map[netip.Addr]struct{}
 	lastIP  []byte
+	// referrals counts the human requests an operator's product referred.
+	referrals referralCounter
 }
 
 // humanFilters makes the filters of one run and remembers them for their
@@ -148,6 +150,7 @@ func (fs *humanFilters) addTo(j *judge) {
 			j.hosts[j.hostState(string(ingest.RepairUTF8([]byte(host))))].humans += n
 		}
 		f.outside, f.humans = 0, map[string]int64{}
+		f.referrals.addTo(j)
 		if len(f.clients) > 0 {
 			if j.clients == nil {
 				j.clients = make(map[netip.Addr]struct{}, len(f.clients))
@@ -165,6 +168,9 @@ func (f *humanFilter) keep(r *logfmt.Row) bool {
 	if r.Time < f.fromUS || r.Time > f.toUS {
 		f.outside++
 		return false
+	}
+	if r.Referer != nil {
+		f.referrals.refererSeen = true
 	}
 	if r.UserAgent == nil { // no header: a script (bots.NoUserAgent)
 		return true
@@ -209,6 +215,7 @@ func (f *humanFilter) keep(r *logfmt.Row) bool {
 			f.lastHost = append(f.lastHost[:0], r.Host...)
 		}
 		f.lastHumans++
+		f.referrals.count(r)
 	}
 	return bot
 }

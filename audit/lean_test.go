@@ -53,6 +53,7 @@ func TestLeanSameOutputs(t *testing.T) {
 	dir := t.TempDir()
 	realCfg := loggen.RealisticConfig(60_000)
 	realCfg.RobotsOutages = loggen.SampleOutages()
+	realCfg.AIReferrals = 0.05 // referrals of every kind in summary.json
 	realRobots, realLog := writeMonth(t, filepath.Join(dir, "realistic"), realCfg, "combined", false)
 
 	hostileLog := filepath.Join(dir, "hostile.log")

@@ -145,6 +145,11 @@ type Partial struct {
 	Identities map[string]int64 `json:"identities"`
 	// Warnings are what the user should know of these logs.
 	Warnings []string `json:"warnings,omitempty"`
+	// RefererSeen: a request of the period carried a Referer. Referred
+	// are the human requests an operator's product referred, per judged
+	// host; they add up over partials (ReferralSummary).
+	RefererSeen bool            `json:"referer_seen,omitempty"`
+	Referred    []ReferralCount `json:"referred,omitempty"`
 }
 
 // PartialAuditor judges an audit's logs part by part, each part with the
@@ -464,6 +469,7 @@ func (j *judge) partial(cfg Config, acc *ingest.Accounting, ident *bots.Identifi
 		p.Hosts = append(p.Hosts, h)
 	}
 	sort.Strings(p.Hosts)
+	p.RefererSeen, p.Referred = j.refererSeen, j.referralCounts()
 	for _, f := range acc.PerFile {
 		p.Files = append(p.Files, f.Name)
 	}

@@ -113,6 +113,7 @@ func (res *Result) summarize(ctx context.Context, cfg Config, hist *history.Hist
 	}
 	s.Input.FoldedBotRows = folds.n
 	s.Bots = append(s.Bots, folds.rows()...)
+	ReferralSummary(s, j.refererSeen, j.referralCounts())
 	return nil
 }
 

@@ -349,6 +349,7 @@ var Sections = []Section{
 	{"changes", "Reactions to changes"},
 	{"paths", "Disallowed paths"},
 	{"breaches", "Breaches of limits"},
+	{"referrals", "Referrals"},
 	{"blocklist", "Block list"},
 	{"method", "Method"},
 }

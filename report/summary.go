@@ -34,6 +34,10 @@ type Summary struct {
 	// Signatures are the signed requests (Web Bot Auth) per signer, key
 	// and outcome; omitted when no request was signed.
 	Signatures []SignatureRow `json:"signatures,omitempty"`
+	// Referrals are the operators' crawl requests against the people
+	// their products sent, per host (Referral); absent when there are
+	// none, or when the log has no Referer (Input.NoReferer).
+	Referrals []Referral `json:"referrals,omitempty"`
 }
 
 // SignatureRow is one entry of summary.json's "signatures": the requests
@@ -219,6 +223,10 @@ type Input struct {
 	// row per host and identity named "(N other bots)"; the audit's
 	// database keeps every row.
 	FoldedBotRows int64 `json:"folded_bot_rows,omitempty"`
+	// NoReferer: no request of the period carries a Referer, so the log
+	// most likely does not record it and referrals cannot be counted
+	// (rather than there being none).
+	NoReferer bool `json:"no_referer,omitempty"`
 }
 
 // SkippedFile is a file or object found under a LOG argument that was not

@@ -99,6 +99,9 @@ func WriteTable(w io.Writer, s *Summary, opt TableOptions) error {
 			say("%s", Printable(v.Predating.Sentence(), 0))
 		}
 	}
+	if line := referralsLine(s); line != "" {
+		say("%s", line)
+	}
 	if b := s.Blocklist; b != nil && len(b.HeldBackCrawlers) > 0 {
 		say("%s", Printable(heldBackFooter(b), 0))
 	}

@@ -62,6 +62,8 @@ func combine(a *audit.PartialAuditor, base report.Summary, parts []partElement, 
 	whole := true
 	var logFrom, logTo time.Time
 	var samples, clientSamples []report.Sample
+	refererSeen := false
+	referred := map[audit.ReferralCount]int64{} // by operator and host, N zero
 	for _, pe := range parts {
 		p := &pe.Partial
 		pi := &p.Input
@@ -111,6 +113,10 @@ func combine(a *audit.PartialAuditor, base report.Summary, parts []partElement, 
 		for _, h := range p.Hosts {
 			hosts[h] = true
 		}
+		refererSeen = refererSeen || p.RefererSeen
+		for _, rc := range p.Referred {
+			referred[audit.ReferralCount{Operator: rc.Operator, Host: rc.Host}] += rc.N
+		}
 		for _, w := range p.Warnings {
 			if !slices.Contains(c.Warnings, w) {
 				c.Warnings = append(c.Warnings, w)
@@ -155,6 +161,11 @@ func combine(a *audit.PartialAuditor, base report.Summary, parts []partElement, 
 	}
 	sortBotRows(s.Bots)
 	s.Bots, in.FoldedBotRows = audit.FoldBotRows(s.Bots)
+	var counts []audit.ReferralCount
+	for k, n := range referred {
+		counts = append(counts, audit.ReferralCount{Operator: k.Operator, Host: k.Host, N: n})
+	}
+	audit.ReferralSummary(s, refererSeen, counts)
 	if p := a.Predating(s.Bots); p != nil && s.Verification != nil {
 		s.Verification.Predating = p
 		c.Warnings = append(c.Warnings, p.Sentence())

@@ -29,6 +29,7 @@ type genOptions struct {
 	botShare    float64
 	robotsRules int
 	realistic   bool
+	aiReferrals float64
 	outages     []string               // --robots-outage START/END=STATUS
 	signed      float64                // --signed: share of the crawlers' requests signed
 	keysOut     string                 // --keys-out DIR: the test signers' keys
@@ -66,6 +67,9 @@ rest browsers), --bot-share F the fraction of requests by crawlers and scripts,
 from START to END (RFC 3339, END exclusive) on every host: 5xx or 429 make it
 unreachable (crawlers that obey robots.txt stop all but hourly retries), other
 4xx unavailable (they may crawl anything until they fetch it again).
+--ai-referrals F makes that fraction of the visits land from an AI assistant's
+answer (a Referer of chatgpt.com, perplexity.ai, claude.ai, Copilot or Gemini,
+or ChatGPT's utm_source=chatgpt.com), for the audit's referrals.
 --realistic sets them to a real site's month (the speed benchmarks' input): 104 distinct paths per
 1,000 lines, 271 User-Agents, 30% crawlers, the 60-rule robots.txt; a knob given
 with it overrides it.
@@ -108,6 +112,7 @@ layout "crawlaudit audit --robots DIR" reads. -o - writes to stdout.`,
 		f.StringArrayVar(&o.outages, "robots-outage", nil, "robots.txt answers STATUS from START to END: START/END=STATUS (repeatable)")
 		f.Float64Var(&o.signed, "signed", 0, "sign this share of the crawlers' requests (0 to 1) with test keys, as Web Bot Auth agents do (jsonl only; needs --keys-out)")
 		f.StringVar(&o.keysOut, "keys-out", "", "with --signed, write the test signers' keys into `DIR`, for audit --keys DIR")
+		f.Float64Var(&o.aiReferrals, "ai-referrals", 0, "fraction of visits that land from an AI assistant's answer (ChatGPT, Perplexity, Claude, Copilot, Gemini), in [0, 1)")
 		f.BoolVar(&o.realistic, "realistic", false, "a real site's month: --paths lines*0.104 --agents 271 --bot-share 0.3 --robots-rules 60")
 		return cmd
 	})
@@ -168,7 +173,8 @@ func (o *genOptions) genConfig() (loggen.Config, error) {
 		return cfg, usageErr("gen: --keys-out needs --signed")
 	}
 	cfg = loggen.Config{Seed: o.seed, Start: from, End: to, Lines: o.lines, Hosts: o.hosts, Location: loc,
-		Paths: o.paths, Agents: o.agents, BotShare: o.botShare, RobotsRules: o.robotsRules}
+		Paths: o.paths, Agents: o.agents, BotShare: o.botShare, RobotsRules: o.robotsRules,
+		AIReferrals: o.aiReferrals}
 	for _, s := range o.outages {
 		out, err := loggen.ParseOutage(s)
 		if err != nil {
@@ -204,6 +210,8 @@ func (o *genOptions) genConfig() (loggen.Config, error) {
 		return cfg, usageErr("gen: --bot-share %g: want a fraction in (0, 1), or 0 for the default mix", cfg.BotShare)
 	case cfg.RobotsRules != 0 && (cfg.RobotsRules < loggen.HandWrittenRules || cfg.RobotsRules > loggen.MaxRobotsRules):
 		return cfg, usageErr("gen: --robots-rules %d: want 0 or %d to %d", cfg.RobotsRules, loggen.HandWrittenRules, loggen.MaxRobotsRules)
+	case !(cfg.AIReferrals >= 0 && cfg.AIReferrals < 1):
+		return cfg, usageErr("gen: --ai-referrals %g: want a fraction in [0, 1)", cfg.AIReferrals)
 	}
 	return cfg, nil
 }

@@ -60,6 +60,14 @@ type Config struct {
 	// do then). They must not overlap; parts outside [Start, End) do
 	// nothing. Default: none, the file is always served.
 	RobotsOutages []Outage
+
+	// AIReferrals is the fraction of browser sessions, in [0, 1), that land
+	// from an AI assistant's answer (aiLandings: ChatGPT, Perplexity,
+	// Claude, Copilot, Gemini), with the assistant's Referer or ChatGPT's
+	// utm_source=chatgpt.com on the landing page. They are drawn from a
+	// random stream of their own. 0: none, the default traffic byte for
+	// byte.
+	AIReferrals float64
 }
 
 // Outage is a period in which /robots.txt answers with an error status.
@@ -268,7 +276,10 @@ type actor struct {
 	// browser sessions
 	visitor *visitor
 	landing []byte // referer of the first page
-	page    []byte // current page target
+	// landingQuery is appended to the first page's target
+	// ("utm_source=chatgpt.com"); "" for none.
+	landingQuery string
+	page         []byte // current page target
 }
 
 type visitor struct {
@@ -329,6 +340,9 @@ func newGenerator(cfg Config) (*generator, error) {
 	}
 	if !(cfg.BotShare >= 0 && cfg.BotShare < 1) {
 		return nil, fmt.Errorf("bot share %g is not in [0, 1)", cfg.BotShare)
+	}
+	if !(cfg.AIReferrals >= 0 && cfg.AIReferrals < 1) {
+		return nil, fmt.Errorf("AI referral share %g is not in [0, 1)", cfg.AIReferrals)
 	}
 	if cfg.Agents != 0 && (cfg.Agents < MinAgents || cfg.Agents > MaxAgents) {
 		return nil, fmt.Errorf("cannot have %d distinct User-Agents: want %d (the crawlers' and scripts' and one browser's) to %d", cfg.Agents, MinAgents, MaxAgents)
@@ -733,6 +747,26 @@ var landingReferers = []string{"", "", "", "https://www.google.com/", "https://w
 	"https://t.co/3xK9qLmZ2a", "https://www.facebook.com/", "https://news.ycombinator.com/",
 	"https://www.reddit.com/r/BuyItForLife/", "android-app://com.google.android.gm/"}
 
+// aiLandings are the ways people come from an AI assistant's answer
+// (Config.AIReferrals), repeated by how often each comes. ChatGPT adds
+// utm_source=chatgpt.com to the links it gives (OpenAI's "Publishers and
+// Developers - FAQ", help.openai.com); a browser may send no Referer with
+// it (a noreferrer link, the app). The hosts are those of bots/referrers.json.
+var aiLandings = []struct{ referer, query string }{
+	{"https://chatgpt.com/", "utm_source=chatgpt.com"},
+	{"https://chatgpt.com/", "utm_source=chatgpt.com"},
+	{"https://chatgpt.com/", "utm_source=chatgpt.com"},
+	{"", "utm_source=chatgpt.com"},
+	{"", "utm_source=chatgpt.com"},
+	{"https://chatgpt.com/", ""},
+	{"https://www.perplexity.ai/", ""},
+	{"https://www.perplexity.ai/", ""},
+	{"https://www.perplexity.ai/", ""},
+	{"https://claude.ai/", ""},
+	{"https://copilot.microsoft.com/", ""},
+	{"https://gemini.google.com/", ""},
+}
+
 // planBrowsers plans n requests of browser sessions for one host.
 func (g *generator) planBrowsers(hp *hostPlan, hi, n int, start, end int64) {
 	if n <= 0 {
@@ -780,6 +814,12 @@ func (g *generator) planBrowsers(hp *hostPlan, hi, n int, start, end int64) {
 		srng := g.newRand(hi, 1<<31|sid)
 		a := &actor{hp: hp, rng: srng, pick: pick, visitor: v}
 		a.landing = append(a.landing, pickStr(srng, landingReferers)...)
+		if g.cfg.AIReferrals > 0 {
+			if arng := g.newRand(hi, 1<<29|sid); arng.Float64() < g.cfg.AIReferrals {
+				l := aiLandings[arng.IntN(len(aiLandings))]
+				a.landing, a.landingQuery = append(a.landing[:0], l.referer...), l.query
+			}
+		}
 		id := g.addActor(a)
 		t := g.diurnalTime(rng, start, end)
 		pages := 1
@@ -946,6 +986,13 @@ func (a *actor) renderBrowser(req *Request, ev event, target, referer []byte) ([
 		}
 		sec := a.pick.pick(rng)
 		target, k = a.hp.appendTarget(target, rng, sec, true)
+		if ev.seq == 0 && a.landingQuery != "" {
+			sep := byte('?')
+			if slices.Contains(target, '?') {
+				sep = '&'
+			}
+			target = append(append(target, sep), a.landingQuery...)
+		}
 		if k == kindRedirect {
 			req.Method = "POST"
 		}

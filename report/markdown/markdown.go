@@ -255,6 +255,8 @@ func (m *writer) write(f *report.Findings) {
 		m.p("")
 	}
 
+	m.referrals(s)
+
 	// Block list.
 	m.p("## Block list")
 	m.p("")

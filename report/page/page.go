@@ -102,6 +102,9 @@ var tmpl = neutralised(template.Must(template.New("page").Funcs(template.FuncMap
 	"minusf":    func(a float64, b float64) string { return f1(a - b) },
 	"addf":      func(a float64, b float64) string { return f1(a + b) },
 	"gracetext": report.GraceText,
+	// The referrals section.
+	"ratio":         report.RatioText,
+	"noRefererNote": func() string { return report.NoRefererNote },
 }).Parse(pageTemplate)))
 
 // neutral returns a string as report.Printable shows it, other values as
