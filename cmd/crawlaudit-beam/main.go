@@ -151,8 +151,13 @@ func runAudit(ctx context.Context, opt *cliOptions, logs []string, runner string
 	if runner == "" {
 		runner = defaultRunner
 	}
-	out := opt.out
-	if out == "" {
+	out := output{Place: opt.out}
+	switch {
+	case out.isURL():
+		if err := out.check(ctx); err != nil {
+			return err
+		}
+	case out.Place == "":
 		// --json alone: summary.json goes through a directory of this
 		// machine, which the workers of Prism (in process) share.
 		dir, err := os.MkdirTemp("", "crawlaudit-beam-")
@@ -160,21 +165,20 @@ func runAudit(ctx context.Context, opt *cliOptions, logs []string, runner string
 			return err
 		}
 		defer os.RemoveAll(dir)
-		out = dir
-	}
-	out, err = filepath.Abs(out)
-	if err != nil {
-		return err
-	}
-	if opt.out != "" {
+		out.Place = dir
+	default:
+		if out.Place, err = filepath.Abs(out.Place); err != nil {
+			return err
+		}
 		// A previous run killed before its rename left this.
-		atomicfile.SweepStaleOf(out, summaryFile)
+		atomicfile.SweepStaleOf(out.Place, summaryFile)
 	}
 	// The logs keep the names given, as audit's evidence does (file in
 	// rejected samples and robots_status): a worker resolves a relative
 	// name against its own working directory.
-	errPath := filepath.Join(out, errorFile)
-	os.Remove(errPath) // a previous run's
+	if err := out.remove(ctx, errorFile); err != nil { // a previous run's
+		return fmt.Errorf("--out: %w", err)
+	}
 	if err := defaultWorkerBinary(runner); err != nil {
 		return err
 	}
@@ -189,17 +193,19 @@ func runAudit(ctx context.Context, opt *cliOptions, logs []string, runner string
 	if opt.progress != nil {
 		fmt.Fprintf(opt.progress, "crawlaudit-beam: the pipeline finished in %s\n", time.Since(start).Round(100*time.Millisecond))
 	}
-	if msg, err := os.ReadFile(errPath); err == nil {
-		os.Remove(errPath)
+	if msg, err := out.read(ctx, errorFile); err == nil {
+		out.remove(ctx, errorFile)
 		return errors.New(string(msg))
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return err
 	}
 	if !opt.json && len(failOn) == 0 {
 		return nil
 	}
-	data, err := os.ReadFile(filepath.Join(out, summaryFile))
+	data, err := out.read(ctx, summaryFile)
 	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return fmt.Errorf("the pipeline wrote no %s into %s: the workers must write --out on a file system this machine sees too", summaryFile, out)
+		if errors.Is(err, os.ErrNotExist) && !out.isURL() {
+			return fmt.Errorf("the pipeline wrote no %s into %s: the workers must write --out on a file system this machine sees too (or give --out an s3://, gs:// or azblob:// prefix)", summaryFile, out.Place)
 		}
 		return err
 	}
@@ -211,7 +217,7 @@ func runAudit(ctx context.Context, opt *cliOptions, logs []string, runner string
 	if len(failOn) > 0 {
 		var s report.Summary
 		if err := json.Unmarshal(data, &s); err != nil {
-			return fmt.Errorf("--fail-on: reading %s: %w", filepath.Join(out, summaryFile), err)
+			return fmt.Errorf("--fail-on: reading %s: %w", out.name(summaryFile), err)
 		}
 		if found := auditflags.FailFindings(&s, failOn); len(found) > 0 {
 			return &findingsError{lines: found}
