@@ -56,7 +56,12 @@ func main() {
 		fmt.Fprintf(flag.CommandLine.Output(), "Usage: crawlaudit-beam --robots SRC [flags] LOG...\n\nRuns crawlaudit audit as an Apache Beam pipeline (--runner prism, the default, in this process).\n\n")
 		flag.PrintDefaults()
 	}
-	flag.Parse()
+	// Errors of the command line are said in words (parseArgs), not with
+	// the whole usage.
+	flag.CommandLine.Init(os.Args[0], flag.ContinueOnError)
+	if code := parseArgs(flag.CommandLine, os.Args[1:], flag.Usage, os.Stderr); code >= 0 {
+		os.Exit(code)
+	}
 	// A worker started by a runner returns from Init only when done.
 	beam.Init()
 	os.Exit(run(context.Background(), &opt, flag.Args(), os.Stdout, os.Stderr))
