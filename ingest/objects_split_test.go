@@ -24,12 +24,12 @@ func TestObjectInputs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	urls, skipped, err := ObjectInputs(context.Background(), prefix, opts)
+	objs, skipped, err := ObjectInputs(context.Background(), prefix, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(urls) != 5 || len(urls) != wantAcc.Files {
-		t.Fatalf("%d objects listed, Run read %d", len(urls), wantAcc.Files)
+	if len(objs) != 5 || len(objs) != wantAcc.Files {
+		t.Fatalf("%d objects listed, Run read %d", len(objs), wantAcc.Files)
 	}
 	if !slices.Equal(skipped, wantAcc.Skipped) {
 		t.Errorf("skipped %+v\nwant %+v", skipped, wantAcc.Skipped)
@@ -38,18 +38,25 @@ func TestObjectInputs(t *testing.T) {
 		t.Errorf("skipped %d objects: %+v", len(skipped), skipped)
 	}
 	var rows []row
-	for i, u := range urls {
-		r, _, acc, err := collect(t, []string{u}, opts)
+	for i, o := range objs {
+		r, _, acc, err := collect(t, []string{o.URL}, opts)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if acc.Files != 1 || acc.PerFile[0].Name != wantAcc.PerFile[i].Name || len(acc.Skipped) != 0 {
-			t.Errorf("%s read as %+v, want %s alone", u, acc.PerFile, wantAcc.PerFile[i].Name)
+		if acc.Files != 1 || acc.PerFile[0].Name != wantAcc.PerFile[i].Name || o.Name != acc.PerFile[0].Name ||
+			o.Size <= 0 || len(acc.Skipped) != 0 {
+			t.Errorf("%s (%d bytes) read as %+v, want %s alone", o.URL, o.Size, acc.PerFile, wantAcc.PerFile[i].Name)
 		}
 		rows = append(rows, r...)
 	}
 	if len(rows) == 0 || !slices.Equal(rows, wantRows) {
 		t.Errorf("%d rows from the objects one by one, %d from the prefix", len(rows), len(wantRows))
+	}
+	// Several of them read together: the prefix's rows and names.
+	urls := []string{objs[1].URL, objs[2].URL, objs[3].URL}
+	r, _, acc, err := collect(t, urls, opts)
+	if err != nil || acc.Files != 3 || acc.PerFile[2].Name != wantAcc.PerFile[3].Name || len(r) == 0 {
+		t.Errorf("three objects together: %d files, %d rows, %v", acc.Files, len(r), err)
 	}
 	// A URL of nothing: the error Run counts.
 	if _, _, err := ObjectInputs(context.Background(), srv.URL("none/"), opts); err == nil || !strings.Contains(err.Error(), "no object under this prefix") {

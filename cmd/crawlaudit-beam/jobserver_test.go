@@ -154,8 +154,8 @@ func setBeamFlags(t *testing.T, values map[string]string) {
 // in a directory of their own, and --robots, --operators and --ranges are
 // given as paths relative to the launcher's: they reach the workers in
 // the pipeline, not through the launcher's disk. Then the same month as
-// objects of an S3 bucket on 127.0.0.1 (one per day, each read by a
-// worker of its own, the credentials from the environment), with --out a
+// objects of an S3 bucket on 127.0.0.1 (one per day, a few to a piece,
+// the credentials from the environment), with --out a
 // prefix of the bucket: summary.json equal to audit's of the objects, and
 // written into the bucket.
 func TestPipelineOnJobServer(t *testing.T) {
@@ -256,11 +256,14 @@ func TestPipelineOnJobServer(t *testing.T) {
 				t.Errorf("%d bot rows, %d files: the sample month was not audited", len(s.Bots), s.Input.Files)
 			}
 
-			// The sample month as objects of the bucket, each read by a
-			// worker of its own, summary.json written into the bucket.
+			// The sample month as objects of the bucket, three or four
+			// to a piece, each piece read by a worker, summary.json
+			// written into the bucket.
 			out = srv.URL("audits/" + env + "/")
 			stdout.Reset()
-			o = &cliOptions{options: opt, json: true, out: out}
+			byObjects := opt
+			byObjects.SplitBytes = 100_000
+			o = &cliOptions{options: byObjects, json: true, out: out}
 			if err := runAudit(ctx, o, objects, "universal", &stdout); err != nil {
 				t.Fatal(err)
 			}

@@ -9,11 +9,13 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/crawlaudit/crawlaudit/audit/auditflags"
+	"github.com/crawlaudit/crawlaudit/ingest"
 	"github.com/crawlaudit/crawlaudit/ingest/objstore"
 	"github.com/crawlaudit/crawlaudit/internal/fakes3"
 	"github.com/crawlaudit/crawlaudit/report"
@@ -50,18 +52,22 @@ func sampleBucket(t *testing.T) (*fakes3.Server, int) {
 
 // TestPipelineObjects checks that the pipeline reads LOG URLs of object
 // storage as `crawlaudit audit` does: summary.json equal to audit's for a
-// prefix (its objects read one per piece, on separate workers), a prefix
-// with --from/--to (the objects dated outside the period listed as
-// skipped, not read) and a glob beside a file; and that --out may be a
-// prefix of the bucket.
+// prefix (its objects read one per piece, on separate workers, and all in
+// one piece), a prefix with --from/--to (the objects dated outside the
+// period listed as skipped, not read; a few objects a piece) and a glob
+// beside a file; and that --out may be a prefix of the bucket.
 func TestPipelineObjects(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs pipelines on Prism")
 	}
 	srv, days := sampleBucket(t)
-	base := options{Values: auditflags.Values{Robots: sampleRobots, Grace: 24 * time.Hour}}
+	// --split-bytes 1: one object per piece, each judged alone.
+	base := options{Values: auditflags.Values{Robots: sampleRobots, Grace: 24 * time.Hour}, SplitBytes: 1}
+	whole := base
+	whole.SplitBytes = 0
 	period := base
 	period.From, period.To = "2026-10-10", "2026-10-12T23:59:59Z"
+	period.SplitBytes = 70_000 // two or three objects a piece
 	for _, tc := range []struct {
 		name  string
 		opt   options
@@ -83,6 +89,11 @@ func TestPipelineObjects(t *testing.T) {
 			// Days 9 to 13 are read: the period and a day's margin.
 			if s.Input.Files != 5 || dated != days-5 || s.Input.OutsidePeriod == 0 {
 				t.Errorf("%d files, %d skipped by date, %d outside the period", s.Input.Files, dated, s.Input.OutsidePeriod)
+			}
+		}},
+		{"prefix, one piece", whole, []string{srv.URL("cf/")}, func(t *testing.T, s *report.Summary) {
+			if s.Input.Files != days {
+				t.Errorf("%d files, want %d", s.Input.Files, days)
 			}
 		}},
 		{"glob and a file", base, []string{srv.URL("cf/E2SAMPLE.2026-10-2*.gz"), sampleLog}, func(t *testing.T, s *report.Summary) {
@@ -171,10 +182,11 @@ func TestPipelineObjects(t *testing.T) {
 	})
 }
 
-// TestPlanObjects: a prefix becomes one piece per object, in the order
-// audit reads them, numbered as its files, the objects not read carried by
-// the first; a prefix of nothing but skipped objects one piece that reads
-// nothing; a listing that fails the URL itself, for the judge to report.
+// TestPlanObjects: a prefix becomes pieces of consecutive objects, in the
+// order audit reads them, each numbered by its first object's place, the
+// objects not read carried by the first; a prefix of nothing but skipped
+// objects one piece that reads nothing; a listing that fails the URL
+// itself, for the judge to report.
 func TestPlanObjects(t *testing.T) {
 	srv, days := sampleBucket(t)
 	srv.Put(t, "old/E2SAMPLE.2025-01-01-00.0000aaaa.gz", []byte{})
@@ -184,34 +196,87 @@ func TestPlanObjects(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	plan := func(raw string) []logPiece {
+	plan := func(raw string, split int64) []logPiece {
 		var pieces []logPiece
-		if err := planObjects(ctx, logInput{Index: 3, Path: raw}, cfg.Ingest, func(p logPiece) { pieces = append(pieces, p) }); err != nil {
+		if err := planObjects(ctx, logInput{Index: 3, Path: raw}, cfg.Ingest, split, func(p logPiece) { pieces = append(pieces, p) }); err != nil {
 			t.Fatal(err)
 		}
 		return pieces
 	}
-	pieces := plan(srv.URL("cf/"))
-	if len(pieces) != days {
-		t.Fatalf("%d pieces, want one per object (%d)", len(pieces), days)
-	}
-	for i, p := range pieces {
-		if p.Index != 3 || p.Part != i || p.File != i || p.Ranged || p.ReadsNothing || !strings.Contains(p.Path, "endpoint=") ||
-			!strings.HasPrefix(objstore.Name(p.Path), "s3://logs/cf/E2SAMPLE.2026-10-") {
-			t.Errorf("piece %d: %+v", i, p)
+	var objects []string // in the order of one object per piece
+	for _, tc := range []struct {
+		split    int64
+		min, max int // pieces
+	}{
+		{1, days, days},               // every object holds a byte or more: one per piece
+		{0, 1, 1},                     // one piece
+		{100_000, days / 5, days / 2}, // objects of 20 to 40 kB: three to five a piece
+	} {
+		pieces := plan(srv.URL("cf/"), tc.split)
+		if len(pieces) < tc.min || len(pieces) > tc.max {
+			t.Fatalf("--split-bytes %d: %d pieces, want %d to %d", tc.split, len(pieces), tc.min, tc.max)
 		}
-		if (i == 0) != (len(p.Skipped) == 1) {
-			t.Errorf("piece %d carries skipped %+v", i, p.Skipped)
+		var got []string
+		for i, p := range pieces {
+			if p.Index != 3 || p.Part != i || p.File != len(got) || p.Ranged || p.ReadsNothing || p.Path != srv.URL("cf/") || len(p.Objects) == 0 {
+				t.Errorf("--split-bytes %d: piece %d: %+v", tc.split, i, p)
+			}
+			if (i == 0) != (len(p.Skipped) == 1) {
+				t.Errorf("--split-bytes %d: piece %d carries skipped %+v", tc.split, i, p.Skipped)
+			}
+			got = append(got, p.Objects...)
+		}
+		if pieces[0].Skipped[0].Name != "s3://logs/cf/README.txt" {
+			t.Errorf("skipped %+v", pieces[0].Skipped)
+		}
+		if objects == nil {
+			objects = got
+			for _, o := range objects {
+				if !strings.Contains(o, "endpoint=") || !strings.HasPrefix(objstore.Name(o), "s3://logs/cf/E2SAMPLE.2026-10-") {
+					t.Errorf("object %s", o)
+				}
+			}
+		}
+		if !slices.Equal(got, objects) || len(got) != days {
+			t.Errorf("--split-bytes %d: the pieces read %d objects, not the %d of the prefix in order", tc.split, len(got), days)
 		}
 	}
-	if pieces[0].Skipped[0].Name != "s3://logs/cf/README.txt" {
-		t.Errorf("skipped %+v", pieces[0].Skipped)
-	}
-	if pieces := plan(srv.URL("old/")); len(pieces) != 1 || !pieces[0].ReadsNothing || len(pieces[0].Skipped) != 1 {
+	if pieces := plan(srv.URL("old/"), 1); len(pieces) != 1 || !pieces[0].ReadsNothing || len(pieces[0].Skipped) != 1 {
 		t.Errorf("a prefix of objects dated outside the period: %+v", pieces)
 	}
 	raw := srv.URL("none/")
-	if pieces := plan(raw); len(pieces) != 1 || pieces[0].Path != raw || pieces[0].ReadsNothing || pieces[0].Part != 0 {
+	if pieces := plan(raw, 1); len(pieces) != 1 || pieces[0].Path != raw || pieces[0].ReadsNothing || pieces[0].Objects != nil {
 		t.Errorf("an empty prefix: %+v", pieces)
+	}
+}
+
+// TestObjectGroups: consecutive objects up to the size, an object of
+// unknown size (an https:// one) alone, at most maxObjectsPerPiece.
+func TestObjectGroups(t *testing.T) {
+	sized := func(sizes ...int64) []ingest.ObjectInput {
+		objs := make([]ingest.ObjectInput, len(sizes))
+		for i, n := range sizes {
+			objs[i].Size = n
+		}
+		return objs
+	}
+	many := make([]int64, 2*maxObjectsPerPiece+1)
+	for _, tc := range []struct {
+		name  string
+		objs  []ingest.ObjectInput
+		split int64
+		want  [][2]int
+	}{
+		{"a group ends at the size", sized(40, 40, 40, 40, 100, 10), 100, [][2]int{{0, 3}, {3, 5}, {5, 6}}},
+		{"no size: one group", sized(40, 40, 40), 0, [][2]int{{0, 3}}},
+		{"unknown size alone", sized(10, -1, 10, 10), 100, [][2]int{{0, 1}, {1, 2}, {2, 4}}},
+		{"unknown size first and last", sized(-1, 10, -1), 0, [][2]int{{0, 1}, {1, 2}, {2, 3}}},
+		{"empty objects", sized(0, 0, 0), 1, [][2]int{{0, 3}}},
+		{"at most maxObjectsPerPiece", sized(many...), 0, [][2]int{{0, maxObjectsPerPiece}, {maxObjectsPerPiece, 2 * maxObjectsPerPiece}, {2 * maxObjectsPerPiece, 2*maxObjectsPerPiece + 1}}},
+		{"none", nil, 100, nil},
+	} {
+		if got := objectGroups(tc.objs, tc.split); !slices.Equal(got, tc.want) {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		}
 	}
 }

@@ -63,6 +63,10 @@ type logPiece struct {
 	// argument): the parts of an input are put together in this order.
 	Part  int
 	Range ingest.Range
+	// Objects are the URLs of the objects of a URL LOG argument (Path)
+	// that the piece reads, each naming one object alone
+	// (ingest.ObjectInputs); nil for a piece of files.
+	Objects []string
 	// File is the place of the piece's first file among the files of its
 	// LOG argument (an object's among a prefix's): rows at one instant are
 	// taken by input, then file.
@@ -155,7 +159,7 @@ func (f *planFn) Setup() error {
 // itself.
 func (f *planFn) ProcessElement(ctx context.Context, in logInput, emit func(logPiece)) error {
 	if objstore.IsURL(in.Path) {
-		return planObjects(ctx, in, f.ingst, emit)
+		return planObjects(ctx, in, f.ingst, f.Opt.SplitBytes, emit)
 	}
 	// The launcher found every LOG argument: one missing here is a worker
 	// that does not see the launcher's files (a job server's).
@@ -177,13 +181,19 @@ func (f *planFn) ProcessElement(ctx context.Context, in logInput, emit func(logP
 	return nil
 }
 
-// planObjects emits one piece per object that the URL of in lists, so
+// maxObjectsPerPiece bounds the objects of one piece, so that an element
+// of the pipeline stays small (their URLs) when a prefix holds many tiny
+// objects, as CloudFront delivers them.
+const maxObjectsPerPiece = 1000
+
+// planObjects cuts the objects that the URL of in lists into pieces of
+// consecutive objects of about splitBytes together (0: one piece), so
 // that the objects of a prefix are read on as many workers, each opening
 // its own (nothing is read here but the listing). The objects not read
 // travel with the first piece. A listing that fails is left to the judge,
 // which meets the same error and counts it as the audit does.
-func planObjects(ctx context.Context, in logInput, opts ingest.Options, emit func(logPiece)) error {
-	urls, skipped, err := ingest.ObjectInputs(ctx, in.Path, opts)
+func planObjects(ctx context.Context, in logInput, opts ingest.Options, splitBytes int64, emit func(logPiece)) error {
+	objs, skipped, err := ingest.ObjectInputs(ctx, in.Path, opts)
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
@@ -195,18 +205,46 @@ func planObjects(ctx context.Context, in logInput, opts ingest.Options, emit fun
 	for _, s := range skipped {
 		sk = append(sk, report.SkippedFile{Name: s.Name, Reason: s.Reason})
 	}
-	if len(urls) == 0 {
+	if len(objs) == 0 {
 		emit(logPiece{Index: in.Index, Path: in.Path, ReadsNothing: true, Skipped: sk})
 		return nil
 	}
-	for i, u := range urls {
-		p := logPiece{Index: in.Index, Path: u, Part: i, File: i}
-		if i == 0 {
+	for part, g := range objectGroups(objs, splitBytes) {
+		p := logPiece{Index: in.Index, Path: in.Path, Part: part, File: g[0]}
+		for _, o := range objs[g[0]:g[1]] {
+			p.Objects = append(p.Objects, o.URL)
+		}
+		if part == 0 {
 			p.Skipped = sk
 		}
 		emit(p)
 	}
 	return nil
+}
+
+// objectGroups cuts objs, in order, into groups [start, end) of
+// consecutive objects: a group ends once its objects hold splitBytes or
+// more, or maxObjectsPerPiece objects; an object of unknown size is a
+// group of its own. splitBytes 0 makes one group (of at most
+// maxObjectsPerPiece objects).
+func objectGroups(objs []ingest.ObjectInput, splitBytes int64) [][2]int {
+	var groups [][2]int
+	start, bytes := 0, int64(0)
+	for i, o := range objs {
+		if o.Size < 0 && i > start {
+			groups = append(groups, [2]int{start, i})
+			start, bytes = i, 0
+		}
+		bytes += max(o.Size, 0)
+		if o.Size < 0 || i+1-start >= maxObjectsPerPiece || (splitBytes > 0 && bytes >= splitBytes) {
+			groups = append(groups, [2]int{start, i + 1})
+			start, bytes = i+1, 0
+		}
+	}
+	if start < len(objs) {
+		groups = append(groups, [2]int{start, len(objs)})
+	}
+	return groups
 }
 
 // countFn counts the newlines of a range that has ranges after it (step 2
@@ -271,6 +309,8 @@ func (f *judgeFn) ProcessElement(ctx context.Context, in logPiece, newlines func
 	switch {
 	case in.ReadsNothing:
 		p, err = f.auditor.Judge(ctx, nil, sink)
+	case in.Objects != nil:
+		p, err = f.auditor.Judge(ctx, in.Objects, sink)
 	case in.Ranged:
 		r := in.Range
 		if r.NewlinesBefore, err = f.newlinesBefore(in, newlines); err != nil {
