@@ -21,6 +21,7 @@ import (
 
 	auditpkg "github.com/crawlaudit/crawlaudit/audit"
 	"github.com/crawlaudit/crawlaudit/audit/auditflags"
+	"github.com/crawlaudit/crawlaudit/ingest/objstore"
 	"github.com/crawlaudit/crawlaudit/internal/atomicfile"
 	"github.com/crawlaudit/crawlaudit/report"
 
@@ -104,13 +105,20 @@ func beamCause(err error) string {
 }
 
 // distinctLogs returns logs without the arguments that name a file named
-// before (the same path, cleaned), which audit reads once. A file reached
-// both through a directory or glob and by name is still read twice.
+// before (the same path, cleaned), which audit reads once, or a URL given
+// before (the same URL but for its query: "a//b" and "a/b" are two keys
+// of a bucket). A
+// file reached both through a directory or glob and by name is still read
+// twice, as is an object reached through a prefix and by name.
 func distinctLogs(logs []string) []string {
 	seen := map[string]bool{}
 	var out []string
 	for _, l := range logs {
-		if k := filepath.Clean(l); !seen[k] {
+		k := "\x00url:" + objstore.Name(l) // audit's name of an object
+		if !objstore.IsURL(l) {
+			k = filepath.Clean(l)
+		}
+		if !seen[k] {
 			seen[k] = true
 			out = append(out, l)
 		}

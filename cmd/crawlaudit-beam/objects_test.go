@@ -280,3 +280,15 @@ func TestObjectGroups(t *testing.T) {
 		}
 	}
 }
+
+// TestDistinctLogs: a file named twice (once cleaned) is read once, as
+// audit reads it; a URL given twice too (whatever its query), but two URLs that differ only as
+// paths would once cleaned are two objects (S3 keys are strings: "a//b"
+// is not "a/b").
+func TestDistinctLogs(t *testing.T) {
+	got := distinctLogs([]string{"logs/a.log", "logs//a.log", "./logs/a.log", "s3://b/cf//x.gz", "s3://b/cf/x.gz", "s3://b/cf/x.gz?region=eu-west-1", "s3://b/cf/./x.gz"})
+	want := []string{"logs/a.log", "s3://b/cf//x.gz", "s3://b/cf/x.gz", "s3://b/cf/./x.gz"}
+	if !slices.Equal(got, want) {
+		t.Errorf("distinctLogs = %q, want %q", got, want)
+	}
+}
