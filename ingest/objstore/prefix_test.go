@@ -5,8 +5,13 @@ import (
 	"errors"
 	"io"
 	"io/fs"
+	"net/url"
+	"path"
 	"strings"
 	"testing"
+	"unicode/utf8"
+
+	"gocloud.dev/blob/memblob"
 
 	"github.com/crawlaudit/crawlaudit/internal/fakes3"
 )
@@ -134,4 +139,54 @@ func TestPrefixWrite(t *testing.T) {
 	if err != nil && strings.Contains(err.Error(), "s3cr3tvalue") {
 		t.Errorf("a secret in the message: %v", err)
 	}
+}
+
+// FuzzObjectURL: for any key, the URL of an object names that key alone:
+// parsed as Expand parses it, its path is the key, or (when the last
+// segment holds a glob's character) a pattern that path.Match matches
+// against that key and that unescapes to it; the query is kept.
+func FuzzObjectURL(f *testing.F) {
+	for _, k := range []string{"cf/E2.2026-10-01-00.a.gz", "a*b", "odd/a?b.log", `d\e*[x].log`, "x/%41 #y", "ü/ï*", "dir*/plain", "a/"} {
+		f.Add(k)
+	}
+	b := memblob.OpenBucket(nil)
+	defer b.Close()
+	f.Fuzz(func(t *testing.T, key string) {
+		if key == "" || !utf8.ValidString(key) {
+			return // S3 keys are non-empty UTF-8
+		}
+		o := Object{bucket: b, key: key, url: "s3://logs/prefix/?region=us-east-1&endpoint=http://127.0.0.1:9000"}
+		raw := o.URL()
+		u, err := url.Parse(raw)
+		if err != nil {
+			t.Fatalf("%q: URL %q does not parse: %v", key, raw, err)
+		}
+		if u.Scheme != "s3" || u.Host != "logs" || u.Query().Get("endpoint") != "http://127.0.0.1:9000" {
+			t.Fatalf("%q: URL %q", key, raw)
+		}
+		got := strings.TrimPrefix(u.Path, "/")
+		dir, last := "", got
+		if i := strings.LastIndex(got, "/"); i >= 0 {
+			dir, last = got[:i+1], got[i+1:]
+		}
+		if !strings.ContainsAny(last, "*?[") {
+			if got != key {
+				t.Fatalf("%q: URL %q names %q", key, raw, got)
+			}
+			return
+		}
+		keyDir, keyLast := "", key
+		if i := strings.LastIndex(key, "/"); i >= 0 {
+			keyDir, keyLast = key[:i+1], key[i+1:]
+		}
+		if dir != keyDir {
+			t.Fatalf("%q: URL %q lists %q", key, raw, dir)
+		}
+		if ok, err := path.Match(last, keyLast); !ok || err != nil {
+			t.Fatalf("%q: pattern %q does not match it (%v)", key, last, err)
+		}
+		if un := strings.NewReplacer(`\\`, `\`, `\*`, `*`, `\?`, `?`, `\[`, `[`).Replace(last); un != keyLast {
+			t.Fatalf("%q: pattern %q unescapes to %q", key, last, un)
+		}
+	})
 }
