@@ -48,9 +48,10 @@ if [ ! -s "$DIR/month.log" ]; then
 	for f in "$DIR"/bucket/cf/*.log.gz; do mv "$f" "${f%.log.gz}.gz"; done
 fi
 
+rm -f "$DIR/server.url"
 "$DIR/fakes3serve" -bucket logs -dir "$DIR/bucket" > "$DIR/server.url" &
 pids="$pids $!"
-while [ ! -s "$DIR/server.url" ]; do sleep 0.1; done
+until grep -q '^http://127\.0\.0\.1:[0-9]*$' "$DIR/server.url" 2>/dev/null; do sleep 0.1; done
 endpoint=$(head -n 1 "$DIR/server.url")
 port=$(awk 'BEGIN{srand(); print 20000 + int(rand() * 20000)}')
 "$DIR/prism" --job_port "$port" --serve_http=false --log_level=warn 2> "$DIR/prism.log" &
