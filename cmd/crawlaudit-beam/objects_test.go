@@ -8,6 +8,8 @@ import (
 	"errors"
 	"io"
 	"io/fs"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"slices"
 	"strings"
@@ -61,6 +63,29 @@ func TestPipelineObjects(t *testing.T) {
 		t.Skip("runs pipelines on Prism")
 	}
 	srv, days := sampleBucket(t)
+	// The sample month as one object of a web server, with a query (a
+	// presigned URL's) that must be shown nowhere.
+	gz, err := os.ReadFile(sampleLog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	web := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/logs/access-2026-10.log.gz" || r.URL.Query().Get("X-Amz-Signature") != "presigned-signature" {
+			http.NotFound(w, r)
+			return
+		}
+		w.Write(gz)
+	}))
+	defer web.Close()
+	// A directory with a file that is not a log: audit lists it as
+	// skipped, and so must the pipeline.
+	logDir := t.TempDir()
+	if err := os.WriteFile(logDir+"/access-2026-10.log.gz", gz, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(logDir+"/README.txt", []byte("the site's logs\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	// --split-bytes 1: one object per piece, each judged alone.
 	base := options{Values: auditflags.Values{Robots: sampleRobots, Grace: 24 * time.Hour}, SplitBytes: 1}
 	whole := base
@@ -96,6 +121,16 @@ func TestPipelineObjects(t *testing.T) {
 				t.Errorf("%d files, want %d", s.Input.Files, days)
 			}
 		}},
+		{"https:// object beside a prefix", base, []string{web.URL + "/logs/access-2026-10.log.gz?X-Amz-Signature=presigned-signature", srv.URL("cf/E2SAMPLE.2026-10-0*")}, func(t *testing.T, s *report.Summary) {
+			if s.Input.Files != 10 || len(s.Bots) < 10 {
+				t.Errorf("%d files (want the web server's and nine days), %d bot rows", s.Input.Files, len(s.Bots))
+			}
+		}},
+		{"directory with a file that is not a log", base, []string{logDir}, func(t *testing.T, s *report.Summary) {
+			if s.Input.Files != 1 || len(s.Input.Skipped) != 1 || !strings.HasSuffix(s.Input.Skipped[0].Name, "README.txt") {
+				t.Errorf("%d files, skipped %+v", s.Input.Files, s.Input.Skipped)
+			}
+		}},
 		{"glob and a file", base, []string{srv.URL("cf/E2SAMPLE.2026-10-2*.gz"), sampleLog}, func(t *testing.T, s *report.Summary) {
 			if s.Input.Files != 11 {
 				t.Errorf("%d files, want the ten days of the 20s and the file", s.Input.Files)
@@ -108,7 +143,7 @@ func TestPipelineObjects(t *testing.T) {
 			if !bytes.Equal(got, want) {
 				t.Errorf("summary.json differs from crawlaudit audit --json's:\n%s", diffLines(want, got))
 			}
-			if bytes.Contains(got, []byte("endpoint=")) || bytes.Contains(got, []byte(fakes3.SecretAccessKey)) {
+			if bytes.Contains(got, []byte("endpoint=")) || bytes.Contains(got, []byte(fakes3.SecretAccessKey)) || bytes.Contains(got, []byte("presigned-signature")) {
 				t.Error("summary.json shows a URL's query or the credentials")
 			}
 			var s report.Summary
