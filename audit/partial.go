@@ -451,6 +451,9 @@ func (j *judge) partial(cfg Config, acc *ingest.Accounting, ident *bots.Identifi
 	for _, smp := range acc.InvalidClientSamples {
 		in.InvalidClientSamples = append(in.InvalidClientSamples, report.Sample{Reason: smp.Reason, File: smp.File, Line: smp.Line, Text: smp.Text})
 	}
+	for _, sk := range acc.Skipped {
+		in.Skipped = append(in.Skipped, report.SkippedFile{Name: sk.Name, Reason: sk.Reason})
+	}
 	if !acc.From.IsZero() {
 		from, to := acc.From.UTC(), acc.To.UTC()
 		lf, lt := from, to

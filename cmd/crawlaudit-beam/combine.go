@@ -88,6 +88,7 @@ func combine(a *audit.PartialAuditor, base report.Summary, parts []partElement, 
 		samples = append(samples, pi.Samples...)
 		clientSamples = append(clientSamples, pi.InvalidClientSamples...)
 		in.Excluded = append(in.Excluded, pi.Excluded...)
+		in.Skipped = append(in.Skipped, pi.Skipped...)
 		c.InputErrors = append(c.InputErrors, pi.Errors...)
 		if pi.From != nil && (in.From == nil || pi.From.Before(*in.From)) {
 			in.From = pi.From

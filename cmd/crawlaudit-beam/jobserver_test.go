@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/crawlaudit/crawlaudit/audit/auditflags"
+	"github.com/crawlaudit/crawlaudit/ingest/objstore"
 	"github.com/crawlaudit/crawlaudit/report"
 )
 
@@ -152,13 +153,21 @@ func setBeamFlags(t *testing.T, values map[string]string) {
 // `crawlaudit audit --json`'s. The job server and the PROCESS workers run
 // in a directory of their own, and --robots, --operators and --ranges are
 // given as paths relative to the launcher's: they reach the workers in
-// the pipeline, not through the launcher's disk.
+// the pipeline, not through the launcher's disk. Then the same month as
+// objects of an S3 bucket on 127.0.0.1 (one per day, a few to a piece,
+// the credentials from the environment), with --out a
+// prefix of the bucket: summary.json equal to audit's of the objects, and
+// written into the bucket.
 func TestPipelineOnJobServer(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds Prism's job server and runs pipelines on it")
 	}
 	bin := t.TempDir()
 	prism := buildTool(t, bin, "prism", "github.com/apache/beam/sdks/v2/go/cmd/prism")
+	// The bucket first: its credentials, in the environment, are the
+	// standard chain of the job server's PROCESS workers too, which
+	// inherit it.
+	srv, days := sampleBucket(t)
 	endpoint := startJobServer(t, prism)
 
 	// The operator rules, relative to the launcher's directory only.
@@ -193,6 +202,8 @@ func TestPipelineOnJobServer(t *testing.T) {
 	opt := options{Values: auditflags.Values{Robots: sampleRobots, Grace: 24 * time.Hour,
 		Operators: filepath.Base(rules.Name()), Ranges: filepath.Base(ranges)}}
 	want := auditJSON(t, opt, []string{log})
+	objects := []string{srv.URL("cf/")}
+	wantObjects := auditJSON(t, opt, objects)
 	// The rule and the lists must each change the audit, or the test could
 	// not tell whether the workers had them.
 	for _, without := range []string{"--operators", "--ranges"} {
@@ -243,6 +254,35 @@ func TestPipelineOnJobServer(t *testing.T) {
 			}
 			if len(s.Bots) < 10 || s.Input.Files != 1 {
 				t.Errorf("%d bot rows, %d files: the sample month was not audited", len(s.Bots), s.Input.Files)
+			}
+
+			// The sample month as objects of the bucket, three or four
+			// to a piece, each piece read by a worker, summary.json
+			// written into the bucket.
+			out = srv.URL("audits/" + env + "/")
+			stdout.Reset()
+			byObjects := opt
+			byObjects.SplitBytes = 100_000
+			o = &cliOptions{options: byObjects, json: true, out: out}
+			if err := runAudit(ctx, o, objects, "universal", &stdout); err != nil {
+				t.Fatal(err)
+			}
+			if got := stdout.Bytes(); !bytes.Equal(got, wantObjects) {
+				t.Errorf("summary.json of the objects differs from crawlaudit audit --json's:\n%s", diffLines(wantObjects, got))
+			}
+			if err := json.Unmarshal(stdout.Bytes(), &s); err != nil {
+				t.Fatal(err)
+			}
+			if s.Input.Files != days || len(s.Input.Skipped) != 1 {
+				t.Errorf("%d objects read (want %d), skipped %+v", s.Input.Files, days, s.Input.Skipped)
+			}
+			prefix, err := objstore.OpenPrefix(ctx, out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer prefix.Close()
+			if written, err := prefix.Read(ctx, summaryFile, maxSummaryBytes); err != nil || !bytes.Equal(written, wantObjects) {
+				t.Errorf("%s: %d bytes, %v", prefix.Name(summaryFile), len(written), err)
 			}
 			if env != "PROCESS" {
 				return

@@ -21,6 +21,7 @@ import (
 
 	auditpkg "github.com/crawlaudit/crawlaudit/audit"
 	"github.com/crawlaudit/crawlaudit/audit/auditflags"
+	"github.com/crawlaudit/crawlaudit/ingest/objstore"
 	"github.com/crawlaudit/crawlaudit/internal/atomicfile"
 	"github.com/crawlaudit/crawlaudit/report"
 
@@ -56,7 +57,12 @@ func main() {
 		fmt.Fprintf(flag.CommandLine.Output(), "Usage: crawlaudit-beam --robots SRC [flags] LOG...\n\nRuns crawlaudit audit as an Apache Beam pipeline (--runner prism, the default, in this process).\n\n")
 		flag.PrintDefaults()
 	}
-	flag.Parse()
+	// Errors of the command line are said in words (parseArgs), not with
+	// the whole usage.
+	flag.CommandLine.Init(os.Args[0], flag.ContinueOnError)
+	if code := parseArgs(flag.CommandLine, os.Args[1:], flag.Usage, os.Stderr); code >= 0 {
+		os.Exit(code)
+	}
 	// A worker started by a runner returns from Init only when done.
 	beam.Init()
 	os.Exit(run(context.Background(), &opt, flag.Args(), os.Stdout, os.Stderr))
@@ -99,13 +105,20 @@ func beamCause(err error) string {
 }
 
 // distinctLogs returns logs without the arguments that name a file named
-// before (the same path, cleaned), which audit reads once. A file reached
-// both through a directory or glob and by name is still read twice.
+// before (the same path, cleaned), which audit reads once, or a URL given
+// before (the same URL but for its query: "a//b" and "a/b" are two keys
+// of a bucket). A
+// file reached both through a directory or glob and by name is still read
+// twice, as is an object reached through a prefix and by name.
 func distinctLogs(logs []string) []string {
 	seen := map[string]bool{}
 	var out []string
 	for _, l := range logs {
-		if k := filepath.Clean(l); !seen[k] {
+		k := "\x00url:" + objstore.Name(l) // audit's name of an object
+		if !objstore.IsURL(l) {
+			k = filepath.Clean(l)
+		}
+		if !seen[k] {
 			seen[k] = true
 			out = append(out, l)
 		}
@@ -151,8 +164,13 @@ func runAudit(ctx context.Context, opt *cliOptions, logs []string, runner string
 	if runner == "" {
 		runner = defaultRunner
 	}
-	out := opt.out
-	if out == "" {
+	out := output{Place: opt.out}
+	switch {
+	case out.isURL():
+		if err := out.check(ctx); err != nil {
+			return err
+		}
+	case out.Place == "":
 		// --json alone: summary.json goes through a directory of this
 		// machine, which the workers of Prism (in process) share.
 		dir, err := os.MkdirTemp("", "crawlaudit-beam-")
@@ -160,21 +178,20 @@ func runAudit(ctx context.Context, opt *cliOptions, logs []string, runner string
 			return err
 		}
 		defer os.RemoveAll(dir)
-		out = dir
-	}
-	out, err = filepath.Abs(out)
-	if err != nil {
-		return err
-	}
-	if opt.out != "" {
+		out.Place = dir
+	default:
+		if out.Place, err = filepath.Abs(out.Place); err != nil {
+			return err
+		}
 		// A previous run killed before its rename left this.
-		atomicfile.SweepStaleOf(out, summaryFile)
+		atomicfile.SweepStaleOf(out.Place, summaryFile)
 	}
 	// The logs keep the names given, as audit's evidence does (file in
 	// rejected samples and robots_status): a worker resolves a relative
 	// name against its own working directory.
-	errPath := filepath.Join(out, errorFile)
-	os.Remove(errPath) // a previous run's
+	if err := out.remove(ctx, errorFile); err != nil { // a previous run's
+		return fmt.Errorf("--out: %w", err)
+	}
 	if err := defaultWorkerBinary(runner); err != nil {
 		return err
 	}
@@ -189,17 +206,19 @@ func runAudit(ctx context.Context, opt *cliOptions, logs []string, runner string
 	if opt.progress != nil {
 		fmt.Fprintf(opt.progress, "crawlaudit-beam: the pipeline finished in %s\n", time.Since(start).Round(100*time.Millisecond))
 	}
-	if msg, err := os.ReadFile(errPath); err == nil {
-		os.Remove(errPath)
+	if msg, err := out.read(ctx, errorFile); err == nil {
+		out.remove(ctx, errorFile)
 		return errors.New(string(msg))
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return err
 	}
 	if !opt.json && len(failOn) == 0 {
 		return nil
 	}
-	data, err := os.ReadFile(filepath.Join(out, summaryFile))
+	data, err := out.read(ctx, summaryFile)
 	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return fmt.Errorf("the pipeline wrote no %s into %s: the workers must write --out on a file system this machine sees too", summaryFile, out)
+		if errors.Is(err, os.ErrNotExist) && !out.isURL() {
+			return fmt.Errorf("the pipeline wrote no %s into %s: the workers must write --out on a file system this machine sees too (or give --out an s3://, gs:// or azblob:// prefix)", summaryFile, out.Place)
 		}
 		return err
 	}
@@ -211,7 +230,7 @@ func runAudit(ctx context.Context, opt *cliOptions, logs []string, runner string
 	if len(failOn) > 0 {
 		var s report.Summary
 		if err := json.Unmarshal(data, &s); err != nil {
-			return fmt.Errorf("--fail-on: reading %s: %w", filepath.Join(out, summaryFile), err)
+			return fmt.Errorf("--fail-on: reading %s: %w", out.name(summaryFile), err)
 		}
 		if found := auditflags.FailFindings(&s, failOn); len(found) > 0 {
 			return &findingsError{lines: found}

@@ -9,7 +9,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -23,7 +22,7 @@ import (
 	"github.com/crawlaudit/crawlaudit/audit"
 	"github.com/crawlaudit/crawlaudit/audit/measure"
 	"github.com/crawlaudit/crawlaudit/ingest"
-	"github.com/crawlaudit/crawlaudit/internal/atomicfile"
+	"github.com/crawlaudit/crawlaudit/ingest/objstore"
 	"github.com/crawlaudit/crawlaudit/report"
 	"github.com/crawlaudit/crawlaudit/robots"
 )
@@ -64,6 +63,20 @@ type logPiece struct {
 	// argument): the parts of an input are put together in this order.
 	Part  int
 	Range ingest.Range
+	// Objects are the URLs of the objects of a URL LOG argument (Path)
+	// that the piece reads, each naming one object alone
+	// (ingest.ObjectInputs); nil for a piece of files.
+	Objects []string
+	// File is the place of the piece's first file among the files of its
+	// LOG argument (an object's among a prefix's): rows at one instant are
+	// taken by input, then file.
+	File int
+	// Skipped are the objects of the LOG argument's prefix or glob that
+	// are not read, carried by its first piece into the summary.
+	Skipped []report.SkippedFile
+	// ReadsNothing: every object the LOG argument lists is skipped; the
+	// piece carries them and reads nothing.
+	ReadsNothing bool
 }
 
 // newlineCount is the number of newlines of one range: the ranges after
@@ -78,7 +91,7 @@ type newlineCount struct {
 const summaryFile = "summary.json"
 
 // buildPipeline returns the audit of logs as a Beam pipeline that writes
-// summary.json into outDir:
+// summary.json into out:
 //
 //  1. one element per LOG argument (logInput);
 //  2. plan (planFn): a LOG argument that is a plain file longer than
@@ -106,7 +119,7 @@ const summaryFile = "summary.json"
 //  6. summarize (summarizeFn): one element that takes the parts, the rows,
 //     the periods, their counts and the changes as side inputs, combines
 //     them (combine) and writes summary.json.
-func buildPipeline(opt options, logs []string, outDir string) *beam.Pipeline {
+func buildPipeline(opt options, logs []string, out output) *beam.Pipeline {
 	p, s := beam.NewPipelineWithRoot()
 	inputs := make([]logInput, len(logs))
 	for i, l := range logs {
@@ -122,7 +135,7 @@ func buildPipeline(opt options, logs []string, outDir string) *beam.Pipeline {
 	byKey := beam.GroupByKey(s.Scope("by bot, host, identity"), rows)
 	profile, _ := robots.ParseProfile(opt.Spec) // checked by options.config
 	botRows, counts, changes := beam.ParDo3(s.Scope("measure"), &measureFn{Opt: opt, Google: profile == robots.Google}, byKey, beam.SideInput{Input: periods})
-	beam.ParDo0(s.Scope("summarize"), &summarizeFn{Opt: opt, OutDir: outDir}, beam.Impulse(s),
+	beam.ParDo0(s.Scope("summarize"), &summarizeFn{Opt: opt, Out: out}, beam.Impulse(s),
 		beam.SideInput{Input: parts}, beam.SideInput{Input: botRows}, beam.SideInput{Input: periods}, beam.SideInput{Input: counts},
 		beam.SideInput{Input: changes})
 	return p
@@ -145,6 +158,9 @@ func (f *planFn) Setup() error {
 // ProcessElement emits the pieces of one LOG argument: its ranges, or
 // itself.
 func (f *planFn) ProcessElement(ctx context.Context, in logInput, emit func(logPiece)) error {
+	if objstore.IsURL(in.Path) {
+		return planObjects(ctx, in, f.ingst, f.Opt.SplitBytes, emit)
+	}
 	// The launcher found every LOG argument: one missing here is a worker
 	// that does not see the launcher's files (a job server's).
 	if _, err := os.Stat(in.Path); errors.Is(err, fs.ErrNotExist) && !strings.ContainsAny(in.Path, "*?[") {
@@ -163,6 +179,72 @@ func (f *planFn) ProcessElement(ctx context.Context, in logInput, emit func(logP
 		emit(logPiece{Index: in.Index, Path: in.Path, Ranged: true, Part: i, Range: r})
 	}
 	return nil
+}
+
+// maxObjectsPerPiece bounds the objects of one piece, so that an element
+// of the pipeline stays small (their URLs) when a prefix holds many tiny
+// objects, as CloudFront delivers them.
+const maxObjectsPerPiece = 1000
+
+// planObjects cuts the objects that the URL of in lists into pieces of
+// consecutive objects of about splitBytes together (0: one piece), so
+// that the objects of a prefix are read on as many workers, each opening
+// its own (nothing is read here but the listing). The objects not read
+// travel with the first piece. A listing that fails is left to the judge,
+// which meets the same error and counts it as the audit does.
+func planObjects(ctx context.Context, in logInput, opts ingest.Options, splitBytes int64, emit func(logPiece)) error {
+	objs, skipped, err := ingest.ObjectInputs(ctx, in.Path, opts)
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		emit(logPiece{Index: in.Index, Path: in.Path})
+		return nil
+	}
+	var sk []report.SkippedFile
+	for _, s := range skipped {
+		sk = append(sk, report.SkippedFile{Name: s.Name, Reason: s.Reason})
+	}
+	if len(objs) == 0 {
+		emit(logPiece{Index: in.Index, Path: in.Path, ReadsNothing: true, Skipped: sk})
+		return nil
+	}
+	for part, g := range objectGroups(objs, splitBytes) {
+		p := logPiece{Index: in.Index, Path: in.Path, Part: part, File: g[0]}
+		for _, o := range objs[g[0]:g[1]] {
+			p.Objects = append(p.Objects, o.URL)
+		}
+		if part == 0 {
+			p.Skipped = sk
+		}
+		emit(p)
+	}
+	return nil
+}
+
+// objectGroups cuts objs, in order, into groups [start, end) of
+// consecutive objects: a group ends once its objects hold splitBytes or
+// more, or maxObjectsPerPiece objects; an object of unknown size is a
+// group of its own. splitBytes 0 makes one group (of at most
+// maxObjectsPerPiece objects).
+func objectGroups(objs []ingest.ObjectInput, splitBytes int64) [][2]int {
+	var groups [][2]int
+	start, bytes := 0, int64(0)
+	for i, o := range objs {
+		if o.Size < 0 && i > start {
+			groups = append(groups, [2]int{start, i})
+			start, bytes = i, 0
+		}
+		bytes += max(o.Size, 0)
+		if o.Size < 0 || i+1-start >= maxObjectsPerPiece || (splitBytes > 0 && bytes >= splitBytes) {
+			groups = append(groups, [2]int{start, i + 1})
+			start, bytes = i+1, 0
+		}
+	}
+	if start < len(objs) {
+		groups = append(groups, [2]int{start, len(objs)})
+	}
+	return groups
 }
 
 // countFn counts the newlines of a range that has ranges after it (step 2
@@ -219,27 +301,36 @@ func (f *judgeFn) ProcessElement(ctx context.Context, in logPiece, newlines func
 	files := map[string]int64{}
 	var maxTS *int64
 	sink := func(rec arrow.RecordBatch) error {
-		return splitByKey(rec, in.Index, files, &maxTS, emitRows, emitFetches)
+		return splitByKey(rec, in.Index, int64(in.File), files, &maxTS, emitRows, emitFetches)
 	}
+	name := objstore.Name(in.Path) // without a URL's query
 	var p *audit.Partial
 	var err error
-	if in.Ranged {
+	switch {
+	case in.ReadsNothing:
+		p, err = f.auditor.Judge(ctx, nil, sink)
+	case in.Objects != nil:
+		p, err = f.auditor.Judge(ctx, in.Objects, sink)
+	case in.Ranged:
 		r := in.Range
 		if r.NewlinesBefore, err = f.newlinesBefore(in, newlines); err != nil {
 			return err
 		}
 		p, err = f.auditor.JudgeRange(ctx, r, sink)
-	} else {
+	default:
 		p, err = f.auditor.Judge(ctx, []string{in.Path}, sink)
 	}
 	if p == nil {
-		return fmt.Errorf("%s: %w", in.Path, err)
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	if len(in.Skipped) > 0 {
+		p.Input.Skipped = append(slices.Clip(in.Skipped), p.Input.Skipped...)
 	}
 	// An input error (an unreadable or truncated file) is in the part's
 	// input; the summary decides.
 	data, err := json.Marshal(partElement{Index: in.Index, Part: in.Part, Partial: *p, MaxTS: maxTS})
 	if err != nil {
-		return fmt.Errorf("%s: %w", in.Path, err)
+		return fmt.Errorf("%s: %w", name, err)
 	}
 	emitPart(data)
 	return nil
@@ -278,8 +369,9 @@ func (f *judgeFn) newlinesBefore(in logPiece, counts func(*[]byte) bool) (int64,
 // /robots.txt responses that may open or close a period of availability
 // as one batch per host and operator (emitFetches): those of crawlers
 // that are not spoofed nor user-triggered fetchers. files numbers the
-// input's files; maxTS is raised to the latest request.
-func splitByKey(rec arrow.RecordBatch, index int, files map[string]int64, maxTS **int64, emit, emitFetches func(string, []byte)) error {
+// input's files, from fileBase (the place of the piece's first file among
+// its input's); maxTS is raised to the latest request.
+func splitByKey(rec arrow.RecordBatch, index int, fileBase int64, files map[string]int64, maxTS **int64, emit, emitFetches func(string, []byte)) error {
 	if !rec.Schema().Equal(audit.PartialSchema) {
 		return fmt.Errorf("judged batch of schema %s", rec.Schema())
 	}
@@ -321,7 +413,7 @@ func splitByKey(rec arrow.RecordBatch, index int, files map[string]int64, maxTS 
 		fn := file.Value(i)
 		fi, ok := files[fn]
 		if !ok {
-			fi = int64(len(files))
+			fi = fileBase + int64(len(files))
 			files[strings.Clone(fn)] = fi
 		}
 		// Input index, then file within the input: both well under 2^31.
@@ -516,8 +608,8 @@ func (f *measureFn) ProcessElement(key string, batches, periodLists func(*[]byte
 // summarizeFn combines the parts and the rows into summary.json (step 6
 // of buildPipeline).
 type summarizeFn struct {
-	Opt    options `json:"opt"`
-	OutDir string  `json:"out_dir"`
+	Opt options `json:"opt"`
+	Out output  `json:"out"`
 }
 
 // ProcessElement reads every part and row, combines them and writes
@@ -574,13 +666,10 @@ func (f *summarizeFn) ProcessElement(ctx context.Context, _ []byte, partData, ro
 		base.Changes = append(base.Changes, cs...)
 	}
 	sortChanges(base.Changes)
-	if err := os.MkdirAll(f.OutDir, 0o755); err != nil {
-		return fmt.Errorf("--out: %w", err)
-	}
 	c, err := combine(a, base, parts, rows, 0)
 	var nothingRead *nothingReadError
 	if errors.Is(err, audit.ErrNothingToAudit) || errors.As(err, &nothingRead) {
-		return writeError(f.OutDir, err.Error())
+		return writeError(ctx, f.Out, err.Error())
 	}
 	if err != nil {
 		return err
@@ -589,9 +678,9 @@ func (f *summarizeFn) ProcessElement(ctx context.Context, _ []byte, partData, ro
 		fmt.Fprintln(os.Stderr, "crawlaudit-beam: warning:", w)
 	}
 	if len(c.InputErrors) > 0 && !f.Opt.KeepGoing {
-		return writeError(f.OutDir, "input errors (summary.json not written; --keep-going writes it): "+c.Summary.Input.Errors[0])
+		return writeError(ctx, f.Out, "input errors (summary.json not written; --keep-going writes it): "+c.Summary.Input.Errors[0])
 	}
-	return atomicfile.WriteWith(filepath.Join(f.OutDir, summaryFile), func(w io.Writer) error {
+	return f.Out.write(ctx, summaryFile, func(w io.Writer) error {
 		return report.WriteJSON(w, &c.Summary)
 	})
 }
@@ -600,9 +689,9 @@ func (f *summarizeFn) ProcessElement(ctx context.Context, _ []byte, partData, ro
 // summary.json was written; the command reads and removes it.
 const errorFile = ".crawlaudit-beam.error"
 
-// writeError writes msg into dir's errorFile.
-func writeError(dir, msg string) error {
-	return atomicfile.WriteWith(filepath.Join(dir, errorFile), func(w io.Writer) error {
+// writeError writes msg into out's errorFile.
+func writeError(ctx context.Context, out output, msg string) error {
+	return out.write(ctx, errorFile, func(w io.Writer) error {
 		_, err := io.WriteString(w, msg)
 		return err
 	})
