@@ -98,6 +98,9 @@ const maxCacheKey = 256
 type judge struct {
 	hist     *history.History
 	versions []version // by history.Version.ID
+	// unsureFrom is, by version ID, when the next version of its host may
+	// already have been live (see uncertainFrom).
+	unsureFrom []int64
 	graceUS  int64     // --grace; 0: no grace period
 	// rules are the operator rules (--operators); noGroup is the group
 	// with no rules, for a crawler that no group restricts.
@@ -413,6 +416,7 @@ func newJudgeContext(ctx context.Context, mem memory.Allocator, hist *history.Hi
 			robots: robots.Compile(robots.Parse(v.Data), profile),
 		})
 	}
+	j.unsureFrom = uncertainFrom(hist)
 	j.out = array.NewRecordBuilder(mem, RequestsSchema)
 	f := j.out.Field
 	i32 := func(c int) *array.Int32Builder { return f(c).(*array.Int32Builder) }
@@ -981,15 +985,15 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 			dec = j.decide(g, target, tid)
 			verdict = vAllowed
 			switch {
+			case us >= j.unsureFrom[id]:
+				verdict, dec = j.judgeUncertain(uas, hs.hi, id, us, dec, target, tid)
 			case dec.allowed:
 			case uas.rule.UserTriggered:
 				verdict = vUserTriggered
 			default:
 				verdict = vDisallowed
-				if uas.graceUS > 0 {
-					if old, ok := j.hist.AtMicros(hs.hi, us-uas.graceUS); ok && old != id && j.decide(j.group(uas, old), target, tid).allowed {
-						verdict = vInGrace
-					}
+				if uas.graceUS > 0 && j.cachedAllows(uas, hs.hi, id, us-uas.graceUS, target, tid) {
+					verdict = vInGrace
 				}
 			}
 		} else {
