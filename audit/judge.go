@@ -98,9 +98,6 @@ const maxCacheKey = 256
 type judge struct {
 	hist     *history.History
 	versions []version // by history.Version.ID
-	// unsureFrom is, by version ID, when the next version of its host may
-	// already have been live (see uncertainFrom).
-	unsureFrom []int64
 	graceUS  int64     // --grace; 0: no grace period
 	// rules are the operator rules (--operators); noGroup is the group
 	// with no rules, for a crawler that no group restricts.
@@ -109,6 +106,10 @@ type judge struct {
 	graceForAll bool // graceUS also for operators that document a grace
 	fromUS      int64
 	toUS        int64 // inclusive
+
+	// unsureFrom is, by version ID, when the next version of its host may
+	// already have been live (see uncertainFrom).
+	unsureFrom []int64
 
 	ident *bots.Identifier
 	// handoff has the bots the human filters identified while the logs
