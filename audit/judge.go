@@ -110,6 +110,8 @@ type judge struct {
 	// unsureFrom is, by version ID, when the next version of its host may
 	// already have been live (see uncertainFrom).
 	unsureFrom []int64
+	// sizes are the 200 answers to GET /robots.txt, for RobotsEvidence.
+	sizes robotsSizes
 
 	ident *bots.Identifier
 	// handoff has the bots the human filters identified while the logs
@@ -1079,6 +1081,9 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 		c.line.UnsafeAppend(line)
 		fetch := isRobotsFetch(target)
 		c.robotsFetch.UnsafeAppend(fetch)
+		if fetch && hs.hi >= 0 && identity != verify.Spoofed {
+			j.noteRobotsSize(uas, hs, us, i, methodCol, methodIdx, statusCol, bytesCol)
+		}
 		if fetch && !statusCol.IsNull(i) {
 			if st := statusCol.Value(i); st >= 400 && st <= 599 {
 				j.robotsFailed = true

@@ -2,16 +2,17 @@ package audit
 
 import (
 	"math"
+	"time"
 
 	"github.com/crawlaudit/crawlaudit/robots/history"
 )
 
 // uncertainFrom returns, by version ID, the instant (µs) from which the
-// next version of the same host may already have been live: that version's
-// NotBefore when it is earlier than its Start, math.MaxInt64 otherwise. A
-// history rebuilt from the web archive knows only that a version went live
-// between the last capture of the one before and its own first capture, so
-// a request in between is judged by both (docs/robots-history.md).
+// next version of the same host may already have been live (uncertainSince
+// of that version), math.MaxInt64 when there is no such instant. A history
+// rebuilt from the web archive knows only that a version went live between
+// the last capture of the one before and its own first capture, so a
+// request in between is judged by both (docs/robots-history.md).
 func uncertainFrom(hist *history.History) []int64 {
 	all := hist.All()
 	out := make([]int64, len(all))
@@ -21,21 +22,27 @@ func uncertainFrom(hist *history.History) []int64 {
 	for hi := range hist.NumHosts() {
 		first, end := hist.VersionIDs(hi)
 		for id := first; id+1 < end; id++ {
-			next := all[id+1]
-			if next.NotBefore.IsZero() || next.Start.IsZero() || !next.NotBefore.Before(next.Start) {
-				continue
+			if nb, ok := uncertainSince(all[id], all[id+1]); ok {
+				out[id] = nb.UnixMicro()
 			}
-			nb := next.NotBefore.UnixMicro()
-			// A not_before before the version's own start says nothing
-			// more than the start: the next version cannot have been live
-			// before this one.
-			if !all[id].Start.IsZero() && nb < all[id].Start.UnixMicro() {
-				nb = all[id].Start.UnixMicro()
-			}
-			out[id] = nb
 		}
 	}
 	return out
+}
+
+// uncertainSince returns the earliest instant at which v, the version of
+// its host after prev, may have gone live, when that is before v.Start:
+// v.NotBefore, but never before prev went live (v cannot have replaced prev
+// before prev was live). ok is false when v surely went live at v.Start.
+func uncertainSince(prev, v history.Version) (t time.Time, ok bool) {
+	if v.NotBefore.IsZero() || v.Start.IsZero() || !v.NotBefore.Before(v.Start) {
+		return time.Time{}, false
+	}
+	t = v.NotBefore
+	if !prev.Start.IsZero() && t.Before(prev.Start) {
+		t = prev.Start
+	}
+	return t.UTC(), t.Before(v.Start)
 }
 
 // judgeUncertain judges a request at us on the history host hi, made while

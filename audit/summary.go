@@ -5,7 +5,6 @@ package audit
 import (
 	"context"
 	"fmt"
-	"sort"
 
 	"github.com/crawlaudit/crawlaudit/ingest"
 	"github.com/crawlaudit/crawlaudit/queries"
@@ -55,19 +54,13 @@ func (res *Result) summarize(ctx context.Context, cfg Config, hist *history.Hist
 		s.Input.HumanRequests += t.humans
 		s.Input.BotRequests += t.bots
 	}
-	for _, h := range hist.Hosts() {
-		vs := hist.Versions(h)
-		if hist.AnyHost() {
-			vs = hist.All()
-		}
-		rh := report.RobotsHost{Host: h, Versions: len(vs)}
-		if len(vs) > 0 && !vs[0].Start.IsZero() {
-			t := vs[0].Start.UTC()
-			rh.First = &t
-		}
-		s.Robots = append(s.Robots, rh)
+	s.Robots = robotsHosts(hist)
+	var warns []string
+	s.RobotsEvidence, warns = RobotsEvidence(hist, j.robotsResponses())
+	res.Warnings = append(res.Warnings, warns...)
+	if w := robotsSizesWarning(j.sizes.dropped); w != "" {
+		res.Warnings = append(res.Warnings, w)
 	}
-	sort.Slice(s.Robots, func(a, b int) bool { return s.Robots[a].Host < s.Robots[b].Host })
 	s.Audit = report.AuditInfo{Spec: cfg.Profile.String(), GraceSeconds: cfg.Grace.Seconds(), Robots: cfg.Robots, TimeResolution: "1us"}
 	if j.wholeSeconds {
 		s.Audit.TimeResolution = "1s"

@@ -3,6 +3,7 @@
 package audit
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -12,6 +13,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/crawlaudit/crawlaudit/report"
+	"github.com/crawlaudit/crawlaudit/report/markdown"
+	"github.com/crawlaudit/crawlaudit/report/page"
 	"github.com/crawlaudit/crawlaudit/robots/history"
 )
 
@@ -158,5 +162,76 @@ func TestUncertainChangeTimes(t *testing.T) {
 					dis, grace, user, want["disallowed"], want["disallowed_in_grace"], want["user_triggered"])
 			}
 		})
+	}
+}
+
+// TestUncertainIntervalShown: summary.json's robots gives each version's
+// not_before, and report.md and report.html show the interval as uncertain.
+func TestUncertainIntervalShown(t *testing.T) {
+	robotsDir, logFile := writeUncertain(t, true)
+	res, err := Run(context.Background(), Config{Robots: robotsDir, Grace: 24 * time.Hour}, []string{logFile})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Close()
+	if len(res.Summary.Robots) != 1 {
+		t.Fatalf("robots = %+v, want one host", res.Summary.Robots)
+	}
+	var got []string
+	for _, v := range res.Summary.Robots[0].VersionsDetail {
+		nb := "null"
+		if v.NotBefore != nil {
+			nb = v.NotBefore.Format(time.RFC3339)
+		}
+		got = append(got, filepath.Base(v.File)+" "+v.From.Format(time.RFC3339)+" "+nb)
+	}
+	// Each file's instant, and the not_before of versions.json (the first
+	// version and v4 have none).
+	want := []string{
+		"2026-10-01T00:00:00Z.txt 2026-10-01T00:00:00Z null",
+		"2026-10-05T00:00:00Z.txt 2026-10-05T00:00:00Z null",
+		"2026-10-10T00:00:00Z.txt 2026-10-10T00:00:00Z 2026-10-08T00:00:00Z",
+		"2026-10-20T00:00:00Z.txt 2026-10-20T00:00:00Z 2026-10-18T00:00:00Z",
+		"2026-10-20T12:00:00Z.txt 2026-10-20T12:00:00Z null",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("versions_detail:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	var js bytes.Buffer
+	if err := report.WriteJSON(&js, &res.Summary); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(js.String(), `"not_before": "2026-10-08T00:00:00Z"`) {
+		t.Errorf("summary.json lacks the not_before of v2:\n%s", js.String())
+	}
+	f, err := res.Findings(context.Background(), BlockPolicy{}, ReportOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var md, html bytes.Buffer
+	if err := markdown.Write(&md, f); err != nil {
+		t.Fatal(err)
+	}
+	if err := page.Write(&html, f); err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{
+		"between 2026-10-08 00:00 and 2026-10-10 00:00 (uncertain: judged by both versions)",
+		"between 2026-10-18 00:00 and 2026-10-20 00:00 (uncertain: judged by both versions)",
+	} {
+		if !strings.Contains(md.String(), w) {
+			t.Errorf("report.md lacks %q", w)
+		}
+	}
+	for _, w := range []string{
+		"live from between 2026-10-08 00:00 UTC and 2026-10-10 00:00 UTC",
+		"When it went live is uncertain: the history shows the version before it until 2026-10-18 00:00 UTC",
+	} {
+		if !strings.Contains(html.String(), w) {
+			t.Errorf("report.html lacks %q", w)
+		}
+	}
+	if strings.Count(md.String(), "(uncertain: judged by both versions)") != 2 {
+		t.Errorf("report.md marks %d versions uncertain, want 2", strings.Count(md.String(), "(uncertain: judged by both versions)"))
 	}
 }

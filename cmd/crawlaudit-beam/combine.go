@@ -62,6 +62,8 @@ func combine(a *audit.PartialAuditor, base report.Summary, parts []partElement, 
 	whole := true
 	var logFrom, logTo time.Time
 	var samples, clientSamples []report.Sample
+	var robotsResponses []audit.RobotsResponse
+	var robotsDropped int64
 	for _, pe := range parts {
 		p := &pe.Partial
 		pi := &p.Input
@@ -111,6 +113,8 @@ func combine(a *audit.PartialAuditor, base report.Summary, parts []partElement, 
 		for _, h := range p.Hosts {
 			hosts[h] = true
 		}
+		robotsResponses = append(robotsResponses, p.RobotsResponses...)
+		robotsDropped += p.RobotsDropped
 		for _, w := range p.Warnings {
 			if !slices.Contains(c.Warnings, w) {
 				c.Warnings = append(c.Warnings, w)
@@ -136,6 +140,11 @@ func combine(a *audit.PartialAuditor, base report.Summary, parts []partElement, 
 	}
 	hostList := slices.Sorted(maps.Keys(hosts))
 	c.Warnings = append(a.Warnings(hostList), c.Warnings...)
+	// The changes of robots.txt the logs show and the history lacks, from
+	// the /robots.txt answers of every part, as Run finds them.
+	var evidenceWarnings []string
+	s.RobotsEvidence, evidenceWarnings = a.RobotsEvidence(robotsResponses, robotsDropped)
+	c.Warnings = append(c.Warnings, evidenceWarnings...)
 
 	s.Bots = make([]report.BotRow, 0, len(rows))
 	for _, r := range rows {
