@@ -87,3 +87,38 @@ func TestRobotsEvidenceAudit(t *testing.T) {
 		}
 	}
 }
+
+// TestRobotsEvidenceBound: past maxRobotsResponses answers the judge keeps
+// no more, and the audit says how many it left out.
+func TestRobotsEvidenceBound(t *testing.T) {
+	defer func(n int) { maxRobotsResponses = n }(maxRobotsResponses)
+	maxRobotsResponses = 3
+	dir := t.TempDir()
+	robotsFile := filepath.Join(dir, "robots.txt")
+	if err := os.WriteFile(robotsFile, []byte("User-agent: *\nDisallow: /private/\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var log []string
+	for i := range 5 {
+		log = append(log, `66.249.66.1 - - [0`+string(rune('1'+i))+`/Oct/2026:00:00:00 +0000] "GET /robots.txt HTTP/1.1" 200 500 "-" "`+uaGooglebot+`"`)
+	}
+	logFile := filepath.Join(dir, "access.log")
+	if err := os.WriteFile(logFile, []byte(strings.Join(log, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, lean := range []bool{false, true} {
+		res, err := Run(context.Background(), Config{Robots: robotsFile, Host: "www.example.com", Lean: lean}, []string{logFile})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Close()
+		want := "the logs hold more than 3 answers to crawlers' /robots.txt requests; 2 of them were not compared"
+		found := false
+		for _, w := range res.Warnings {
+			found = found || strings.HasPrefix(w, want)
+		}
+		if !found {
+			t.Errorf("lean %v: warnings %q lack %q", lean, res.Warnings, want)
+		}
+	}
+}
