@@ -338,6 +338,11 @@ func (r *Result) versions(ctx context.Context, f *report.Findings) error {
 		}
 		number++
 		rv.Number = number
+		if !first {
+			if t, ok := uncertainSince(all[i-1], v); ok {
+				rv.NotBefore = t
+			}
+		}
 		prevLines := prev
 		prev, prevHost = lines, v.Host
 		if !inPeriod {

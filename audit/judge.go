@@ -108,6 +108,12 @@ type judge struct {
 	fromUS      int64
 	toUS        int64 // inclusive
 
+	// unsureFrom is, by version ID, when the next version of its host may
+	// already have been live (see uncertainFrom).
+	unsureFrom []int64
+	// sizes are the 200 answers to GET /robots.txt, for RobotsEvidence.
+	sizes robotsSizes
+
 	ident *bots.Identifier
 	// handoff has the bots the human filters identified while the logs
 	// are read (judgeInto); nil otherwise.
@@ -425,6 +431,7 @@ func newJudgeContext(ctx context.Context, mem memory.Allocator, hist *history.Hi
 			robots: robots.Compile(robots.Parse(v.Data), profile),
 		})
 	}
+	j.unsureFrom = uncertainFrom(hist)
 	j.out = array.NewRecordBuilder(mem, RequestsSchema)
 	f := j.out.Field
 	i32 := func(c int) *array.Int32Builder { return f(c).(*array.Int32Builder) }
@@ -1043,15 +1050,15 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 			dec = j.decide(g, target, tid)
 			verdict = vAllowed
 			switch {
+			case us >= j.unsureFrom[id]:
+				verdict, dec = j.judgeUncertain(uas, hs.hi, id, us, dec, target, tid)
 			case dec.allowed:
 			case uas.rule.UserTriggered:
 				verdict = vUserTriggered
 			default:
 				verdict = vDisallowed
-				if uas.graceUS > 0 {
-					if old, ok := j.hist.AtMicros(hs.hi, us-uas.graceUS); ok && old != id && j.decide(j.group(uas, old), target, tid).allowed {
-						verdict = vInGrace
-					}
+				if uas.graceUS > 0 && j.cachedAllows(uas, hs.hi, id, us-uas.graceUS, target, tid) {
+					verdict = vInGrace
 				}
 			}
 		} else {
@@ -1139,6 +1146,9 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 		c.line.UnsafeAppend(line)
 		fetch := isRobotsFetch(target)
 		c.robotsFetch.UnsafeAppend(fetch)
+		if fetch && hs.hi >= 0 && identity != verify.Spoofed {
+			j.noteRobotsSize(uas, hs, us, i, methodCol, methodIdx, statusCol, bytesCol)
+		}
 		if fetch && !statusCol.IsNull(i) {
 			if st := statusCol.Value(i); st >= 400 && st <= 599 {
 				j.robotsFailed = true

@@ -35,6 +35,7 @@ func (j *judge) dropIngestState() {
 	}
 	j.uaIDs, j.uas = nil, nil
 	j.ipIDs, j.fwdIDs = nil, nil
+	j.sizes.resolve(j.dict)
 	j.dict, j.dictIDs = nil, nil
 	j.stream = nil
 	j.arena = stringArena{}

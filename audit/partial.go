@@ -150,6 +150,22 @@ type Partial struct {
 	// host; they add up over partials (ReferralSummary).
 	RefererSeen bool            `json:"referer_seen,omitempty"`
 	Referred    []ReferralCount `json:"referred,omitempty"`
+	// RobotsResponses are the 200 answers to crawlers' GET /robots.txt
+	// (not spoofed), for PartialAuditor.RobotsEvidence; RobotsDropped
+	// counts those left out past the judge's bound.
+	RobotsResponses []RobotsResponse `json:"robots_responses,omitempty"`
+	RobotsDropped   int64            `json:"robots_dropped,omitempty"`
+}
+
+// RobotsEvidence is RobotsEvidence for the history of the audit and the
+// RobotsResponses of all its parts, with the warnings to print; dropped
+// sums their RobotsDropped.
+func (a *PartialAuditor) RobotsEvidence(responses []RobotsResponse, dropped int64) ([]report.RobotsEvidence, []string) {
+	ev, warns := RobotsEvidence(a.hist, responses)
+	if w := robotsSizesWarning(dropped); w != "" {
+		warns = append(warns, w)
+	}
+	return ev, warns
 }
 
 // PartialAuditor judges an audit's logs part by part, each part with the
@@ -215,6 +231,7 @@ func (a *PartialAuditor) Base() report.Summary {
 	s.Audit = report.AuditInfo{Spec: a.cfg.Profile.String(), GraceSeconds: a.cfg.Grace.Seconds(), Robots: a.cfg.Robots, TimeResolution: "1us"}
 	s.Verification = verification(a.ranges, newClaims(readyRanges(a.ranges)), DNSOptions{}, DNSStats{})
 	s.RobotsStatus = []report.RobotsPeriod{}
+	s.RobotsEvidence = []report.RobotsEvidence{}
 	return s
 }
 
@@ -240,9 +257,33 @@ func robotsHosts(hist *history.History) []report.RobotsHost {
 			t := vs[0].Start.UTC()
 			rh.First = &t
 		}
+		rh.VersionsDetail = versionIntervals(vs)
 		out = append(out, rh)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Host < out[j].Host })
+	return out
+}
+
+// versionIntervals returns summary.json's versions_detail of one host's
+// versions: when each went live, and since when it may have been live when
+// that is uncertain (history.Version.NotBefore).
+func versionIntervals(vs []history.Version) []report.RobotsVersionInterval {
+	out := make([]report.RobotsVersionInterval, 0, len(vs))
+	for i, v := range vs {
+		vi := report.RobotsVersionInterval{File: v.Name}
+		if !v.Start.IsZero() {
+			t := v.Start.UTC()
+			vi.From = &t
+		}
+		// The first version has no version before it to be uncertain
+		// with: requests before it stay unaudited.
+		if i > 0 {
+			if t, ok := uncertainSince(vs[i-1], v); ok {
+				vi.NotBefore = &t
+			}
+		}
+		out = append(out, vi)
+	}
 	return out
 }
 
@@ -430,6 +471,7 @@ func configureJudge(j *judge, cfg Config) {
 // partial returns the Partial of j's logs, whose accounting is acc.
 func (j *judge) partial(cfg Config, acc *ingest.Accounting, ident *bots.Identifier) *Partial {
 	p := &Partial{WholeSeconds: j.wholeSeconds, Bots: map[string]BotInfo{}, Identities: j.claims.identityCounts()}
+	p.RobotsResponses, p.RobotsDropped = j.robotsResponses(), j.sizes.dropped
 	in := &p.Input
 	*in = report.Input{
 		Files:           acc.Files,

@@ -55,6 +55,12 @@ func (res *Result) summarize(ctx context.Context, cfg Config, hist *history.Hist
 		s.Input.BotRequests += t.bots
 	}
 	s.Robots = robotsHosts(hist)
+	var warns []string
+	s.RobotsEvidence, warns = RobotsEvidence(hist, j.robotsResponses())
+	res.Warnings = append(res.Warnings, warns...)
+	if w := robotsSizesWarning(j.sizes.dropped); w != "" {
+		res.Warnings = append(res.Warnings, w)
+	}
 	s.Audit = report.AuditInfo{Spec: cfg.Profile.String(), GraceSeconds: cfg.Grace.Seconds(), Robots: cfg.Robots, TimeResolution: "1us"}
 	if j.wholeSeconds {
 		s.Audit.TimeResolution = "1s"

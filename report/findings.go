@@ -149,6 +149,10 @@ type RobotsVersion struct {
 	Name string
 	// Start is when it went live; the zero time: in effect for all time.
 	Start time.Time
+	// NotBefore, when not zero, is the earliest instant it may have gone
+	// live (a history rebuilt from the web archive): requests from then
+	// until Start were judged by this version and the one before.
+	NotBefore time.Time
 	// Lines, Rules (Allow and Disallow lines) and Bytes describe the file.
 	Lines, Rules, Bytes int
 	// Requests were judged by this version; Disallowed of them were

@@ -38,6 +38,9 @@ type Summary struct {
 	// their products sent, per host (Referral); absent when there are
 	// none, or when the log has no Referer (Input.NoReferer).
 	Referrals []Referral `json:"referrals,omitempty"`
+	// RobotsEvidence are the changes of robots.txt that the logs' own
+	// /robots.txt answers show and the history lacks.
+	RobotsEvidence []RobotsEvidence `json:"robots_evidence"`
 }
 
 // SignatureRow is one entry of summary.json's "signatures": the requests
@@ -49,6 +52,21 @@ type SignatureRow struct {
 	Status   string   `json:"status"`
 	Requests int64    `json:"requests"`
 	Bots     []string `json:"bots"`
+}
+
+// RobotsEvidence is one entry of summary.json's "robots_evidence": the
+// 200 answers to crawlers' GET /robots.txt on Host went from BytesBefore
+// (the last such answer, at After, to a crawler that later got the new
+// size) to BytesAfter (a size not seen before on the host, first at
+// Before, then seen by the crawlers of at least two Operators), and no
+// version of the robots.txt history goes live in between.
+type RobotsEvidence struct {
+	Host        string    `json:"host"`
+	After       time.Time `json:"after"`
+	Before      time.Time `json:"before"`
+	BytesBefore int64     `json:"bytes_before"`
+	BytesAfter  int64     `json:"bytes_after"`
+	Operators   []string  `json:"operators"`
 }
 
 // Kinds of RobotsPeriod.
@@ -259,6 +277,22 @@ type RobotsHost struct {
 	Versions int    `json:"versions"`
 	// First is when the first version went live (null: in effect for all time).
 	First *time.Time `json:"first,omitempty"`
+	// VersionsDetail lists the versions in time order, with the interval
+	// in which each may have gone live.
+	VersionsDetail []RobotsVersionInterval `json:"versions_detail"`
+}
+
+// RobotsVersionInterval is one version of a host's robots.txt history in
+// summary.json's "robots": File is its file (or commit) as named in
+// changes; From the instant it was surely live, which judges requests
+// (null: in effect for all time); NotBefore the earliest instant it may
+// have gone live, when that is uncertain (a history rebuilt from the web
+// archive), else null. A request in [NotBefore, From) is judged by this
+// version and the one before.
+type RobotsVersionInterval struct {
+	File      string     `json:"file"`
+	From      *time.Time `json:"from"`
+	NotBefore *time.Time `json:"not_before"`
 }
 
 // BotRow holds the metrics of one bot on one host, as

@@ -64,6 +64,8 @@ func combine(a *audit.PartialAuditor, base report.Summary, parts []partElement, 
 	var samples, clientSamples []report.Sample
 	refererSeen := false
 	referred := map[audit.ReferralCount]int64{} // by operator and host, N zero
+	var robotsResponses []audit.RobotsResponse
+	var robotsDropped int64
 	for _, pe := range parts {
 		p := &pe.Partial
 		pi := &p.Input
@@ -118,6 +120,8 @@ func combine(a *audit.PartialAuditor, base report.Summary, parts []partElement, 
 		for _, rc := range p.Referred {
 			referred[audit.ReferralCount{Operator: rc.Operator, Host: rc.Host}] += rc.N
 		}
+		robotsResponses = append(robotsResponses, p.RobotsResponses...)
+		robotsDropped += p.RobotsDropped
 		for _, w := range p.Warnings {
 			if !slices.Contains(c.Warnings, w) {
 				c.Warnings = append(c.Warnings, w)
@@ -143,6 +147,11 @@ func combine(a *audit.PartialAuditor, base report.Summary, parts []partElement, 
 	}
 	hostList := slices.Sorted(maps.Keys(hosts))
 	c.Warnings = append(a.Warnings(hostList), c.Warnings...)
+	// The changes of robots.txt the logs show and the history lacks, from
+	// the /robots.txt answers of every part, as Run finds them.
+	var evidenceWarnings []string
+	s.RobotsEvidence, evidenceWarnings = a.RobotsEvidence(robotsResponses, robotsDropped)
+	c.Warnings = append(c.Warnings, evidenceWarnings...)
 
 	s.Bots = make([]report.BotRow, 0, len(rows))
 	for _, r := range rows {

@@ -2,7 +2,8 @@ package main
 
 import (
 	"context"
-	"encoding/json"
+	"encoding/csv"
+	"maps"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -33,10 +34,12 @@ func sampleQuarter(t *testing.T) *waybacktest.Archive {
 }
 
 // TestHistoryFetchAudit fetches the sample site's history from a stand-in
-// archive, then audits the sample month against it: every bot's counts are
-// those of the audit against the sample's own history, since the versions
-// in effect in October are the same at the same instants. A second fetch
-// reads no body again.
+// archive, then audits the sample month against it. The versions go live
+// at the sample's own instants, but the archive shows only that the
+// 2026-10-10T12:00 version went live after 2026-09-23T08:11:22, the
+// 2026-10-20 one after 2026-10-16, and the November 404 after 2026-10-20:
+// the requests in between are judged by both versions (auditUncertain
+// checks them). A second fetch reads no body again.
 func TestHistoryFetchAudit(t *testing.T) {
 	a := sampleQuarter(t)
 	dir := t.TempDir()
@@ -61,31 +64,7 @@ func TestHistoryFetchAudit(t *testing.T) {
 		t.Errorf("stderr not empty off a terminal: %q", stderr)
 	}
 
-	code, fetched, stderr := runCLI(t, "", "audit", "--json", "--robots", dir, sampleLog)
-	if code != exitOK {
-		t.Fatalf("audit against the fetched history: exit %d: %s", code, stderr)
-	}
-	code, own, stderr := runCLI(t, "", "audit", "--json", "--robots", sampleRobots, sampleLog)
-	if code != exitOK {
-		t.Fatalf("audit against the sample history: exit %d: %s", code, stderr)
-	}
-	var fs, os_ struct {
-		Bots []json.RawMessage `json:"bots"`
-	}
-	if err := json.Unmarshal([]byte(fetched), &fs); err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal([]byte(own), &os_); err != nil {
-		t.Fatal(err)
-	}
-	if len(fs.Bots) == 0 || len(fs.Bots) != len(os_.Bots) {
-		t.Fatalf("%d bot rows against the fetched history, %d against the sample's", len(fs.Bots), len(os_.Bots))
-	}
-	for i := range fs.Bots {
-		if string(fs.Bots[i]) != string(os_.Bots[i]) {
-			t.Errorf("bot row %d:\nfetched %s\nsample  %s", i, fs.Bots[i], os_.Bots[i])
-		}
-	}
+	auditUncertain(t, dir)
 
 	code, out, stderr = runCLI(t, "", "history", "fetch", "--host", "www.example.com", "-o", dir,
 		"--archive-url", a.URL, "--rate", "1000")
@@ -132,7 +111,7 @@ func TestHistoryFetchBadInput(t *testing.T) {
 }
 
 // TestHistoryFetchNotBefore checks that robots/history reads the fetched
-// directory's not_before (the audit does not use it yet).
+// directory's not_before.
 func TestHistoryFetchNotBefore(t *testing.T) {
 	a := sampleQuarter(t)
 	dir := t.TempDir()
@@ -173,5 +152,152 @@ func TestHistoryFetchProgress(t *testing.T) {
 		if drawn == quiet {
 			t.Errorf("quiet=%v: stderr %q", quiet, errb.String())
 		}
+	}
+}
+
+// auditUncertain audits the sample month against the history fetched into
+// dir (grace 0, so that only the uncertain intervals make requests in
+// grace) and checks, request by request (violations.csv), that:
+//
+//   - without its versions.json the verdicts are those of the sample's own
+//     history: the same versions at the same instants;
+//   - with it, a request outside the uncertain intervals keeps its
+//     verdict, and one inside is disallowed when both versions disallow it
+//     and in grace when one of them does, each version's verdict taken
+//     from an audit of the whole month under that version alone.
+func auditUncertain(t *testing.T, dir string) {
+	t.Helper()
+	host := filepath.Join(dir, "www.example.com")
+	// violations returns the disallowed requests of an audit under robots
+	// ("file:line" → in grace), and the lines of its warnings.
+	violations := func(extra ...string) (map[string]bool, map[string]time.Time, string) {
+		t.Helper()
+		out := t.TempDir()
+		args := append([]string{"audit", "--grace", "0", "--out", out}, extra...)
+		code, _, stderr := runCLI(t, "", append(args, sampleLog)...)
+		if code != exitOK {
+			t.Fatalf("%q: exit %d: %s", args, code, stderr)
+		}
+		f, err := os.Open(filepath.Join(out, "violations.csv"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		rows, err := csv.NewReader(f).ReadAll()
+		if err != nil {
+			t.Fatal(err)
+		}
+		col := map[string]int{}
+		for i, c := range rows[0] {
+			col[c] = i
+		}
+		got, at := map[string]bool{}, map[string]time.Time{}
+		for _, r := range rows[1:] {
+			k := r[col["file"]] + ":" + r[col["line"]]
+			ts, err := time.Parse(time.RFC3339, r[col["ts"]])
+			if err != nil {
+				t.Fatalf("violations.csv ts %q: %v", r[col["ts"]], err)
+			}
+			got[k], at[k] = r[col["in_grace"]] == "true", ts
+		}
+		return got, at, stderr
+	}
+	own, ownAt, _ := violations("--robots", sampleRobots)
+
+	// Without versions.json: the sample's own verdicts.
+	bare := filepath.Join(t.TempDir(), "www.example.com")
+	if err := os.MkdirAll(bare, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	es, err := os.ReadDir(host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range es {
+		if strings.HasSuffix(e.Name(), ".txt") {
+			b, err := os.ReadFile(filepath.Join(host, e.Name()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(bare, e.Name()), b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if got, _, _ := violations("--robots", filepath.Dir(bare)); !maps.Equal(got, own) {
+		t.Errorf("without versions.json: %d disallowed requests, the sample's own history %d", len(got), len(own))
+	}
+
+	// With it.
+	got, gotAt, _ := violations("--robots", dir)
+	intervals := []struct {
+		from, to     time.Time
+		older, newer string
+	}{
+		{time.Date(2026, 9, 23, 8, 11, 22, 0, time.UTC), time.Date(2026, 10, 10, 12, 0, 0, 0, time.UTC), "2026-09-15T00:00:00Z.txt", "2026-10-10T12:00:00Z.txt"},
+		{time.Date(2026, 10, 16, 0, 0, 0, 0, time.UTC), time.Date(2026, 10, 20, 0, 0, 0, 0, time.UTC), "2026-10-10T12:00:00Z.txt", "2026-10-20T00:00:00Z.txt"},
+		// The archive's one capture of the 2026-10-20 version is its
+		// first: the 404 of November (an empty version, allowing all) may
+		// have begun right after it.
+		{time.Date(2026, 10, 20, 0, 0, 0, 0, time.UTC), time.Date(2026, 11, 3, 12, 0, 0, 0, time.UTC), "2026-10-20T00:00:00Z.txt", "2026-11-03T12:00:00Z.txt"},
+	}
+	inside := func(ts time.Time) int {
+		for i, iv := range intervals {
+			if !ts.Before(iv.from) && ts.Before(iv.to) {
+				return i
+			}
+		}
+		return -1
+	}
+	// Outside the intervals: the sample's verdicts.
+	for k, g := range own {
+		if inside(ownAt[k]) < 0 && (got[k] != g || gotAt[k].IsZero()) {
+			t.Errorf("%s at %s outside the uncertain intervals: in grace %v (present %v), the sample's own %v", k, ownAt[k], got[k], !gotAt[k].IsZero(), g)
+		}
+	}
+	for k := range got {
+		if inside(gotAt[k]) < 0 && ownAt[k].IsZero() {
+			t.Errorf("%s at %s outside the uncertain intervals: disallowed, allowed by the sample's own history", k, gotAt[k])
+		}
+	}
+	// Inside: by both versions, each alone.
+	for i, iv := range intervals {
+		// --keep-going: the empty version (a 404) allows all, which audit
+		// refuses as a history of one file unless asked.
+		older, olderAt, _ := violations("--keep-going", "--robots", filepath.Join(host, iv.older), "--host", "www.example.com")
+		newer, newerAt, _ := violations("--keep-going", "--robots", filepath.Join(host, iv.newer), "--host", "www.example.com")
+		want := map[string]bool{}
+		for k := range older {
+			if inside(olderAt[k]) == i {
+				want[k] = true // in grace unless newer disallows too
+			}
+		}
+		for k := range newer {
+			if inside(newerAt[k]) == i {
+				_, both := want[k]
+				want[k] = !both
+			}
+		}
+		have := map[string]bool{}
+		for k, g := range got {
+			if inside(gotAt[k]) == i {
+				have[k] = g
+			}
+		}
+		var grace, dis int
+		for _, g := range want {
+			if g {
+				grace++
+			} else {
+				dis++
+			}
+		}
+		if !maps.Equal(have, want) {
+			t.Errorf("%s to %s: %d requests disallowed or in grace, want %d (%d disallowed by both, %d by one)", iv.from, iv.to, len(have), len(want), dis, grace)
+		}
+		if grace == 0 {
+			t.Errorf("%s to %s: no request disallowed by one version only: the interval tests nothing", iv.from, iv.to)
+		}
+		t.Logf("%s to %s: %d requests disallowed by both versions, %d by one only (in grace)", iv.from.Format(time.RFC3339), iv.to.Format(time.RFC3339), dis, grace)
 	}
 }

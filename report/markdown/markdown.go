@@ -342,12 +342,23 @@ func (m *writer) write(f *report.Findings) {
 				change = fmt.Sprintf("+%d −%d lines", v.Added, v.Removed)
 			}
 			start := when(v.Start)
-			if v.Start.IsZero() {
+			switch {
+			case v.Start.IsZero():
 				start = "all time"
+			case !v.NotBefore.IsZero():
+				// The history shows the version before until NotBefore:
+				// requests in between were judged by both.
+				start = "between " + when(v.NotBefore) + " and " + start + " (uncertain: judged by both versions)"
 			}
 			rows = append(rows, []string{Name(host(v.Host)), Code(path.Base(v.Name)), start, fmt.Sprint(v.Rules), change, num(v.Requests), num(v.Disallowed)})
 		}
 		m.table([]string{"host", "version", "live from (UTC)", "rules", "change", "requests judged", "disallowed"}, []bool{false, false, false, true, false, true, true}, rows)
+	}
+	// Changes the logs' own /robots.txt answers show and the history lacks.
+	for _, e := range s.RobotsEvidence {
+		m.p("**A change the history lacks:** on %s the answers to crawlers' /robots.txt went from %s to %s bytes between %s and %s UTC (seen by %s), and no version of the history goes live then.",
+			Name(host(e.Host)), num(e.BytesBefore), num(e.BytesAfter), when(e.After), when(e.Before), Text(strings.Join(e.Operators, ", ")))
+		m.p("")
 	}
 
 	// Reactions to changes.
