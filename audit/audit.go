@@ -454,6 +454,9 @@ func runOnce(ctx context.Context, cfg Config, logs []string, damaged []*ingest.I
 	if err := db.LimitAfterRead(ctx); err != nil {
 		return nil, err
 	}
+	if err := leanOneThread(ctx, db, j); err != nil {
+		return nil, err
+	}
 	if lim := cfg.GoMemoryLimitAfterRead; lim > 0 {
 		if prev := debug.SetMemoryLimit(-1); lim < prev {
 			debug.SetMemoryLimit(lim)

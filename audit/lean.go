@@ -253,3 +253,23 @@ func requestCounts(ctx context.Context, s *store.Store, lean bool) error {
 	}
 	return nil
 }
+
+// maxOneThreadRows is the size of the tables below which a lean audit's
+// queries run on one DuckDB thread (leanOneThread).
+const maxOneThreadRows = 1 << 16
+
+// leanOneThread has DuckDB answer the queries after the read on one thread
+// when the audit is lean and its tables small (the counts and the claims
+// under maxOneThreadRows rows; a few hundred on a realistic month): on
+// tables that small, scheduling a query's pipelines over two threads costs
+// more than it saves (docs/performance.md has the figures). Large tables
+// keep every thread.
+func leanOneThread(ctx context.Context, s *store.Store, j *judge) error {
+	if j.lean == nil || j.lean.stored >= maxOneThreadRows || int(j.claims.base)+len(j.claims.list) >= maxOneThreadRows {
+		return nil
+	}
+	if err := s.Exec(ctx, "SET threads = 1"); err != nil {
+		return fmt.Errorf("the summary's queries on one thread: %w", err)
+	}
+	return nil
+}
