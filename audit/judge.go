@@ -135,7 +135,6 @@ type judge struct {
 	// dict interns the strings of the *_id columns; dictBytes is about
 	// what it costs (see maxDictBytes).
 	dictIDs *stringIndex // the id of each string of dict
-	tids    []int32      // findTargets' ids, reused from batch to batch
 	dict    []string
 	arena   stringArena // holds the strings of dict
 	// dictStored: the entries of dict before it went to DuckDB with the
@@ -925,7 +924,6 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 	for _, b := range j.out.Fields() {
 		b.Reserve(n)
 	}
-	tids := j.findTargets(targetCol)
 	for i := 0; i < n; i++ {
 		us := int64(tsCol.Value(i))
 		if us < j.fromUS || us > j.toUS {
@@ -965,10 +963,7 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 			j.wholeSeconds = false
 		}
 		target := targetCol.Value(i)
-		tid := tids[i]
-		if tid < 0 {
-			tid = j.internBounded(target)
-		}
+		tid := j.internBounded(target)
 
 		verdict := vUnaudited
 		var (
@@ -1125,22 +1120,6 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 		j.handoff.trim()
 	}
 	return nil
-}
-
-// findTargets returns the dict id of the target of each row of col, or -1
-// where it is not interned yet: the lookups of a whole batch at once
-// (stringIndex.findMany) cost less than one per row. An id once given
-// stays, so what it found is what internBounded would find; the rows it
-// did not find are interned in their turn, which keeps the ids in the
-// order of first appearance.
-func (j *judge) findTargets(col *array.String) []int32 {
-	n := col.Len()
-	if cap(j.tids) < n {
-		j.tids = make([]int32, n)
-	}
-	tids := j.tids[:n]
-	j.dictIDs.findMany(j.dict, tids, col.Value)
-	return tids
 }
 
 // ipID returns the dict id and the canonical form of a client address as

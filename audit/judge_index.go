@@ -43,11 +43,7 @@ func tagOf(h uint64) uint32 { return uint32(h>>58) << slotTagShift }
 
 // find returns the id of s in dict, and whether it is there.
 func (x *stringIndex) find(dict []string, s string) (int32, bool) {
-	return x.findHash(dict, s, maphash.String(x.seed, s))
-}
-
-// findHash is find of s, whose hash is h.
-func (x *stringIndex) findHash(dict []string, s string, h uint64) (int32, bool) {
+	h := maphash.String(x.seed, s)
 	tag := tagOf(h)
 	mask := uint64(len(x.slots) - 1)
 	for i := h & mask; ; i = (i + 1) & mask {
@@ -197,56 +193,4 @@ func (a *stringArena) clone(s string) string {
 	}
 	a.buf = append(a.buf, s...)
 	return unsafe.String(&a.buf[len(a.buf)-len(s)], len(s))
-}
-
-// findChunk is how many strings findMany looks up per stage.
-const findChunk = 32
-
-// findMany sets ids[i] to the id of the string key(i) in dict, or to -1
-// when it is not there, for i < len(ids). It gives what find gives, but
-// looks up findChunk strings at a time in stages (hash them all, then read
-// all their slots, then all their dict entries), so that the cache misses
-// of one string's slot and entry overlap with those of the next instead of
-// following one another: on the judge's hot path (one target per bot
-// request, among a hundred thousand paths) each miss costs more than the
-// hashing (docs/performance.md has the figures).
-func (x *stringIndex) findMany(dict []string, ids []int32, key func(i int) string) {
-	var (
-		keys [findChunk]string
-		hs   [findChunk]uint64
-		vs   [findChunk]uint32
-		ents [findChunk]string
-	)
-	mask := uint64(len(x.slots) - 1)
-	for base := 0; base < len(ids); base += findChunk {
-		n := min(findChunk, len(ids)-base)
-		for i := range n {
-			keys[i] = key(base + i)
-			hs[i] = maphash.String(x.seed, keys[i])
-		}
-		for i := range n {
-			vs[i] = x.slots[hs[i]&mask]
-		}
-		for i := range n {
-			ents[i] = ""
-			if v := vs[i]; v != 0 && v&slotNoTag == 0 && v&^slotIDMask == tagOf(hs[i]) {
-				ents[i] = dict[v&slotIDMask-1]
-			}
-		}
-		for i := range n {
-			v := vs[i]
-			switch {
-			case v == 0:
-				ids[base+i] = -1 // the first slot probed is empty
-			case v&slotNoTag == 0 && v&^slotIDMask == tagOf(hs[i]) && ents[i] == keys[i]:
-				ids[base+i] = int32(v&slotIDMask) - 1
-			default: // another string's slot: probe on
-				id, ok := x.findHash(dict, keys[i], hs[i])
-				if !ok {
-					id = -1
-				}
-				ids[base+i] = id
-			}
-		}
-	}
 }

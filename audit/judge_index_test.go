@@ -29,44 +29,6 @@ func TestStringIndexUntagged(t *testing.T) {
 	}
 }
 
-// TestStringIndexFindMany: findMany gives, for every key, what find gives
-// (the id, or -1 when absent), with tagged and untagged ids, keys found at
-// their first slot and keys displaced by collisions (a table three
-// quarters full), absent keys, duplicates, and a last chunk shorter than
-// findChunk.
-func TestStringIndexFindMany(t *testing.T) {
-	for _, limit := range []uint32{0, 100, slotIDMask} {
-		x := newStringIndex()
-		x.maxTagged = limit
-		var dict []string
-		for i := 0; i < 3000; i++ {
-			dict = append(dict, fmt.Sprintf("/p/%d", i))
-			x.add(dict, int32(i))
-		}
-		var keys []string
-		for i := 0; i < 4000; i += 3 {
-			keys = append(keys, fmt.Sprintf("/p/%d", i), fmt.Sprintf("/p/%d", i%7), "")
-		}
-		keys = append(keys, "/p/2999", "/p/3000", "/p/1")
-		for _, n := range []int{0, 1, findChunk - 1, findChunk, findChunk + 1, len(keys)} {
-			ids := make([]int32, n)
-			for i := range ids {
-				ids[i] = 12345 // overwritten
-			}
-			x.findMany(dict, ids, func(i int) string { return keys[i] })
-			for i, got := range ids {
-				want, ok := x.find(dict, keys[i])
-				if !ok {
-					want = -1
-				}
-				if got != want {
-					t.Fatalf("limit %d, %d keys: findMany gives %q the id %d, find %d", limit, n, keys[i], got, want)
-				}
-			}
-		}
-	}
-}
-
 // TestTidTable: every id put is found with its value, through the
 // table's growth and after a clear, and ids not put are not.
 func TestTidTable(t *testing.T) {
