@@ -4,7 +4,6 @@ package audit
 
 import (
 	"context"
-	"sync"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -116,7 +115,7 @@ func (j *judge) judgeInto(ctx context.Context, pending *pendingStore, opts inges
 	if len(j.trusted) == 0 {
 		opts.Skip = append(opts.Skip, ingest.ColForwardedFor)
 	}
-	sink, judged := judgeAsync(stopReading, func(rec arrow.RecordBatch) error {
+	acc, inputErr = ingest.Run(readCtx, logs, opts, func(rec arrow.RecordBatch) error {
 		if err := j.add(rec); err != nil {
 			return err
 		}
@@ -128,10 +127,6 @@ func (j *judge) judgeInto(ctx context.Context, pending *pendingStore, opts inges
 		}
 		return nil
 	})
-	acc, inputErr = ingest.Run(readCtx, logs, opts, sink)
-	if err := judged(); err != nil {
-		inputErr = err // the judge's error stopped the reading, not the input
-	}
 	flush()
 	if j.lean != nil && len(j.lean.rows) > 0 {
 		toStore <- j.lean.take(j.mem)
@@ -242,59 +237,4 @@ func nullID(id int32) any {
 		return nil
 	}
 	return id
-}
-
-// judgeAsync runs judge on the batches of ingest.Run in a goroutine of its
-// own. Run calls its sink under a lock in the parsing goroutine that built
-// the batch, so while one goroutine judged, another one that finished its
-// batch waited for the lock with its core idle; with the judge in its own
-// goroutine both parsing goroutines go on while it judges
-// (docs/performance.md has the figures). The channel holds one batch, so
-// at most two batches wait for the judge.
-//
-// sink is the sink for Run: it hands the batch over (retained), or
-// returns the judge's first error. After Run, wait waits for the judge to
-// finish the batches handed over and returns its first error; after an
-// error the judge releases the batches without judging them and stop is
-// called, which stops Run.
-func judgeAsync(stop func(), judge func(arrow.RecordBatch) error) (sink func(arrow.RecordBatch) error, wait func() error) {
-	batches := make(chan arrow.RecordBatch, 1)
-	done := make(chan struct{})
-	var (
-		mu    sync.Mutex
-		first error
-	)
-	failed := func() error {
-		mu.Lock()
-		defer mu.Unlock()
-		return first
-	}
-	go func() {
-		defer close(done)
-		for rec := range batches {
-			if failed() == nil {
-				if err := judge(rec); err != nil {
-					mu.Lock()
-					first = err
-					mu.Unlock()
-					stop()
-				}
-			}
-			rec.Release()
-		}
-	}()
-	sink = func(rec arrow.RecordBatch) error {
-		if err := failed(); err != nil {
-			return err
-		}
-		rec.Retain()
-		batches <- rec
-		return nil
-	}
-	wait = func() error {
-		close(batches)
-		<-done
-		return failed()
-	}
-	return sink, wait
 }
