@@ -10,7 +10,6 @@ import (
 	"io"
 	"net/netip"
 	"path/filepath"
-	"runtime"
 	"runtime/debug"
 	"slices"
 	"sort"
@@ -394,7 +393,7 @@ func runOnce(ctx context.Context, cfg Config, logs []string, damaged []*ingest.I
 		}
 		slices.SortFunc(res.clients, netip.Addr.Compare)
 	}
-	if err := db.SetThreads(ctx, runtime.GOMAXPROCS(0)); err != nil {
+	if err := db.SetThreads(ctx, sqlThreads(j)); err != nil {
 		return nil, err
 	}
 	if acc == nil {
@@ -452,9 +451,6 @@ func runOnce(ctx context.Context, cfg Config, logs []string, damaged []*ingest.I
 	j.streamedAvail = j.stream.availability()
 	j.dropIngestState()
 	if err := db.LimitAfterRead(ctx); err != nil {
-		return nil, err
-	}
-	if err := leanOneThread(ctx, db, j); err != nil {
 		return nil, err
 	}
 	if lim := cfg.GoMemoryLimitAfterRead; lim > 0 {
