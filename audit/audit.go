@@ -10,7 +10,6 @@ import (
 	"io"
 	"net/netip"
 	"path/filepath"
-	"runtime"
 	"runtime/debug"
 	"slices"
 	"sort"
@@ -406,7 +405,7 @@ func runOnce(ctx context.Context, cfg Config, logs []string, damaged []*ingest.I
 		}
 		slices.SortFunc(res.clients, netip.Addr.Compare)
 	}
-	if err := db.SetThreads(ctx, runtime.GOMAXPROCS(0)); err != nil {
+	if err := db.SetThreads(ctx, sqlThreads(j)); err != nil {
 		return nil, err
 	}
 	if acc == nil {

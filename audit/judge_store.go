@@ -164,7 +164,7 @@ func openStoreAsync(ctx context.Context, path, spillDir string) *pendingStore {
 		// While the logs are read, the parsing goroutines keep every core
 		// busy: DuckDB copies batches on one thread, which costs half the
 		// CPU time of a copy spread over two. The SQL afterwards has all
-		// of them.
+		// of them, unless the audit is lean and small (sqlThreads).
 		if err := s.SetThreads(ctx, 1); err != nil {
 			s.Close()
 			p.err = err

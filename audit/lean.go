@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime"
 	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -252,4 +253,21 @@ func requestCounts(ctx context.Context, s *store.Store, lean bool) error {
 		return fmt.Errorf("the counts of the summary: %w", err)
 	}
 	return nil
+}
+
+// maxOneThreadRows is the size of the tables below which a lean audit's
+// queries run on one DuckDB thread (sqlThreads).
+const maxOneThreadRows = 1 << 16
+
+// sqlThreads is the number of threads DuckDB runs the queries after the
+// read on: every core, but one when the audit is lean and its tables small
+// (the counts and the claims under maxOneThreadRows rows; a few hundred on
+// a realistic month): on tables that small, scheduling a query's pipelines
+// over two threads costs more than it saves (docs/performance.md has the
+// figures).
+func sqlThreads(j *judge) int {
+	if j.lean != nil && j.lean.stored < maxOneThreadRows && int(j.claims.base)+len(j.claims.list) < maxOneThreadRows {
+		return 1
+	}
+	return runtime.GOMAXPROCS(0)
 }
