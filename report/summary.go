@@ -284,6 +284,12 @@ type BotRow struct {
 	// Verifiable tells that the bot's operator publishes ranges or
 	// documents reverse DNS, so that its identity could be established.
 	Verifiable bool `json:"-"`
+	// Bytes is what its requests cost: the response bytes summed, a
+	// request whose log has no size counting 0. Status counts its requests
+	// by answer; Conduct is how it behaved (conduct.go).
+	Bytes   int64     `json:"bytes"`
+	Status  StatusMix `json:"status"`
+	Conduct Conduct   `json:"conduct"`
 }
 
 // Identities of BotRow.Identity.
