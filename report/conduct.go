@@ -30,10 +30,10 @@ type Conduct struct {
 	// RepeatFetches counts its fetches of a URL after its first one;
 	// NotModifiedShare is the share of them answered 304 (null when it
 	// fetched no URL twice).
-	RepeatFetches    int64    `json:"repeat_fetches"`
+	RepeatFetches int64 `json:"repeat_fetches"`
+	// NotModified counts the repeat fetches answered 304.
+	NotModified      int64    `json:"not_modified"`
 	NotModifiedShare *float64 `json:"not_modified_share"`
-	// NotModified is the count behind NotModifiedShare.
-	NotModified int64 `json:"-"`
 	// OtherMethods counts its requests with a method other than GET and
 	// HEAD.
 	OtherMethods int64 `json:"other_methods"`

@@ -204,3 +204,15 @@ func StatusWait(v string, present bool, atUS int64) int32 {
 	}
 	return -1
 }
+
+// URLHash numbers a target for ConductRequest.URL the same way in every
+// process (FNV-1a, 64 bits), for callers that meet a bot's requests in
+// separate processes (the Beam pipeline).
+func URLHash(target string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(target); i++ {
+		h ^= uint64(target[i])
+		h *= 1099511628211
+	}
+	return h
+}
