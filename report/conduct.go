@@ -1,6 +1,12 @@
 package report
 
-import "math"
+import (
+	"cmp"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+)
 
 // StatusMix counts a bot row's requests by the class of their answer. The
 // classes part the statuses 200 to 599: 3xx holds no 304 (a revalidation
@@ -81,4 +87,69 @@ func (m *StatusMix) Fold(o StatusMix) {
 	m.S304 += o.S304
 	m.S4xx += o.S4xx
 	m.S5xx += o.S5xx
+}
+
+// HumanBytes writes a byte count in binary units, as a person reads a
+// bandwidth figure: "512 B", "1.5 KiB", "12.3 MiB", "4.0 GiB".
+func HumanBytes(n int64) string {
+	if n < 1024 {
+		return strconv.FormatInt(n, 10) + " B"
+	}
+	v := float64(n)
+	for _, unit := range []string{"KiB", "MiB", "GiB", "TiB", "PiB"} {
+		v /= 1024
+		if v < 1024 || unit == "PiB" {
+			return strconv.FormatFloat(v, 'f', 1, 64) + " " + unit
+		}
+	}
+	return "" // not reached
+}
+
+// ConductRows returns at most n bot rows of s for the reports' conduct
+// section, those that most need a look first: most requests sent without
+// backing off, then most error answers, then most bytes; ties by the
+// summary's order. Folded rows ("(N other bots)") are left out.
+func ConductRows(s *Summary, n int) []BotRow {
+	rows := make([]BotRow, 0, len(s.Bots))
+	for _, r := range s.Bots {
+		if r.Requests > 0 && !strings.HasPrefix(r.Bot, "(") {
+			rows = append(rows, r)
+		}
+	}
+	slices.SortStableFunc(rows, func(a, b BotRow) int {
+		return cmp.Or(cmp.Compare(b.Conduct.NoBackoff, a.Conduct.NoBackoff),
+			cmp.Compare(b.Conduct.ErrorAnswers, a.Conduct.ErrorAnswers), cmp.Compare(b.Bytes, a.Bytes))
+	})
+	return rows[:min(len(rows), n)]
+}
+
+// Share writes a share in [0, 1] as a percentage, or "–" for none.
+func Share(p *float64) string {
+	if p == nil {
+		return "–"
+	}
+	return strconv.FormatFloat(*p*100, 'f', 0, 64) + "%"
+}
+
+// Interval writes a time between fetches given in hours: in seconds under
+// a minute, minutes under an hour, else hours; "–" for none.
+func Interval(p *float64) string {
+	if p == nil {
+		return "–"
+	}
+	switch {
+	case *p*3600 < 60:
+		return strconv.FormatFloat(*p*3600, 'f', 0, 64) + " s"
+	case *p < 1:
+		return strconv.FormatFloat(*p*60, 'f', 0, 64) + " min"
+	}
+	return strconv.FormatFloat(*p, 'f', 1, 64) + " h"
+}
+
+// YesNo writes a flag as "yes" or "no".
+func YesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
 }
