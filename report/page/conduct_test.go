@@ -17,10 +17,10 @@ func TestConductSection(t *testing.T) {
 	f := hostileFindings("example.com")
 	share, day, tenSec := 0.74, 24.0, 10.0/3600
 	hammer := report.BotRow{Bot: "HammerBot", Host: "example.com", Identity: "unverified", Requests: 1341, Bytes: 12769540,
-		Status: report.StatusMix{S2xx: 621, S5xx: 720},
+		Status:  report.StatusMix{S2xx: 621, S5xx: 720},
 		Conduct: report.Conduct{ErrorAnswers: 720, NoBackoff: 719, RepeatFetches: 720, RefetchHoursMedian: &tenSec, OtherMethods: 1, Contact: true}}
 	polite := report.BotRow{Bot: "PoliteBot", Host: "example.com", Identity: "verified", Requests: 127, Bytes: 49744,
-		Status: report.StatusMix{S2xx: 34, S304: 91, S5xx: 2},
+		Status:  report.StatusMix{S2xx: 34, S304: 91, S5xx: 2},
 		Conduct: report.Conduct{ErrorAnswers: 2, RepeatFetches: 123, NotModified: 91, NotModifiedShare: &share, RefetchHoursMedian: &day, Contact: true, PublishesRanges: true}}
 	f.Summary.Bots = []report.BotRow{polite, hammer}
 	var b bytes.Buffer

@@ -218,10 +218,10 @@ type view struct {
 	TimelineChart, PerDayChart *chart
 	// ChartBytes are the bytes per slot of all bots, then of the timeline's
 	// bot rows; BytesChart draws the latter.
-	ChartBytes []report.Series
-	BytesChart *chart
-	PerDayClasses              []string
-	HasFindingsPerDay          bool
+	ChartBytes        []report.Series
+	BytesChart        *chart
+	PerDayClasses     []string
+	HasFindingsPerDay bool
 	// VersionOf numbers the versions by name, for the rules table.
 	VersionOf map[string]int
 	// ManyHosts: the bot rows are of several hosts (else of OnlyHost),
