@@ -252,6 +252,8 @@ func (m *writer) write(f *report.Findings) {
 		m.p("")
 	}
 
+	m.conduct(f)
+
 	// Block list.
 	m.p("## Block list")
 	m.p("")
