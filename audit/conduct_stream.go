@@ -4,7 +4,10 @@ import (
 	"context"
 	"fmt"
 	"hash/maphash"
+	"runtime"
+	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/crawlaudit/crawlaudit/audit/measure"
 	"github.com/crawlaudit/crawlaudit/audit/store"
@@ -78,42 +81,71 @@ func (w *streamKeys) conductStreamed() bool { return w != nil && !w.off && !w.co
 
 // conductRows returns the rows of the table streamed_conduct (bot_id,
 // host_id, identity_code, no_backoff, repeat_fetches, not_modified,
-// refetch_median_hours, contact), one per key.
+// refetch_median_hours, contact), one per key. The keys are measured on
+// every core: this runs once the logs are read, before the summary.
 func (w *streamKeys) conductRows() [][]any {
 	if !w.conductStreamed() {
 		return nil
 	}
-	out := make([][]any, 0, len(w.keys))
-	for i := range w.keys {
-		k := &w.keys[i]
-		res := k.conduct.Finish()
-		k.conduct = measure.Conduct{}
-		var median any
-		if res.HasRefetch {
-			median = measure.Hours(res.RefetchMedianUS)
-		}
-		out = append(out, []any{k.bot, k.host, k.identity, res.NoBackoff, res.RepeatFetches, res.NotModified, median, k.contact})
+	out := make([][]any, len(w.keys))
+	workers := min(runtime.GOMAXPROCS(0), max(1, len(w.keys)))
+	var wg sync.WaitGroup
+	for g := range workers {
+		wg.Go(func() {
+			for i := g; i < len(w.keys); i += workers {
+				k := &w.keys[i]
+				res := k.conduct.Finish()
+				k.conduct = measure.Conduct{}
+				var median any
+				if res.HasRefetch {
+					median = measure.Hours(res.RefetchMedianUS)
+				}
+				out[i] = []any{k.bot, k.host, k.identity, res.NoBackoff, res.RepeatFetches, res.NotModified, median, k.contact}
+			}
+		})
 	}
+	wg.Wait()
 	return out
 }
 
 // storeConduct writes the temporary table streamed_conduct and sets the
 // variable conduct_streamed that tells summary_counts.sql whether
-// conduct.sql must measure the stored requests instead.
+// conduct.sql must measure the stored requests instead: one statement of
+// literals (the rows are numbers and flags), which DuckDB runs several
+// times as fast as as many bound parameters.
 func (w *streamKeys) storeConduct(ctx context.Context, s *store.Store) error {
-	if err := s.Exec(ctx, `CREATE OR REPLACE TEMP TABLE streamed_conduct (bot_id INTEGER, host_id INTEGER,
+	var q strings.Builder
+	q.WriteString(`CREATE OR REPLACE TEMP TABLE streamed_conduct (bot_id INTEGER, host_id INTEGER,
     identity_code UTINYINT, no_backoff BIGINT, repeat_fetches BIGINT, not_modified BIGINT,
-    refetch_median_hours DOUBLE, contact BOOLEAN)`); err != nil {
-		return err
-	}
+    refetch_median_hours DOUBLE, contact BOOLEAN);
+`)
 	streamed := w.conductStreamed() && w.measured != nil
 	if streamed {
 		<-w.measured
-		if err := s.InsertValues(ctx, "streamed_conduct", w.conduct); err != nil {
-			return fmt.Errorf("the conduct of the bots: %w", err)
+		for i, r := range w.conduct {
+			if i%1000 == 0 {
+				if i > 0 {
+					q.WriteString(";\n")
+				}
+				q.WriteString("INSERT INTO streamed_conduct VALUES ")
+			} else {
+				q.WriteString(", ")
+			}
+			median := "NULL"
+			if h, ok := r[6].(float64); ok {
+				median = strconv.FormatFloat(h, 'g', -1, 64)
+			}
+			fmt.Fprintf(&q, "(%d, %d, %d, %d, %d, %d, %s, %t)", r[0], r[1], r[2], r[3], r[4], r[5], median, r[7])
+		}
+		if len(w.conduct) > 0 {
+			q.WriteString(";\n")
 		}
 	}
-	return s.Exec(ctx, fmt.Sprintf("SET VARIABLE conduct_streamed = %t", streamed))
+	fmt.Fprintf(&q, "SET VARIABLE conduct_streamed = %t;", streamed)
+	if err := s.Exec(ctx, q.String()); err != nil {
+		return fmt.Errorf("the conduct of the bots: %w", err)
+	}
+	return nil
 }
 
 // conductSQL makes the macro conduct_measures (queries/conduct.sql) with

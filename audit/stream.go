@@ -3,6 +3,7 @@ package audit
 import (
 	"context"
 	"fmt"
+	"sync"
 
 	"github.com/crawlaudit/crawlaudit/audit/measure"
 	"github.com/crawlaudit/crawlaudit/audit/store"
@@ -233,8 +234,10 @@ func (w *streamKeys) measure(policies []policy) {
 	}
 	w.measured = make(chan struct{})
 	go func() {
+		var wg sync.WaitGroup
+		wg.Go(func() { w.conduct = w.conductRows() })
 		w.result = w.rows(policies)
-		w.conduct = w.conductRows()
+		wg.Wait()
 		close(w.measured)
 	}()
 }

@@ -6,7 +6,8 @@
 --                         host and identity, no later than the wait its Retry-After asked for
 --                         (retry_after_s), or 1 s without one; requests at the same instant as
 --                         the answer are not after it
---   repeat_fetches        fetches of a target after the first (ties ordered by status)
+--   repeat_fetches        fetches of a target after the first (at the same instant, a 304 after
+--                         another answer)
 --   not_modified          those of them answered 304
 --   refetch_median_hours  the median time between consecutive fetches of the same target
 --                         (the mean of the two middle ones), hours to three decimals; NULL
@@ -34,7 +35,7 @@ backoffs AS (
 ),
 fetches AS (
     SELECT bot_id, host_id, identity_code, status,
-        us - lag(us) OVER (PARTITION BY bot_id, host_id, identity_code, url ORDER BY us, status) AS gap_us
+        us - lag(us) OVER (PARTITION BY bot_id, host_id, identity_code, url ORDER BY us, status = 304) AS gap_us
     FROM req
 ),
 refetches AS (

@@ -1,6 +1,7 @@
 package measure
 
 import (
+	"math/rand/v2"
 	"testing"
 	"time"
 )
@@ -134,4 +135,80 @@ func FuzzParseRetryAfter(f *testing.F) {
 			t.Errorf("ParseRetryAfter(%q, %d) = %d, %v", v, at, w, ok)
 		}
 	})
+}
+
+// naiveConduct is Conduct's definition written plainly, O(n²): the
+// reference for TestConductRandom.
+func naiveConduct(reqs []ConductRequest) (noBackoff, repeats, notModified int64, gaps []uint64) {
+	for _, r := range reqs {
+		for _, e := range reqs {
+			wait := int64(DefaultWaitUS)
+			if e.WaitS >= 0 {
+				wait = int64(e.WaitS) * 1_000_000
+			}
+			if IsErrorAnswer(int32(e.Status)) && e.US < r.US && r.US <= e.US+wait {
+				noBackoff++
+				break
+			}
+		}
+	}
+	byURL := map[uint64][]ConductRequest{}
+	for _, r := range reqs {
+		byURL[r.URL] = append(byURL[r.URL], r)
+	}
+	for _, rs := range byURL {
+		// Insertion sort by time, a 304 after another answer at the same instant.
+		for i := 1; i < len(rs); i++ {
+			for j := i; j > 0 && (rs[j].US < rs[j-1].US || rs[j].US == rs[j-1].US && rs[j].Status != 304 && rs[j-1].Status == 304); j-- {
+				rs[j], rs[j-1] = rs[j-1], rs[j]
+			}
+		}
+		for i := 1; i < len(rs); i++ {
+			repeats++
+			if rs[i].Status == 304 {
+				notModified++
+			}
+			gaps = append(gaps, uint64(rs[i].US-rs[i-1].US))
+		}
+	}
+	return
+}
+
+// TestConductRandom holds Finish (its packed keys, and its fallback for
+// URL numbers and spans the keys cannot hold) to the plain definition, on
+// random requests with ties at one instant.
+func TestConductRandom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9110, 1023))
+	statuses := []int16{200, 200, 304, 304, 404, 429, 503, -1}
+	for round := range 300 {
+		n := 1 + rng.IntN(200)
+		span := int64(3600_000_000)
+		if round%5 == 0 {
+			n += 2000 // the radix sorts' lengths
+		}
+		urlHigh := uint64(0)
+		switch round % 3 {
+		case 1:
+			span = 1 << 43 // past the packed keys' 2^42 µs
+		case 2:
+			urlHigh = 1 << 63 // hashed targets: numbered densely
+		}
+		var c Conduct
+		var reqs []ConductRequest
+		for range n {
+			r := ConductRequest{US: 1_790_000_000_000_000 + rng.Int64N(span)/1_000_000*1_000_000, URL: urlHigh | uint64(rng.IntN(12)),
+				Status: statuses[rng.IntN(len(statuses))], WaitS: int32(rng.IntN(4)) - 1}
+			if rng.IntN(4) == 0 && len(reqs) > 0 {
+				r.US = reqs[rng.IntN(len(reqs))].US // a tie
+			}
+			reqs = append(reqs, r)
+			c.Add(r)
+		}
+		got := c.Finish()
+		nb, rep, nm, gaps := naiveConduct(reqs)
+		want := withMedian(ConductResult{NoBackoff: nb, RepeatFetches: rep, NotModified: nm}, gaps)
+		if got != want {
+			t.Fatalf("round %d (%d requests): Finish %+v, definition %+v", round, n, got, want)
+		}
+	}
 }
