@@ -3,6 +3,7 @@ package measure
 import (
 	"cmp"
 	"math"
+	"math/bits"
 	"regexp"
 	"slices"
 	"sort"
@@ -104,17 +105,50 @@ func floorDiv(a, b int64) int64 {
 // its conduct that need its history (queries/conduct.sql is the same
 // definition over stored rows). The zero value is ready.
 type Conduct struct {
-	reqs []ConductRequest
+	// blocks hold the requests; each is filled to its capacity before the
+	// next, twice as large up to maxBlock, is made: nothing is copied as
+	// a big crawler's requests come in.
+	blocks [][]ConductRequest
+	n      int
 }
 
+// maxBlock is the largest block of Conduct (96 KiB).
+const maxBlock = 4096
+
 // Add takes one request.
-func (c *Conduct) Add(r ConductRequest) { c.reqs = append(c.reqs, r) }
+func (c *Conduct) Add(r ConductRequest) {
+	if k := len(c.blocks); k == 0 || len(c.blocks[k-1]) == cap(c.blocks[k-1]) {
+		size := 64
+		if k > 0 {
+			size = min(2*cap(c.blocks[k-1]), maxBlock)
+		}
+		c.blocks = append(c.blocks, make([]ConductRequest, 0, size))
+	}
+	b := &c.blocks[len(c.blocks)-1]
+	*b = append(*b, r)
+	c.n++
+}
 
 // Len returns the number of requests taken.
-func (c *Conduct) Len() int { return len(c.reqs) }
+func (c *Conduct) Len() int { return c.n }
 
 // Merge takes the requests of o.
-func (c *Conduct) Merge(o *Conduct) { c.reqs = append(c.reqs, o.reqs...) }
+func (c *Conduct) Merge(o *Conduct) {
+	for _, b := range o.blocks {
+		for _, r := range b {
+			c.Add(r)
+		}
+	}
+}
+
+// all returns every request taken, in one slice.
+func (c *Conduct) all() []ConductRequest {
+	out := make([]ConductRequest, 0, c.n)
+	for _, b := range c.blocks {
+		out = append(out, b...)
+	}
+	return out
+}
 
 // ConductResult is what Finish measures of a key's requests.
 type ConductResult struct {
@@ -143,71 +177,80 @@ type ConductResult struct {
 // time and whether the answer was 304.
 func (c *Conduct) Finish() ConductResult {
 	var res ConductResult
-	reqs := c.reqs
-	if len(reqs) == 0 {
+	if c.n == 0 {
 		return res
 	}
-	minUS, maxUS := reqs[0].US, reqs[0].US
-	maxURL := uint64(0)
+	first := c.blocks[0][0]
+	minUS, maxUS, maxURL := first.US, first.US, first.URL
+	seconds := true // every time a whole second: the keys count seconds
 	var waits []interval
-	for _, r := range reqs {
-		minUS, maxUS = min(minUS, r.US), max(maxUS, r.US)
-		maxURL = max(maxURL, r.URL)
-		if IsErrorAnswer(int32(r.Status)) {
-			wait := int64(DefaultWaitUS)
-			if r.WaitS >= 0 {
-				wait = int64(r.WaitS) * 1_000_000
+	for _, b := range c.blocks {
+		for _, r := range b {
+			minUS, maxUS, maxURL = min(minUS, r.US), max(maxUS, r.US), max(maxURL, r.URL)
+			seconds = seconds && r.US%1_000_000 == 0
+			if IsErrorAnswer(int32(r.Status)) {
+				wait := int64(DefaultWaitUS)
+				if r.WaitS >= 0 {
+					wait = int64(r.WaitS) * 1_000_000
+				}
+				waits = append(waits, interval{r.US, r.US + wait})
 			}
-			waits = append(waits, interval{r.US, r.US + wait})
 		}
 	}
 	if len(waits) > 0 {
-		res.NoBackoff = countWithin(reqs, mergeIntervals(waits))
+		res.NoBackoff = c.countWithin(mergeIntervals(waits))
 	}
 
 	// The fetches of each URL in time order, a 304 after another answer at
-	// the same instant: packed as URL<<43 | (time − first)<<1 | is304
-	// where they fit (URL numbers below 2^21, a span below 2^42 µs: 50
-	// days), else sorted as structs.
-	const usBits, urlBits = 42, 21
-	if maxUS-minUS >= 1<<usBits {
-		return finishStructs(reqs, res)
+	// the same instant: packed as URL<<(tBits+1) | (time − first)<<1 |
+	// is304, the time in seconds where every one is whole, the URLs
+	// numbered densely where their own numbers do not fit; else sorted as
+	// structs. Fewer bits are fewer passes of the radix sort.
+	unit := int64(1)
+	if seconds {
+		unit = 1_000_000
 	}
+	tBits := bits.Len64(uint64((maxUS - minUS) / unit))
 	var dense map[uint64]uint64
-	if maxURL >= 1<<urlBits {
+	if bits.Len64(maxURL)+tBits+1 > 64 {
 		dense = make(map[uint64]uint64)
 	}
-	keys := make([]uint64, len(reqs))
-	for i, r := range reqs {
-		u := r.URL
-		if dense != nil {
-			d, ok := dense[u]
-			if !ok {
-				d = uint64(len(dense))
-				if d >= 1<<urlBits {
-					return finishStructs(reqs, res)
+	keys := make([]uint64, 0, c.n)
+	for _, b := range c.blocks {
+		for _, r := range b {
+			u := r.URL
+			if dense != nil {
+				d, ok := dense[u]
+				if !ok {
+					d = uint64(len(dense))
+					dense[u] = d
 				}
-				dense[u] = d
+				u = d
 			}
-			u = d
+			k := uint64((r.US-minUS)/unit) << 1
+			if r.Status == 304 {
+				k |= 1
+			}
+			keys = append(keys, u<<(tBits+1)|k)
 		}
-		k := u<<(usBits+1) | uint64(r.US-minUS)<<1
-		if r.Status == 304 {
-			k |= 1
-		}
-		keys[i] = k
+	}
+	if dense != nil && bits.Len(uint(len(dense)))+tBits+1 > 64 {
+		return finishStructs(c.all(), res)
 	}
 	keys = radixSort(keys)
+	tMask := uint64(1)<<tBits - 1
 	var gaps []uint64
 	for i := 1; i < len(keys); i++ {
-		if keys[i]>>(usBits+1) != keys[i-1]>>(usBits+1) {
+		if keys[i]>>(tBits+1) != keys[i-1]>>(tBits+1) {
 			continue
 		}
 		res.RepeatFetches++
 		res.NotModified += int64(keys[i] & 1)
-		gaps = append(gaps, keys[i]>>1&(1<<usBits-1)-keys[i-1]>>1&(1<<usBits-1))
+		gaps = append(gaps, keys[i]>>1&tMask-keys[i-1]>>1&tMask)
 	}
-	return withMedian(res, gaps)
+	res = withMedian(res, gaps)
+	res.RefetchMedianUS *= float64(unit)
+	return res
 }
 
 // finishStructs measures the fetches of each URL, for Finish, by sorting
@@ -310,13 +353,15 @@ func mergeIntervals(in []interval) []interval {
 
 // countWithin counts the requests whose time lies in one of the disjoint,
 // ordered intervals ws.
-func countWithin(reqs []ConductRequest, ws []interval) int64 {
+func (c *Conduct) countWithin(ws []interval) int64 {
 	var n int64
-	for _, r := range reqs {
-		// The last interval that starts before the request.
-		i := sort.Search(len(ws), func(i int) bool { return ws[i].from >= r.US }) - 1
-		if i >= 0 && r.US <= ws[i].to {
-			n++
+	for _, b := range c.blocks {
+		for _, r := range b {
+			// The last interval that starts before the request.
+			i := sort.Search(len(ws), func(i int) bool { return ws[i].from >= r.US }) - 1
+			if i >= 0 && r.US <= ws[i].to {
+				n++
+			}
 		}
 	}
 	return n
