@@ -237,9 +237,15 @@ func (c *Conduct) Finish() ConductResult {
 	if dense != nil && bits.Len(uint(len(dense)))+tBits+1 > 64 {
 		return finishStructs(c.all(), res)
 	}
-	keys = radixSort(keys)
+	// The sorted keys are in one of the two slices; the gaps go into the
+	// other, and the keys' slice, once read, is the scratch that sorts them.
+	orig, free := keys, make([]uint64, len(keys))
+	keys = radixSort(orig, free)
+	if &keys[0] == &free[0] {
+		free = orig
+	}
 	tMask := uint64(1)<<tBits - 1
-	var gaps []uint64
+	gaps := free[:0]
 	for i := 1; i < len(keys); i++ {
 		if keys[i]>>(tBits+1) != keys[i-1]>>(tBits+1) {
 			continue
@@ -248,7 +254,7 @@ func (c *Conduct) Finish() ConductResult {
 		res.NotModified += int64(keys[i] & 1)
 		gaps = append(gaps, keys[i]>>1&tMask-keys[i-1]>>1&tMask)
 	}
-	res = withMedian(res, gaps)
+	res = withMedian(res, gaps, keys)
 	res.RefetchMedianUS *= float64(unit)
 	return res
 }
@@ -275,16 +281,16 @@ func finishStructs(reqs []ConductRequest, res ConductResult) ConductResult {
 		res.NotModified += int64(is304(reqs[i]))
 		gaps = append(gaps, uint64(reqs[i].US-reqs[i-1].US))
 	}
-	return withMedian(res, gaps)
+	return withMedian(res, gaps, make([]uint64, len(gaps)))
 }
 
 // withMedian sets the median of gaps (times between fetches, never
-// negative; sorted here) in res.
-func withMedian(res ConductResult, gaps []uint64) ConductResult {
+// negative; sorted here, with scratch at least as long) in res.
+func withMedian(res ConductResult, gaps, scratch []uint64) ConductResult {
 	if len(gaps) == 0 {
 		return res
 	}
-	gaps = radixSort(gaps)
+	gaps = radixSort(gaps, scratch)
 	m := len(gaps) / 2
 	res.HasRefetch = true
 	if len(gaps)%2 == 1 {
@@ -298,25 +304,27 @@ func withMedian(res ConductResult, gaps []uint64) ConductResult {
 // radixMin is the length from which radixSort beats slices.Sort.
 const radixMin = 256
 
-// radixSort sorts a in ascending order, least significant 16 bits first,
-// skipping the digits no value has, and returns the sorted slice (a or a
-// buffer of its length). A big crawler's month is hundreds of thousands of
-// keys, which pdqsort's comparisons take several times longer to sort.
-func radixSort(a []uint64) []uint64 {
+// radixSort sorts a in ascending order, least significant 11 bits first
+// (the counts stay on the stack), skipping the digits no value has, and
+// returns the sorted slice: a or scratch, which must be as long. A big
+// crawler's month is hundreds of thousands of keys, which pdqsort's
+// comparisons take several times longer to sort.
+func radixSort(a, scratch []uint64) []uint64 {
 	if len(a) < radixMin {
 		slices.Sort(a)
 		return a
 	}
+	const digit = 11
 	var top uint64
 	for _, v := range a {
 		top |= v
 	}
-	buf := make([]uint64, len(a))
-	var count [1 << 16]int
-	for shift := uint(0); shift < 64 && top>>shift != 0; shift += 16 {
+	buf := scratch[:len(a)]
+	var count [1 << digit]int
+	for shift := uint(0); shift < 64 && top>>shift != 0; shift += digit {
 		clear(count[:])
 		for _, v := range a {
-			count[v>>shift&0xffff]++
+			count[v>>shift&(1<<digit-1)]++
 		}
 		sum := 0
 		for i, c := range count {
@@ -324,7 +332,7 @@ func radixSort(a []uint64) []uint64 {
 			sum += c
 		}
 		for _, v := range a {
-			d := v >> shift & 0xffff
+			d := v >> shift & (1<<digit - 1)
 			buf[count[d]] = v
 			count[d]++
 		}

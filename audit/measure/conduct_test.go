@@ -206,7 +206,7 @@ func TestConductRandom(t *testing.T) {
 		}
 		got := c.Finish()
 		nb, rep, nm, gaps := naiveConduct(reqs)
-		want := withMedian(ConductResult{NoBackoff: nb, RepeatFetches: rep, NotModified: nm}, gaps)
+		want := withMedian(ConductResult{NoBackoff: nb, RepeatFetches: rep, NotModified: nm}, gaps, make([]uint64, len(gaps)))
 		if got != want {
 			t.Fatalf("round %d (%d requests): Finish %+v, definition %+v", round, n, got, want)
 		}
