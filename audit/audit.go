@@ -495,6 +495,9 @@ func runOnce(ctx context.Context, cfg Config, logs []string, damaged []*ingest.I
 	if err := db.Exec(ctx, queries.SQL("measures.sql")); err != nil {
 		return nil, err
 	}
+	if err := conductSQL(ctx, db); err != nil {
+		return nil, err
+	}
 	status("measuring crawl-delay and request-rate windows")
 	if err := res.summarize(ctx, cfg, hist, j, acc); err != nil {
 		return nil, err

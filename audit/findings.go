@@ -131,7 +131,7 @@ func (r *Result) findings(ctx context.Context, block report.BlockFindings, opt R
 		return nil, fmt.Errorf("report: per day: %w", err)
 	}
 	n := len(f.Days)
-	perRow := map[int]*[6][]int64{}
+	perRow := map[int]*[7][]int64{} // the six counts and the bytes
 	err = r.store.Each(ctx, queries.SQL("report_timeline.sql"), nil, func(v []any) error {
 		pos := int(numeric(v[0]))
 		day, _ := v[1].(time.Time)
@@ -141,7 +141,7 @@ func (r *Result) findings(ctx context.Context, block report.BlockFindings, opt R
 		}
 		s := perRow[pos]
 		if s == nil {
-			s = new([6][]int64)
+			s = new([7][]int64)
 			for k := range s {
 				s[k] = make([]int64, n)
 			}
@@ -166,6 +166,11 @@ func (r *Result) findings(ctx context.Context, block report.BlockFindings, opt R
 	}
 	for _, i := range timeline {
 		f.Timeline = append(f.Timeline, report.Series{Label: bots[i].Label(), Values: series(i, 0), Total: bots[i].Requests})
+		f.TimelineBytes = append(f.TimelineBytes, report.Series{Label: bots[i].Label(), Values: series(i, 6), Total: bots[i].Bytes})
+	}
+	f.BytesPerDay = report.Series{Label: "all bots", Values: series(-1, 6)}
+	for _, x := range f.BytesPerDay.Values {
+		f.BytesPerDay.Total += x
 	}
 	for k, label := range []string{"disallowed", "disallowed in grace", "crawl-delay breaches", "request-rate breaches", "visit-time breaches"} {
 		s := report.Series{Label: label, Values: series(-1, k+1)}

@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/crawlaudit/crawlaudit/audit/measure"
 	"github.com/crawlaudit/crawlaudit/bots"
 	"github.com/crawlaudit/crawlaudit/ingest"
 	"github.com/crawlaudit/crawlaudit/robots"
@@ -273,6 +274,9 @@ type uaState struct {
 	streamKey             int32
 	streamBot, streamHost int32
 	streamIdentity        uint8
+	// contact: 0 not known yet, 1 no, 2 its header carries a URL or an
+	// e-mail address (measure.HasContact).
+	contact int8
 }
 
 // groupState is one (version, group) pair with its path decisions.
@@ -364,6 +368,7 @@ type outColumns struct {
 	bytes, line              *array.Int64Builder
 	visitBreach, robotsFetch *array.BooleanBuilder
 	claim                    *array.Int32Builder
+	retryAfter               *array.Int32Builder
 	// The strings not interned, mostly null.
 	targetStr, uaStr, ipStr lazyStrings
 }
@@ -455,12 +460,18 @@ func newJudgeContext(ctx context.Context, mem memory.Allocator, hist *history.Hi
 		targetStr:   lazyStrings{b: f(rcTarget).(*array.StringBuilder)},
 		uaStr:       lazyStrings{b: f(rcUserAgent).(*array.StringBuilder)},
 		ipStr:       lazyStrings{b: f(rcClientIP).(*array.StringBuilder)},
+		retryAfter:  i32(rcRetryAfter),
 	}
 	return j, nil
 }
 
 // verdictOf returns the dict id of the verdict of decision id.
 func (j *judge) verdictOf(id int32) int32 { return j.decisions[id].verdict }
+
+// plainMethod reports whether the method of dict id is GET or HEAD, the
+// methods a crawler is expected to use (draft-illyes-webbotauth-cbcp-01
+// §2.3); method names are case-sensitive (RFC 9110 §9.1).
+func (j *judge) plainMethod(id int32) bool { return j.dict[id] == "GET" || j.dict[id] == "HEAD" }
 
 func (j *judge) release() {
 	j.out.Release()
@@ -717,16 +728,23 @@ func (j *judge) shared(id int, grp *robots.Resolved) *groupState {
 }
 
 // toStream tells j.stream of one request of a bot (see streamRow).
-func (j *judge) toStream(uas *uaState, hs *hostState, identity verify.Identity, us int64, file int32, line int64, policy int32, fetch bool, breakRule int32) {
+func (j *judge) toStream(uas *uaState, hs *hostState, identity verify.Identity, us int64, file int32, line int64, policy int32, fetch bool, breakRule int32, cd conductRow) {
 	if j.stream.off {
 		return // it gave up: nothing to work out for it
 	}
 	if !hs.changesKnown {
 		hs.changes, hs.changesKnown = j.stream.changes.of(hs.name), true
 	}
+	if uas.contact == 0 {
+		uas.contact = 1
+		if measure.HasContact(uas.ua) {
+			uas.contact = 2
+		}
+	}
 	r := &j.streamRow
 	*r = streamRow{bot: uas.botID, host: hs.id, identity: uint8(identity), us: us, file: file, line: line,
-		policy: policy, may: j.mayLimit(uas, hs.hi), ua: uas, fetch: fetch, breakRule: breakRule, changes: hs.changes}
+		policy: policy, may: j.mayLimit(uas, hs.hi), ua: uas, fetch: fetch, breakRule: breakRule, changes: hs.changes,
+		conduct: cd, contact: uas.contact == 2}
 	j.stream.add(r)
 }
 
@@ -919,6 +937,10 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 		fileCol   = rec.Column(ingest.ColFile).(*array.Dictionary)
 		lineCol   = rec.Column(ingest.ColLine).(*array.Int64)
 	)
+	var retryCol *array.String
+	if int(rec.NumCols()) > ingest.ColRetryAfter {
+		retryCol = rec.Column(ingest.ColRetryAfter).(*array.String)
+	}
 	// The forwarded chain is read only behind trusted proxies: without
 	// --trusted-proxy anyone can write it.
 	var fwdCol *array.String
@@ -1144,6 +1166,18 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 		c.file.UnsafeAppend(fileOf[k])
 		line := lineCol.Value(i)
 		c.line.UnsafeAppend(line)
+		cd := conductRow{url: urlKey(tid, target), status: -1, waitS: -1}
+		if !statusCol.IsNull(i) {
+			cd.status = statusCode(statusCol.Value(i))
+		}
+		if retryCol != nil && retryCol.IsValid(i) {
+			cd.waitS = measure.StatusWait(retryCol.Value(i), true, us)
+		}
+		if cd.waitS < 0 {
+			c.retryAfter.UnsafeAppendBoolToBitmap(false)
+		} else {
+			c.retryAfter.UnsafeAppend(cd.waitS)
+		}
 		fetch := isRobotsFetch(target)
 		c.robotsFetch.UnsafeAppend(fetch)
 		if fetch && hs.hi >= 0 && identity != verify.Spoofed {
@@ -1159,7 +1193,7 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 			c.policy.UnsafeAppendBoolToBitmap(false)
 			c.visitBreach.UnsafeAppend(false)
 			if j.stream != nil {
-				j.toStream(uas, hs, identity, us, fileOf[k], line, -1, fetch, -1)
+				j.toStream(uas, hs, identity, us, fileOf[k], line, -1, fetch, -1, cd)
 				j.stream.avail.add(j.botRows-1, hs.id, uas.botID, identity, us, fileOf[k], line, fetch, statusCol.Value(i), !statusCol.IsNull(i), claimID, vUnaudited)
 			}
 			continue
@@ -1185,7 +1219,7 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 			if verdict == vDisallowed || verdict == vInGrace {
 				breakRule = j.decisions[did].rule
 			}
-			j.toStream(uas, hs, identity, us, fileOf[k], line, pid, fetch, breakRule)
+			j.toStream(uas, hs, identity, us, fileOf[k], line, pid, fetch, breakRule, cd)
 			j.stream.avail.add(j.botRows-1, hs.id, uas.botID, identity, us, fileOf[k], line, fetch, statusCol.Value(i), !statusCol.IsNull(i), claimID, uint8(verdict))
 		}
 		c.visitBreach.UnsafeAppend(g.policy.visit >= 0 && !g.group.InVisitTime(floorDiv(us, 1_000_000)))

@@ -25,6 +25,7 @@ const (
 	rcTarget
 	rcUserAgent
 	rcClientIP
+	rcRetryAfter
 	rcNumCols
 )
 
@@ -68,6 +69,10 @@ var RequestsSchema = arrow.NewSchema([]arrow.Field{
 	rcTarget:      {Name: "target", Type: arrow.BinaryTypes.String, Nullable: true},
 	rcUserAgent:   {Name: "user_agent", Type: arrow.BinaryTypes.String, Nullable: true},
 	rcClientIP:    {Name: "client_ip", Type: arrow.BinaryTypes.String, Nullable: true},
+	// rcRetryAfter is the wait in seconds the answer's Retry-After asked
+	// for (measure.ParseRetryAfter); NULL when none was logged or it could
+	// not be read.
+	rcRetryAfter: {Name: "retry_after_s", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
 }, nil)
 
 // DictSchema is the schema of table "dict": the strings behind the *_id

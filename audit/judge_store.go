@@ -73,7 +73,7 @@ func (j *judge) judgeInto(ctx context.Context, pending *pendingStore, opts inges
 			if j.lean == nil {
 				toStore <- rec
 			} else {
-				j.lean.add(rec, j.verdictOf)
+				j.lean.add(rec, j.verdictOf, j.plainMethod)
 				rec.Release()
 				if j.lean.full() {
 					toStore <- j.lean.take(j.mem)

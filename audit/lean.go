@@ -55,6 +55,43 @@ type leanRow struct {
 	key         leanKey
 	n           int64
 	first, last int64
+	// What the key's requests cost and were answered (trafficCounts).
+	traffic trafficCounts
+}
+
+// trafficCounts are the sums of the bytes and the status classes of some
+// requests, and how many used a method other than GET and HEAD: the
+// columns bytes .. other_methods of lean_counts, which
+// request_counts.sql counts per request.
+type trafficCounts struct {
+	bytes                        int64
+	s2xx, s3xx, s304, s4xx, s5xx int64
+	s429, otherMethods           int64
+}
+
+// add counts one request: its status (-1: none logged), bytes (a NULL
+// counts 0) and whether its method is other than GET and HEAD. The classes
+// part the statuses from 200 to 599: 3xx holds no 304, which has its own.
+func (t *trafficCounts) add(status int32, bytes int64, other bool) {
+	t.bytes += bytes
+	switch {
+	case status == 304:
+		t.s304++
+	case status >= 200 && status <= 299:
+		t.s2xx++
+	case status >= 300 && status <= 399:
+		t.s3xx++
+	case status == 429:
+		t.s429++
+		t.s4xx++
+	case status >= 400 && status <= 499:
+		t.s4xx++
+	case status >= 500 && status <= 599:
+		t.s5xx++
+	}
+	if other {
+		t.otherMethods++
+	}
 }
 
 // maxLeanKeys is how many keys leanCounts holds before it hands them to
@@ -74,6 +111,14 @@ var LeanSchema = arrow.NewSchema([]arrow.Field{
 	{Name: "n", Type: arrow.PrimitiveTypes.Int64},
 	{Name: "first_ts", Type: &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}},
 	{Name: "last_ts", Type: &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}},
+	{Name: "bytes", Type: arrow.PrimitiveTypes.Int64},
+	{Name: "s2xx", Type: arrow.PrimitiveTypes.Int64},
+	{Name: "s3xx", Type: arrow.PrimitiveTypes.Int64},
+	{Name: "s304", Type: arrow.PrimitiveTypes.Int64},
+	{Name: "s4xx", Type: arrow.PrimitiveTypes.Int64},
+	{Name: "s5xx", Type: arrow.PrimitiveTypes.Int64},
+	{Name: "s429", Type: arrow.PrimitiveTypes.Int64},
+	{Name: "other_methods", Type: arrow.PrimitiveTypes.Int64},
 }, nil)
 
 func newLeanCounts() *leanCounts {
@@ -101,8 +146,9 @@ func (l *leanCounts) dictBatch(mem memory.Allocator, dict []string) arrow.Record
 }
 
 // add counts the judged rows of rec (RequestsSchema); verdictOf maps a
-// decision id to its verdict's dict id. The strings of rec are copied.
-func (l *leanCounts) add(rec arrow.RecordBatch, verdictOf func(decision int32) int32) {
+// decision id to its verdict's dict id, plainMethod tells whether a
+// method's dict id is GET or HEAD. The strings of rec are copied.
+func (l *leanCounts) add(rec arrow.RecordBatch, verdictOf func(decision int32) int32, plainMethod func(id int32) bool) {
 	ts := rec.Column(rcTS).(*array.Timestamp)
 	host := rec.Column(rcHostID).(*array.Int32)
 	ipID := rec.Column(rcClientIPID).(*array.Int32)
@@ -112,7 +158,11 @@ func (l *leanCounts) add(rec arrow.RecordBatch, verdictOf func(decision int32) i
 	visit := rec.Column(rcVisitBreach).(*array.Boolean)
 	fetch := rec.Column(rcRobotsFetch).(*array.Boolean)
 	claim := rec.Column(rcClaimID).(*array.Int32)
+	status := rec.Column(rcStatus).(*array.Int32)
+	bytes := rec.Column(rcBytes).(*array.Int64)
+	method := rec.Column(rcMethodID).(*array.Int32)
 	lastDecision, lastVerdict := int32(-1), int32(-1)
+	lastMethod, lastOther := int32(-1), false
 	for i := 0; i < int(rec.NumRows()); i++ {
 		k := leanKey{bot: bot.Value(i), host: host.Value(i), claim: claim.Value(i), ipID: -1,
 			fetch: fetch.Value(i), visit: visit.Value(i)}
@@ -129,10 +179,24 @@ func (l *leanCounts) add(rec arrow.RecordBatch, verdictOf func(decision int32) i
 		}
 		k.verdict = lastVerdict
 		us := int64(ts.Value(i))
+		st, by, other := int32(-1), int64(0), false
+		if status.IsValid(i) {
+			st = status.Value(i)
+		}
+		if bytes.IsValid(i) {
+			by = bytes.Value(i)
+		}
+		if method.IsValid(i) {
+			if m := method.Value(i); m != lastMethod {
+				lastMethod, lastOther = m, !plainMethod(m)
+			}
+			other = lastOther
+		}
 		if at, ok := l.index[k]; ok {
 			r := &l.rows[at]
 			r.n++
 			r.first, r.last = min(r.first, us), max(r.last, us)
+			r.traffic.add(st, by, other)
 			continue
 		}
 		if k.ip != "" {
@@ -142,6 +206,7 @@ func (l *leanCounts) add(rec arrow.RecordBatch, verdictOf func(decision int32) i
 		l.name(k.host)
 		l.index[k] = int32(len(l.rows))
 		l.rows = append(l.rows, leanRow{key: k, n: 1, first: us, last: us})
+		l.rows[len(l.rows)-1].traffic.add(st, by, other)
 	}
 }
 
@@ -177,6 +242,10 @@ func (l *leanCounts) take(mem memory.Allocator) arrow.RecordBatch {
 		b.Field(8).(*array.Int64Builder).Append(r.n)
 		b.Field(9).(*array.TimestampBuilder).Append(arrow.Timestamp(r.first))
 		b.Field(10).(*array.TimestampBuilder).Append(arrow.Timestamp(r.last))
+		t := &r.traffic
+		for c, v := range [...]int64{t.bytes, t.s2xx, t.s3xx, t.s304, t.s4xx, t.s5xx, t.s429, t.otherMethods} {
+			b.Field(11 + c).(*array.Int64Builder).Append(v)
+		}
 	}
 	l.stored += len(l.rows)
 	l.rows = l.rows[:0]
@@ -217,6 +286,8 @@ func (w *streamKeys) leanGaveUp() string {
 		return "the windows are left to the SQL"
 	case w.changes.off:
 		return "the reactions to changes are left to the SQL"
+	case w.conductOff:
+		return "the conduct of the bots is left to the SQL"
 	}
 	return ""
 }

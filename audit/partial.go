@@ -45,6 +45,12 @@ const (
 	PartialUserAgent
 	PartialRule
 	PartialCrawlDelayIgnored
+	// What the request cost and how it was answered, for the bytes, the
+	// status mix and the conduct of its bot row (see PartialSchema).
+	PartialBytes
+	PartialOtherMethod
+	PartialURL
+	PartialRetryAfter
 )
 
 // PartialSchema is the schema of the judged bot requests of a partial
@@ -77,7 +83,12 @@ const (
 //   - rule: the rule that decided the verdict ("Disallow: /private/"),
 //     NULL when none did;
 //   - crawl_delay_ignored: the bot's operator says it ignores the
-//     Crawl-delay in force (the column of the table "policies").
+//     Crawl-delay in force (the column of the table "policies");
+//   - bytes: the response bytes, NULL when not logged; other_method: its
+//     method is logged and is neither GET nor HEAD; url: the target as
+//     measure.URLHash numbers it, the same on every worker; retry_after_s:
+//     the wait its answer's Retry-After asked for, NULL when none (the
+//     column of the view "requests").
 var PartialSchema = arrow.NewSchema([]arrow.Field{
 	PartialTS:                {Name: "ts", Type: &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}},
 	PartialHost:              {Name: "host", Type: arrow.BinaryTypes.String},
@@ -98,6 +109,10 @@ var PartialSchema = arrow.NewSchema([]arrow.Field{
 	PartialUserAgent:         {Name: "user_agent", Type: arrow.BinaryTypes.String, Nullable: true},
 	PartialRule:              {Name: "rule", Type: arrow.BinaryTypes.String, Nullable: true},
 	PartialCrawlDelayIgnored: {Name: "crawl_delay_ignored", Type: arrow.FixedWidthTypes.Boolean},
+	PartialBytes:             {Name: "bytes", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
+	PartialOtherMethod:       {Name: "other_method", Type: arrow.FixedWidthTypes.Boolean},
+	PartialURL:               {Name: "url", Type: arrow.PrimitiveTypes.Uint64},
+	PartialRetryAfter:        {Name: "retry_after_s", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
 }, nil)
 
 // BotInfo is what a partial audit knows of one bot name.
@@ -110,6 +125,9 @@ type BotInfo struct {
 	// UserTriggered: robots.txt does not apply to it, as its operator
 	// states (bots.CrawlerRule.UserTriggered).
 	UserTriggered bool `json:"user_triggered,omitempty"`
+	// PublishesRanges: its operator publishes the ranges it crawls from
+	// (report.Conduct.PublishesRanges).
+	PublishesRanges bool `json:"publishes_ranges,omitempty"`
 }
 
 // Partial is what a partial audit of some of an audit's logs hands on
@@ -524,7 +542,8 @@ func (j *judge) partial(cfg Config, acc *ingest.Accounting, ident *bots.Identifi
 			continue
 		}
 		if _, ok := p.Bots[b.Name]; !ok {
-			p.Bots[b.Name] = BotInfo{Operator: b.Operator, Purpose: b.Purpose, Verifiable: j.claims.ranges().Verifiable(b.Name), UserTriggered: u.rule.UserTriggered}
+			p.Bots[b.Name] = BotInfo{Operator: b.Operator, Purpose: b.Purpose, Verifiable: j.claims.ranges().Verifiable(b.Name), UserTriggered: u.rule.UserTriggered,
+				PublishesRanges: publishesRanges(j.claims.ranges(), b.Name, "")}
 		}
 	}
 	if n := ident.UAPSkipped(); n > 0 {
@@ -562,6 +581,11 @@ func (j *judge) partialBatch(mem memory.Allocator, rec arrow.RecordBatch) (arrow
 		fetch    = rec.Column(rcRobotsFetch).(*array.Boolean)
 		claim    = rec.Column(rcClaimID).(*array.Int32)
 		status   = rec.Column(rcStatus).(*array.Int32)
+		bytes    = rec.Column(rcBytes).(*array.Int64)
+		method   = rec.Column(rcMethodID).(*array.Int32)
+		targetID = rec.Column(rcTargetID).(*array.Int32)
+		target   = rec.Column(rcTarget).(*array.String)
+		retry    = rec.Column(rcRetryAfter).(*array.Int32)
 
 		oTS       = b.Field(PartialTS).(*array.TimestampBuilder)
 		oHost     = b.Field(PartialHost).(*array.StringBuilder)
@@ -582,6 +606,10 @@ func (j *judge) partialBatch(mem memory.Allocator, rec arrow.RecordBatch) (arrow
 		oUA       = b.Field(PartialUserAgent).(*array.StringBuilder)
 		oRule     = b.Field(PartialRule).(*array.StringBuilder)
 		oIgnored  = b.Field(PartialCrawlDelayIgnored).(*array.BooleanBuilder)
+		oBytes    = b.Field(PartialBytes).(*array.Int64Builder)
+		oOther    = b.Field(PartialOtherMethod).(*array.BooleanBuilder)
+		oURL      = b.Field(PartialURL).(*array.Uint64Builder)
+		oRetry    = b.Field(PartialRetryAfter).(*array.Int32Builder)
 	)
 	// What the table "bots" holds of each bot name: its first state's
 	// (storeTables).
@@ -698,6 +726,24 @@ func (j *judge) partialBatch(mem memory.Allocator, rec arrow.RecordBatch) (arrow
 			oUA.Append(uaStr.Value(i))
 		default:
 			oUA.AppendNull()
+		}
+		if bytes.IsNull(i) {
+			oBytes.AppendNull()
+		} else {
+			oBytes.Append(bytes.Value(i))
+		}
+		oOther.Append(method.IsValid(i) && !j.plainMethod(method.Value(i)))
+		t := target.Value(i) // "" when NULL, as the judge reads it
+		if targetID.IsValid(i) {
+			if t, err = name(targetID.Value(i)); err != nil {
+				return nil, err
+			}
+		}
+		oURL.Append(measure.URLHash(t))
+		if retry.IsNull(i) {
+			oRetry.AppendNull()
+		} else {
+			oRetry.Append(retry.Value(i))
 		}
 	}
 	return b.NewRecordBatch(), nil

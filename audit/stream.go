@@ -3,6 +3,7 @@ package audit
 import (
 	"context"
 	"fmt"
+	"sync"
 
 	"github.com/crawlaudit/crawlaudit/audit/measure"
 	"github.com/crawlaudit/crawlaudit/audit/store"
@@ -45,6 +46,11 @@ type streamKeys struct {
 	changes streamChanges
 	// avail is what availability.sql reads (availability_stream.go).
 	avail streamAvail
+	// The conduct of each key (conduct_stream.go): conductOff when it is
+	// left to the SQL, the requests kept, and the rows of measure.
+	conductOff      bool
+	conductRequests int
+	conduct         [][]any
 }
 
 // maxStreamKeys, maxStreamRequests and maxStreamTimes are the numbers of
@@ -68,6 +74,10 @@ type streamKey struct {
 	// request to a host with changes.
 	changes   []keyChange
 	changeIDs []int32
+	// conduct has its requests for measure.Conduct; contact tells that
+	// one of its User-Agents carries a URL or an address.
+	conduct measure.Conduct
+	contact bool
 }
 
 // streamRow is what the judge tells streamKeys of one request of a bot.
@@ -89,6 +99,10 @@ type streamRow struct {
 	fetch     bool
 	breakRule int32
 	changes   []int32
+	// For the conduct (conduct_stream.go): the request's URL, status and
+	// Retry-After, and whether its User-Agent carries a contact.
+	conduct conductRow
+	contact bool
 }
 
 func newStreamKeys(hist *history.History) *streamKeys {
@@ -134,6 +148,7 @@ func (w *streamKeys) add(r *streamRow) {
 		}
 	}
 	k := &w.keys[i]
+	w.addConduct(k, r)
 	if len(r.changes) > 0 && !w.changes.off && !w.changes.add(k, r) {
 		w.dropChanges()
 	}
@@ -175,6 +190,7 @@ func (w *streamKeys) turnOff() {
 	w.off, w.windowsOff = true, true
 	w.index, w.keys = nil, nil
 	w.changes.drop()
+	w.conductOff = true
 }
 
 // windowsStreamed reports whether w measured the windows of every key
@@ -213,12 +229,15 @@ func (w *streamKeys) rows(policies []policy) [][]any {
 // the last batches and the small tables: the sorts take a few milliseconds
 // of the other core. The judge must be done; store waits for the rows.
 func (w *streamKeys) measure(policies []policy) {
-	if !w.windowsStreamed() {
+	if !w.windowsStreamed() && !w.conductStreamed() {
 		return
 	}
 	w.measured = make(chan struct{})
 	go func() {
+		var wg sync.WaitGroup
+		wg.Go(func() { w.conduct = w.conductRows() })
 		w.result = w.rows(policies)
+		wg.Wait()
 		close(w.measured)
 	}()
 }
@@ -238,5 +257,8 @@ func (w *streamKeys) store(ctx context.Context, s *store.Store) error {
 			return err
 		}
 	}
-	return s.Exec(ctx, fmt.Sprintf("SET VARIABLE windows_streamed = %t", streamed))
+	if err := s.Exec(ctx, fmt.Sprintf("SET VARIABLE windows_streamed = %t", streamed)); err != nil {
+		return err
+	}
+	return w.storeConduct(ctx, s)
 }

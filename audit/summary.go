@@ -89,13 +89,19 @@ func (res *Result) summarize(ctx context.Context, cfg Config, hist *history.Hist
 		var bot, op, purpose *string
 		var folded int64
 		var pos *int64
+		var contact *bool
 		if err := rows.Scan(&bot, &r.Host, &r.Identity, &op, &purpose, &r.Requests, &r.RobotsFetches, &r.Disallowed,
 			&r.DisallowedInGrace, &r.CrawlDelayBreaches, &r.RequestRateBreaches, &r.VisitTimeBreaches,
 			&r.Unaudited, &r.IPs, &r.FirstSeen, &r.LastSeen,
 			&r.DisallowedUnreachable, &r.AllowedUnavailable, &r.UserTriggered, &r.CrawlDelayUnsupported, &folded, &pos,
-			&r.Signed); err != nil {
+			&r.Signed,
+			&r.Bytes, &r.Status.S2xx, &r.Status.S3xx, &r.Status.S304, &r.Status.S4xx, &r.Status.S5xx,
+			&r.Conduct.ErrorAnswers, &r.Conduct.OtherMethods, &r.Conduct.NoBackoff, &r.Conduct.RepeatFetches,
+			&r.Conduct.NotModified, &r.Conduct.RefetchHoursMedian, &contact); err != nil {
 			return fmt.Errorf("reading the summary: %w", err)
 		}
+		r.Conduct.Contact = contact != nil && *contact
+		r.Conduct.SetShare()
 		if bot != nil {
 			r.Bot = *bot
 		}
@@ -111,6 +117,7 @@ func (res *Result) summarize(ctx context.Context, cfg Config, hist *history.Hist
 			continue
 		}
 		r.Verifiable = j.claims.ranges().Verifiable(r.Bot)
+		r.Conduct.PublishesRanges = publishesRanges(j.claims.ranges(), r.Bot, r.Identity)
 		r.Judge()
 		s.Bots = append(s.Bots, r)
 	}

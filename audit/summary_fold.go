@@ -64,6 +64,9 @@ func (f *botFolds) addFolded(r *report.BotRow, n int64) {
 	// The sum of the rows' addresses: an address several folded bots
 	// used counts once per bot.
 	s.IPs += r.IPs
+	s.Bytes += r.Bytes
+	s.Status.Fold(r.Status)
+	s.Conduct.Fold(&r.Conduct)
 	if r.FirstSeen.Before(s.FirstSeen) {
 		s.FirstSeen = r.FirstSeen
 	}

@@ -80,7 +80,7 @@ type batchBuilder struct {
 	lineASCII bool
 	// noProto, noReferer, noForwarded: columns left null (Options.Skip).
 	noProto, noReferer, noForwarded bool
-	// sparse holds the scheme and signature columns, which most logs never
+	// sparse holds the scheme, signature and Retry-After columns, which most logs never
 	// fill (see sparseColumn).
 	sparse [numSparse]sparseColumn
 }
@@ -91,11 +91,12 @@ const (
 	spSigAgent
 	spSigInput
 	spSignature
+	spRetryAfter
 	numSparse
 )
 
 // sparseCols maps builder.sparse to the columns of Schema.
-var sparseCols = [numSparse]int{ColScheme, ColSignatureAgent, ColSignatureInput, ColSignature}
+var sparseCols = [numSparse]int{ColScheme, ColSignatureAgent, ColSignatureInput, ColSignature, ColRetryAfter}
 
 // sparseColumn is a utf8 column filled lazily, like forwarded_for: it holds
 // the rows up to the last one with a value, and flush pads it with nulls, so
@@ -333,8 +334,8 @@ func (b *batchBuilder) add(r *logfmt.Row, line []byte, file []byte, lineNo int64
 	if r.ForwardedFor != nil && !b.noForwarded {
 		b.appendForwarded(r.ForwardedFor)
 	}
-	if r.Scheme != nil || r.SignatureAgent != nil || r.SignatureInput != nil || r.Signature != nil {
-		for i, v := range [numSparse][]byte{r.Scheme, r.SignatureAgent, r.SignatureInput, r.Signature} {
+	if r.Scheme != nil || r.SignatureAgent != nil || r.SignatureInput != nil || r.Signature != nil || r.RetryAfter != nil {
+		for i, v := range [numSparse][]byte{r.Scheme, r.SignatureAgent, r.SignatureInput, r.Signature, r.RetryAfter} {
 			if v != nil && !b.sparse[i].skip {
 				b.appendSparse(&b.sparse[i], v)
 			}

@@ -15,7 +15,7 @@ import (
 // The forwarded_for column comes after every column that was there before
 // it, whose indices do not move.
 func TestForwardedForColumnPlace(t *testing.T) {
-	want := []string{"ts", "host", "client_ip", "method", "target", "protocol", "status", "bytes", "referer", "user_agent", "file", "line", "forwarded_for", "scheme", "signature_agent", "signature_input", "signature"}
+	want := []string{"ts", "host", "client_ip", "method", "target", "protocol", "status", "bytes", "referer", "user_agent", "file", "line", "forwarded_for", "scheme", "signature_agent", "signature_input", "signature", "retry_after"}
 	got := make([]string, 0, Schema.NumFields())
 	for _, f := range Schema.Fields() {
 		got = append(got, f.Name)
@@ -23,7 +23,7 @@ func TestForwardedForColumnPlace(t *testing.T) {
 	if strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("Schema columns %v, want %v", got, want)
 	}
-	if ColLine != 11 || ColForwardedFor != 12 || ColSignature != 16 || NumCols != 17 || Schema.NumFields() != NumCols {
+	if ColLine != 11 || ColForwardedFor != 12 || ColSignature != 16 || ColRetryAfter != 17 || NumCols != 18 || Schema.NumFields() != NumCols {
 		t.Errorf("ColLine %d ColForwardedFor %d NumCols %d, fields %d", ColLine, ColForwardedFor, NumCols, Schema.NumFields())
 	}
 	if f := Schema.Field(ColForwardedFor); !f.Nullable || !arrow.TypeEqual(f.Type, arrow.BinaryTypes.String) {

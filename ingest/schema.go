@@ -33,6 +33,10 @@ const (
 	ColSignatureAgent
 	ColSignatureInput
 	ColSignature
+	// ColRetryAfter is utf8: the response's Retry-After header as logged
+	// ("120" or an HTTP-date), where the format logs it; null otherwise.
+	// The audit reads it to tell whether a crawler waited after a 503 or 429.
+	ColRetryAfter
 	NumCols
 )
 
@@ -58,4 +62,5 @@ var Schema = arrow.NewSchema([]arrow.Field{
 	{Name: "signature_agent", Type: arrow.BinaryTypes.String, Nullable: true},
 	{Name: "signature_input", Type: arrow.BinaryTypes.String, Nullable: true},
 	{Name: "signature", Type: arrow.BinaryTypes.String, Nullable: true},
+	{Name: "retry_after", Type: arrow.BinaryTypes.String, Nullable: true},
 }, nil)

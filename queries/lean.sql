@@ -14,7 +14,16 @@ CREATE OR REPLACE TEMP TABLE lean_counts (
     visit_breach BOOLEAN,
     n            BIGINT,       -- how many requests
     first_ts     TIMESTAMPTZ,
-    last_ts      TIMESTAMPTZ
+    last_ts      TIMESTAMPTZ,
+    -- what the requests cost and how they were answered, as request_counts.sql counts them
+    bytes        BIGINT,       -- response bytes summed, a NULL as 0
+    s2xx         BIGINT,       -- statuses 200-299
+    s3xx         BIGINT,       -- 300-399 but 304
+    s304         BIGINT,
+    s4xx         BIGINT,       -- 400-499, 429 too
+    s5xx         BIGINT,       -- 500-599
+    s429         BIGINT,
+    other_methods BIGINT       -- methods other than GET and HEAD
 );
 
 -- availability_moves: the verdicts robots.txt's availability changed, per bot, host, claim

@@ -11,7 +11,8 @@ SELECT
     count(*)                                      AS requests,
     count(*) FILTER (WHERE m.crawl_delay_breach)  AS crawl_delay,
     count(*) FILTER (WHERE m.request_rate_breach) AS request_rate,
-    count(*) FILTER (WHERE r.visit_breach)        AS visit_time
+    count(*) FILTER (WHERE r.visit_breach)        AS visit_time,
+    coalesce(sum(r.bytes), 0)                     AS bytes   -- a NULL size counts 0
 FROM requests r
 JOIN measures m ON m.rid = r.rid
 GROUP BY ALL;

@@ -24,7 +24,8 @@ CREATE TABLE IF NOT EXISTS requests_store (r STRUCT(
     claim_id          INTEGER,      -- who made it: the verification of its bot, address and time (claims)
     target            VARCHAR,      -- the target, User-Agent, client address itself when it is not
     user_agent        VARCHAR,      -- in dict (very long, or new once the audit's dict was full):
-    client_ip         VARCHAR       -- then its *_id is NULL
+    client_ip         VARCHAR,      -- then its *_id is NULL
+    retry_after_s     INTEGER       -- the wait the answer's Retry-After asked for, seconds; NULL: none logged
 ));
 
 -- What a robots.txt version puts in force for the requests of one group.
@@ -90,7 +91,7 @@ SELECT
     coalesce(p.crawl_delay_ignored, false) AS crawl_delay_ignored,
     coalesce(c.identity_code, 0) AS identity_code,
     ['unverified', 'verified', 'spoofed'][coalesce(c.identity_code, 0) + 1] AS identity, s.claim_id,
-    s.target, s.user_agent, s.client_ip,
+    s.target, s.user_agent, s.client_ip, s.retry_after_s,
     c.signature_status
 FROM (SELECT rowid AS rid, unnest(r) FROM requests_store) s
 LEFT JOIN policies p ON p.id = s.policy_id

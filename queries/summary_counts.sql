@@ -36,7 +36,15 @@ SELECT
     coalesce(sum(r.n) FILTER (WHERE r.verdict_id = v.user_triggered), 0)::BIGINT AS user_triggered,
     min(r.first_ts)                                                           AS first_seen,
     max(r.last_ts)                                                            AS last_seen,
-    coalesce(sum(r.n) FILTER (WHERE r.signed), 0)::BIGINT                     AS signed
+    coalesce(sum(r.n) FILTER (WHERE r.signed), 0)::BIGINT                     AS signed,
+    coalesce(sum(r.bytes), 0)::BIGINT AS bytes,
+    coalesce(sum(r.s2xx), 0)::BIGINT  AS s2xx,
+    coalesce(sum(r.s3xx), 0)::BIGINT  AS s3xx,
+    coalesce(sum(r.s304), 0)::BIGINT  AS s304,
+    coalesce(sum(r.s4xx), 0)::BIGINT  AS s4xx,
+    coalesce(sum(r.s5xx), 0)::BIGINT  AS s5xx,
+    coalesce(sum(r.s5xx + r.s429), 0)::BIGINT AS error_answers,
+    coalesce(sum(r.other_methods), 0)::BIGINT AS other_methods
 FROM request_counts r, verdicts v
 GROUP BY r.bot_id, r.host_id, r.identity_code;
 
@@ -72,15 +80,33 @@ UNION ALL
 SELECT bot_id, host_id, identity_code, crawl_delay_breaches, request_rate_breaches, crawl_delay_unsupported
 FROM streamed_windows;
 
+-- The conduct measures that need each bot's history (back-off, repeat fetches, refetch
+-- intervals) and its User-Agents' contact: the judge measured them while the logs
+-- streamed (audit/conduct_stream.go: streamed_conduct, and the variable conduct_streamed)
+-- unless it had too many requests to keep, and then conduct.sql does over the requests.
+CREATE OR REPLACE TEMP TABLE summary_conduct AS
+SELECT * FROM conduct_measures()
+WHERE NOT coalesce(getvariable('conduct_streamed'), false)
+UNION ALL
+SELECT bot_id, host_id, identity_code, no_backoff, repeat_fetches, not_modified, refetch_median_hours, contact
+FROM streamed_conduct;
+
 CREATE OR REPLACE TEMP TABLE summary_counted AS
 SELECT per.*,
     coalesce(b.crawl_delay_breaches, 0)  AS crawl_delay_breaches,
     coalesce(b.request_rate_breaches, 0) AS request_rate_breaches,
     coalesce(b.crawl_delay_unsupported, 0) AS crawl_delay_unsupported,
-    coalesce(i.ips, 0)                   AS ips
+    coalesce(i.ips, 0)                   AS ips,
+    coalesce(cd.no_backoff, 0)           AS no_backoff,
+    coalesce(cd.repeat_fetches, 0)       AS repeat_fetches,
+    coalesce(cd.not_modified, 0)         AS not_modified,
+    cd.refetch_median_hours,
+    coalesce(cd.contact, false)          AS contact
 FROM summary_per per LEFT JOIN summary_breaches b USING (bot_id, host_id, identity_code)
-         LEFT JOIN summary_ips i USING (bot_id, host_id, identity_code);
+         LEFT JOIN summary_ips i USING (bot_id, host_id, identity_code)
+         LEFT JOIN summary_conduct cd USING (bot_id, host_id, identity_code);
 
 DROP TABLE summary_per;
 DROP TABLE summary_ips;
 DROP TABLE summary_breaches;
+DROP TABLE summary_conduct;

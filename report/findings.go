@@ -46,6 +46,10 @@ type Findings struct {
 	// PerDay are the findings per day over every bot: disallowed, in
 	// grace, and the three kinds of breach.
 	PerDay []Series
+	// TimelineBytes are the response bytes per day of the Timeline's bot
+	// rows, in its order; BytesPerDay those of every bot request.
+	TimelineBytes []Series
+	BytesPerDay   Series
 
 	// Versions are the robots.txt versions, per host in order of Start,
 	// each with what changed from the one before: the Limits.Versions
@@ -354,6 +358,7 @@ var Sections = []Section{
 	{"paths", "Disallowed paths"},
 	{"breaches", "Breaches of limits"},
 	{"referrals", "Referrals"},
+	{"conduct", "Conduct"},
 	{"blocklist", "Block list"},
 	{"method", "Method"},
 }

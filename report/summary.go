@@ -342,6 +342,12 @@ type BotRow struct {
 	Verifiable bool `json:"-"`
 	// Signed: the row's requests with a valid Web Bot Auth signature.
 	Signed int64 `json:"signed"`
+	// Bytes is what its requests cost: the response bytes summed, a
+	// request whose log has no size counting 0. Status counts its requests
+	// by answer; Conduct is how it behaved (conduct.go).
+	Bytes   int64     `json:"bytes"`
+	Status  StatusMix `json:"status"`
+	Conduct Conduct   `json:"conduct"`
 }
 
 // Identities of BotRow.Identity.

@@ -28,6 +28,11 @@ const (
 	kcUserAgent
 	kcRule
 	kcCrawlDelayIgnored
+	kcStatus
+	kcBytes
+	kcOtherMethod
+	kcURL
+	kcWait
 )
 
 // dictString is the type of the columns whose values repeat: dictionary
@@ -54,6 +59,11 @@ var keySchema = arrow.NewSchema([]arrow.Field{
 	kcUserAgent:         {Name: "user_agent", Type: dictString, Nullable: true},
 	kcRule:              {Name: "rule", Type: dictString, Nullable: true},
 	kcCrawlDelayIgnored: {Name: "crawl_delay_ignored", Type: arrow.FixedWidthTypes.Boolean},
+	kcStatus:            {Name: "status", Type: arrow.PrimitiveTypes.Int32},
+	kcBytes:             {Name: "bytes", Type: arrow.PrimitiveTypes.Int64},
+	kcOtherMethod:       {Name: "other_method", Type: arrow.FixedWidthTypes.Boolean},
+	kcURL:               {Name: "url", Type: arrow.PrimitiveTypes.Uint64},
+	kcWait:              {Name: "wait_s", Type: arrow.PrimitiveTypes.Int32},
 }, nil)
 
 // encodeKeyRows returns k as an Arrow IPC stream of one batch of keySchema.
@@ -77,6 +87,11 @@ func encodeKeyRows(mem memory.Allocator, k *keyRows) ([]byte, error) {
 	b.Field(kcOperator).(*array.StringBuilder).AppendValues(k.operator, nil)
 	b.Field(kcUserTriggered).(*array.BooleanBuilder).AppendValues(k.userTriggered, nil)
 	b.Field(kcCrawlDelayIgnored).(*array.BooleanBuilder).AppendValues(k.delayIgnored, nil)
+	b.Field(kcStatus).(*array.Int32Builder).AppendValues(k.status, nil)
+	b.Field(kcBytes).(*array.Int64Builder).AppendValues(k.bytes, nil)
+	b.Field(kcOtherMethod).(*array.BooleanBuilder).AppendValues(k.otherMethod, nil)
+	b.Field(kcURL).(*array.Uint64Builder).AppendValues(k.url, nil)
+	b.Field(kcWait).(*array.Int32Builder).AppendValues(k.waitS, nil)
 	for _, c := range []struct {
 		col  int
 		vals []string
@@ -146,12 +161,18 @@ func decodeKeyRows(mem memory.Allocator, data []byte, k *keyRows) error {
 		ua, ok13 := rec.Column(kcUserAgent).(*array.Dictionary)
 		rule, ok14 := rec.Column(kcRule).(*array.Dictionary)
 		ignored, ok15 := rec.Column(kcCrawlDelayIgnored).(*array.Boolean)
+		status, ok16 := rec.Column(kcStatus).(*array.Int32)
+		size, ok17 := rec.Column(kcBytes).(*array.Int64)
+		other, ok18 := rec.Column(kcOtherMethod).(*array.Boolean)
+		url, ok19 := rec.Column(kcURL).(*array.Uint64)
+		wait, ok20 := rec.Column(kcWait).(*array.Int32)
 		var uaDict, ruleDict *array.String
 		if ok13 && ok14 {
 			uaDict, ok13 = ua.Dictionary().(*array.String)
 			ruleDict, ok14 = rule.Dictionary().(*array.String)
 		}
-		if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6 && ok7 && ok8 && ok9 && ok10 && ok11 && ok12 && ok13 && ok14 && ok15) {
+		if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6 && ok7 && ok8 && ok9 && ok10 && ok11 && ok12 && ok13 && ok14 && ok15 &&
+			ok16 && ok17 && ok18 && ok19 && ok20) {
 			return fmt.Errorf("cannot decode a batch of requests: schema %s", rec.Schema())
 		}
 		for i := range int(rec.NumRows()) {
@@ -176,6 +197,11 @@ func decodeKeyRows(mem memory.Allocator, data []byte, k *keyRows) error {
 			k.hasIP = append(k.hasIP, ip.IsValid(i))
 			k.operator = append(k.operator, str(op.Value(i)))
 			k.userTriggered = append(k.userTriggered, user.Value(i))
+			k.status = append(k.status, status.Value(i))
+			k.bytes = append(k.bytes, size.Value(i))
+			k.otherMethod = append(k.otherMethod, other.Value(i))
+			k.url = append(k.url, url.Value(i))
+			k.waitS = append(k.waitS, wait.Value(i))
 			for _, c := range []struct {
 				col  *array.Dictionary
 				dict *array.String

@@ -163,6 +163,7 @@ func combine(a *audit.PartialAuditor, base report.Summary, parts []partElement, 
 		// ranges or reverse DNS say otherwise.
 		if r.Identity != report.IdentitySpoofed {
 			r.Operator = b.Operator
+			r.Conduct.PublishesRanges = b.PublishesRanges
 		}
 		r.Purpose = b.Purpose
 		r.Verifiable = b.Verifiable

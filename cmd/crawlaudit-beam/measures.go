@@ -63,6 +63,15 @@ type keyRows struct {
 	hasUA     []bool
 	rule      []string
 	hasRule   []bool
+	// For the bytes, the status mix and the conduct: the status (-1 when
+	// not logged), the response bytes (0 when not logged), whether the
+	// method is other than GET and HEAD, the target (measure.URLHash) and
+	// the Retry-After wait in seconds (-1 when none).
+	status      []int32
+	bytes       []int64
+	otherMethod []bool
+	url         []uint64
+	waitS       []int32
 }
 
 // len returns the number of rows.
@@ -74,7 +83,8 @@ func (k *keyRows) check() error {
 	n := len(k.ts)
 	for _, l := range []int{len(k.order), len(k.line), len(k.verdict), len(k.robotsFetch), len(k.visitBreach),
 		len(k.crawlDelay), len(k.hasDelay), len(k.delayIgnored), len(k.rateN), len(k.rateS), len(k.hasRate), len(k.clientIP), len(k.hasIP),
-		len(k.operator), len(k.userTriggered), len(k.userAgent), len(k.hasUA), len(k.rule), len(k.hasRule)} {
+		len(k.operator), len(k.userTriggered), len(k.userAgent), len(k.hasUA), len(k.rule), len(k.hasRule),
+		len(k.status), len(k.bytes), len(k.otherMethod), len(k.url), len(k.waitS)} {
 		if l != n {
 			return fmt.Errorf("columns of %d and %d rows", n, l)
 		}
@@ -159,6 +169,7 @@ func measureKey(key botKey, k *keyRows) (report.BotRow, error) {
 	}
 	r.IPs = int64(len(ips))
 	r.FirstSeen, r.LastSeen = time.UnixMicro(first).UTC(), time.UnixMicro(last).UTC()
+	keyConduct(&r, k)
 	w, limits := keyWindows(k)
 	b, _ := w.Breaches(limits, key.Identity == 2)
 	r.CrawlDelayBreaches, r.CrawlDelayUnsupported, r.RequestRateBreaches = b.CrawlDelay, b.CrawlDelayUnsupported, b.RequestRate
@@ -182,4 +193,55 @@ func sortBotRows(rows []report.BotRow) {
 			cmp.Compare(code(a.Identity), code(b.Identity)),
 		)
 	})
+}
+
+// keyConduct sets the bytes, the status mix and the conduct of r from its
+// key's requests, as audit's judge and queries/summary_counts.sql do: the
+// classes part 200-599, 3xx without 304; error answers are 5xx and 429.
+func keyConduct(r *report.BotRow, k *keyRows) {
+	var c measure.Conduct
+	contact := map[string]bool{}
+	for i := range k.len() {
+		r.Bytes += k.bytes[i]
+		switch st := k.status[i]; {
+		case st == 304:
+			r.Status.S304++
+		case st >= 200 && st <= 299:
+			r.Status.S2xx++
+		case st >= 300 && st <= 399:
+			r.Status.S3xx++
+		case st >= 400 && st <= 499:
+			r.Status.S4xx++
+		case st >= 500 && st <= 599:
+			r.Status.S5xx++
+		}
+		if measure.IsErrorAnswer(k.status[i]) {
+			r.Conduct.ErrorAnswers++
+		}
+		if k.otherMethod[i] {
+			r.Conduct.OtherMethods++
+		}
+		ua := ""
+		if k.hasUA[i] {
+			ua = k.userAgent[i]
+		}
+		has, ok := contact[ua]
+		if !ok {
+			has = measure.HasContact(ua)
+			contact[ua] = has
+		}
+		r.Conduct.Contact = r.Conduct.Contact || has
+		st := int16(-1)
+		if v := k.status[i]; v >= 0 && v <= 999 {
+			st = int16(v)
+		}
+		c.Add(measure.ConductRequest{US: k.ts[i], URL: k.url[i], Status: st, WaitS: k.waitS[i]})
+	}
+	res := c.Finish()
+	r.Conduct.NoBackoff, r.Conduct.RepeatFetches, r.Conduct.NotModified = res.NoBackoff, res.RepeatFetches, res.NotModified
+	if res.HasRefetch {
+		h := measure.Hours(res.RefetchMedianUS)
+		r.Conduct.RefetchHoursMedian = &h
+	}
+	r.Conduct.SetShare()
 }

@@ -32,14 +32,28 @@ func TestMeasureKey(t *testing.T) {
 		hasUA:         make([]bool, 4),
 		rule:          make([]string, 4),
 		hasRule:       make([]bool, 4),
+		// A 503 at +1 s (no Retry-After: a 1 s wait), the same page again
+		// at +2 s (no back-off) and revalidated at +1 h (304).
+		status:      []int32{200, 200, 304, 503},
+		bytes:       []int64{100, 200, 0, 512},
+		otherMethod: []bool{false, false, false, true},
+		url:         []uint64{1, 1, 1, 2},
+		waitS:       []int32{-1, -1, -1, -1},
 	}
+	k.userAgent[0], k.hasUA[0] = "MJ12bot/v1.4.8 (http://mj12bot.com/)", true
 	r, err := measureKey(botKey{Bot: "MJ12bot", Host: "a.example", Identity: 1}, k)
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := report.BotRow{Bot: "MJ12bot", Host: "a.example", Identity: "verified", Requests: 4, RobotsFetches: 1,
 		Disallowed: 1, DisallowedInGrace: 1, UserTriggered: 1, VisitTimeBreaches: 2, CrawlDelayBreaches: 2, IPs: 2,
-		FirstSeen: t0, LastSeen: t0.Add(time.Hour)}
+		FirstSeen: t0, LastSeen: t0.Add(time.Hour), Bytes: 812, Status: report.StatusMix{S2xx: 2, S304: 1, S5xx: 1},
+		Conduct: report.Conduct{ErrorAnswers: 1, NoBackoff: 1, RepeatFetches: 2, NotModified: 1, OtherMethods: 1, Contact: true}}
+	// URL 1 at 0 s, 2 s and 1 h: gaps of 2 s and 3598 s, median 1800 s.
+	if r.Conduct.RefetchHoursMedian == nil || *r.Conduct.RefetchHoursMedian != 0.5 || r.Conduct.NotModifiedShare == nil || *r.Conduct.NotModifiedShare != 0.5 {
+		t.Errorf("refetch median %v, not_modified_share %v; want 0.5 and 0.5", r.Conduct.RefetchHoursMedian, r.Conduct.NotModifiedShare)
+	}
+	r.Conduct.RefetchHoursMedian, r.Conduct.NotModifiedShare = nil, nil
 	if r != want {
 		t.Errorf("row\n got %+v\nwant %+v", r, want)
 	}

@@ -395,6 +395,10 @@ func splitByKey(rec arrow.RecordBatch, index int, fileBase int64, files map[stri
 		ua       = rec.Column(audit.PartialUserAgent).(*array.String)
 		rule     = rec.Column(audit.PartialRule).(*array.String)
 		ignored  = rec.Column(audit.PartialCrawlDelayIgnored).(*array.Boolean)
+		size     = rec.Column(audit.PartialBytes).(*array.Int64)
+		other    = rec.Column(audit.PartialOtherMethod).(*array.Boolean)
+		url      = rec.Column(audit.PartialURL).(*array.Uint64)
+		retry    = rec.Column(audit.PartialRetryAfter).(*array.Int32)
 	)
 	keys := map[botKey]*keyRows{}
 	fetches := map[availKey][]fetchEvent{}
@@ -437,6 +441,19 @@ func splitByKey(rec arrow.RecordBatch, index int, fileBase int64, files map[stri
 		k.hasUA = append(k.hasUA, ua.IsValid(i))
 		k.rule = append(k.rule, rule.Value(i))
 		k.hasRule = append(k.hasRule, rule.IsValid(i))
+		st := int32(-1)
+		if status.IsValid(i) {
+			st = status.Value(i)
+		}
+		k.status = append(k.status, st)
+		k.bytes = append(k.bytes, size.Value(i)) // 0 when NULL
+		k.otherMethod = append(k.otherMethod, other.Value(i))
+		k.url = append(k.url, url.Value(i))
+		w := int32(-1)
+		if retry.IsValid(i) {
+			w = retry.Value(i)
+		}
+		k.waitS = append(k.waitS, w)
 		if fetch.Value(i) && key.Identity != 2 && !user.Value(i) && measure.StateOf(status.Value(i), status.IsValid(i)) != measure.StateNone {
 			ak := availKey{Host: key.Host, Operator: availOperator(key.Bot, operator.Value(i))}
 			fetches[ak] = append(fetches[ak], fetchEvent{TS: int64(ts.Value(i)), Order: k.order[len(k.order)-1], Line: line.Value(i),

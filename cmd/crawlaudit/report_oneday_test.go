@@ -44,8 +44,8 @@ func TestReportOneDay(t *testing.T) {
 	if labels := regexp.MustCompile(`<text class="xl"[^>]*>(\d\d:00)</text>`).FindAllStringSubmatch(page, -1); len(labels) < 12 || labels[0][1] != "00:00" {
 		t.Errorf("the time axis is not labelled by hour: %v", labels)
 	}
-	if rows := strings.Count(page, `<tr><th scope="row">2026-10-05 `); rows != 48 {
-		t.Errorf("%d rows of hours in the numbers behind the charts, want 24 in each of the 2 tables", rows)
+	if rows := strings.Count(page, `<tr><th scope="row">2026-10-05 `); rows != 72 {
+		t.Errorf("%d rows of hours in the numbers behind the charts, want 24 in each of the 3 tables (requests, findings, bytes)", rows)
 	}
 	if bars := strings.Count(page, `<rect class="k-`); bars < 12 {
 		t.Errorf("%d bar segments in the chart of findings: the hours are not drawn", bars)

@@ -57,34 +57,35 @@ import (
 type kind uint8
 
 const (
-	kSkip      kind = iota // logged but not used
-	kClient                // remote address
-	kHost                  // virtual host or Host header
-	kHostPort              // virtual host with an optional ":port" to drop (vhost_combined)
-	kTimeCLF               // "10/Oct/2000:13:55:36 -0700"
-	kTimeISO               // "2000-10-10T13:55:36-07:00"
-	kTimeSec               // epoch seconds, optionally with a fraction
-	kTimeMilli             // epoch milliseconds
-	kTimeMicro             // epoch microseconds
-	kRequest               // "GET /x?y HTTP/1.1"
-	kMethod                // "GET"
-	kTarget                // path and query ("/x?y"), as $request_uri
-	kPath                  // path only, as %U or $uri
-	kQuery                 // query without '?', as $args ("" or "-" when none)
-	kQueryQ                // query with its '?', as %q ("" when none)
-	kProtocol              // "HTTP/1.1"
-	kStatus                // status code
-	kBytes                 // response bytes, "-" absent
-	kBytesCLF              // response bytes, "-" meaning zero (Apache %b)
-	kReferer               // Referer header
-	kUserAgent             // User-Agent header
-	kForwarded             // X-Forwarded-For header, kept whole
-	kScheme                // "https" or "http"
-	kSigAgent              // Signature-Agent header, kept whole
-	kSigInput              // Signature-Input header, kept whole
-	kSignature             // Signature header, kept whole
-	kDigits                // skipped, but must be a decimal number (Traefik's request count)
-	kMillis                // skipped, but must be a decimal number (Traefik's duration before "ms")
+	kSkip       kind = iota // logged but not used
+	kClient                 // remote address
+	kHost                   // virtual host or Host header
+	kHostPort               // virtual host with an optional ":port" to drop (vhost_combined)
+	kTimeCLF                // "10/Oct/2000:13:55:36 -0700"
+	kTimeISO                // "2000-10-10T13:55:36-07:00"
+	kTimeSec                // epoch seconds, optionally with a fraction
+	kTimeMilli              // epoch milliseconds
+	kTimeMicro              // epoch microseconds
+	kRequest                // "GET /x?y HTTP/1.1"
+	kMethod                 // "GET"
+	kTarget                 // path and query ("/x?y"), as $request_uri
+	kPath                   // path only, as %U or $uri
+	kQuery                  // query without '?', as $args ("" or "-" when none)
+	kQueryQ                 // query with its '?', as %q ("" when none)
+	kProtocol               // "HTTP/1.1"
+	kStatus                 // status code
+	kBytes                  // response bytes, "-" absent
+	kBytesCLF               // response bytes, "-" meaning zero (Apache %b)
+	kReferer                // Referer header
+	kUserAgent              // User-Agent header
+	kForwarded              // X-Forwarded-For header, kept whole
+	kScheme                 // "https" or "http"
+	kSigAgent               // Signature-Agent header, kept whole
+	kSigInput               // Signature-Input header, kept whole
+	kSignature              // Signature header, kept whole
+	kRetryAfter             // Retry-After response header, kept whole
+	kDigits                 // skipped, but must be a decimal number (Traefik's request count)
+	kMillis                 // skipped, but must be a decimal number (Traefik's duration before "ms")
 )
 
 // field is one field of a compiled layout, preceded by a literal.
@@ -543,6 +544,8 @@ func (p *layoutParser) assign(k kind, v []byte, r *Row) error {
 		r.SignatureInput = p.str(v)
 	case kSignature:
 		r.Signature = p.str(v)
+	case kRetryAfter:
+		r.RetryAfter = p.str(v)
 	case kDigits, kMillis:
 		if len(v) == 0 || !allDigits(v) {
 			return ErrSyntax

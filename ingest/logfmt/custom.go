@@ -20,7 +20,7 @@ import (
 // and %>s (%>s preferred), %b %B (preferred) and %O, %{Referer}i,
 // %{User-Agent}i, %{X-Forwarded-For}i, and the headers of a signed request
 // %{Signature-Agent}i, %{Signature-Input}i, %{Signature}i (header names in
-// any case).
+// any case), and the response header %{Retry-After}o.
 // Conditions and modifiers (%400,501{...}i, %!200{...}i, %<s) are accepted.
 // Every other directive (%l %u %D %T %p %A %X %I %k %L %P %R %f %e %n %o %C
 // %{X-Real-IP}i, ...) is a skipped field.
@@ -32,13 +32,14 @@ import (
 // $body_bytes_sent (before $bytes_sent), $http_referer, $http_user_agent,
 // $http_x_forwarded_for (before $proxy_add_x_forwarded_for, which is the
 // header with $remote_addr appended), $scheme, $http_signature_agent,
-// $http_signature_input, $http_signature. Every other variable
+// $http_signature_input, $http_signature, $sent_http_retry_after. Every other variable
 // ($remote_user, $request_time, $upstream_*, $http_x_real_ip, ...) is a
 // skipped field.
 //
 // The X-Forwarded-For field fills Row.ForwardedFor whole, as logged (logger
 // escapes undone), and the signature headers fill Row.SignatureAgent,
-// Row.SignatureInput and Row.Signature the same way; "-" or an empty value
+// Row.SignatureInput and Row.Signature the same way, Retry-After
+// Row.RetryAfter; "-" or an empty value
 // is absent. Like any field it must
 // be present in every line: a layout that ends with "%{X-Forwarded-For}i"
 // rejects lines without it.
@@ -101,6 +102,7 @@ const (
 	dSigAgent
 	dSigInput
 	dSignature
+	dRetryAfter
 	numDests
 )
 
@@ -428,6 +430,11 @@ func apacheField(letter, arg string, final bool, name string, at int) elem {
 			set(kSignature, dSignature, 0)
 			e.spaces = true
 		}
+	case "o":
+		if strings.EqualFold(arg, "retry-after") {
+			set(kRetryAfter, dRetryAfter, 0)
+			e.spaces = true // an HTTP-date
+		}
 	}
 	return e
 }
@@ -538,6 +545,9 @@ func nginxField(v, name string, at int) elem {
 	case "http_signature":
 		set(kSignature, dSignature, 0)
 		e.spaces = true
+	case "sent_http_retry_after":
+		set(kRetryAfter, dRetryAfter, 0)
+		e.spaces = true // an HTTP-date
 	}
 	return e
 }

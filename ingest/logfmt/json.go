@@ -42,6 +42,9 @@ import (
 //     the plain signature_agent, and so on) are kept whole, like the
 //     X-Forwarded-For header, and so is the scheme (nginx's scheme,
 //     Traefik's RequestScheme, Cloudflare's ClientRequestScheme).
+//   - The response's Retry-After header (nginx's sent_http_retry_after,
+//     Caddy's resp_headers.Retry-After, Traefik's downstream_Retry-After,
+//     the plain retry_after) is kept as logged, seconds or an HTTP-date.
 //   - A key whose value is an array (Caddy's header lists) takes the array's
 //     first element, except for the X-Forwarded-For header, whose string
 //     elements (one per header line) are joined with ", " into one chain.
@@ -99,6 +102,7 @@ const (
 	jfSigAgent     // the Signature-Agent header, kept whole
 	jfSigInput     // the Signature-Input header, kept whole
 	jfSignature    // the Signature header, kept whole
+	jfRetryAfter   // the response's Retry-After header
 	jfNum
 )
 
@@ -120,6 +124,7 @@ var jsonFieldNames = map[string]jsonField{
 	"signature_agent": jfSigAgent,
 	"signature_input": jfSigInput,
 	"signature":       jfSignature,
+	"retry_after":     jfRetryAfter,
 }
 
 // jsonKey is what a key path maps to; among several keys of one line for the
@@ -225,6 +230,11 @@ var jsonAutoKeys = map[string]jsonKey{
 	"request.headers.Signature":       {jfSignature, 1}, // Caddy (an array)
 	"request_Signature":               {jfSignature, 1}, // Traefik
 	"signature":                       {jfSignature, 2}, // plain
+	// the response's Retry-After header
+	"sent_http_retry_after":    {jfRetryAfter, 1}, // nginx
+	"resp_headers.Retry-After": {jfRetryAfter, 1}, // Caddy (an array)
+	"downstream_Retry-After":   {jfRetryAfter, 1}, // Traefik
+	"retry_after":              {jfRetryAfter, 2}, // plain
 }
 
 // jsonWholeArray reports whether field f takes a whole array of header
@@ -875,12 +885,13 @@ func (p *jsonParser) fill(r *Row) error {
 	r.Referer = p.str(jfReferer)
 	r.UserAgent = p.str(jfUserAgent)
 	r.ForwardedFor = p.str(jfForwardedFor)
-	if v[jfScheme].kind|v[jfSigAgent].kind|v[jfSigInput].kind|v[jfSignature].kind != 0 {
-		// Most logs have none of these: one test instead of four calls.
+	if v[jfScheme].kind|v[jfSigAgent].kind|v[jfSigInput].kind|v[jfSignature].kind|v[jfRetryAfter].kind != 0 {
+		// Most logs have none of these: one test instead of five calls.
 		r.Scheme = p.str(jfScheme)
 		r.SignatureAgent = p.str(jfSigAgent)
 		r.SignatureInput = p.str(jfSigInput)
 		r.Signature = p.str(jfSignature)
+		r.RetryAfter = p.str(jfRetryAfter)
 	}
 	return nil
 }

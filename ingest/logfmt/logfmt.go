@@ -53,6 +53,11 @@ type Row struct {
 	SignatureAgent []byte
 	SignatureInput []byte
 	Signature      []byte
+	// RetryAfter is the response's Retry-After header (RFC 9110 §10.2.3:
+	// seconds or an HTTP-date) as logged, escapes undone; nil when the
+	// format does not log it or the response had none. Filled only from a
+	// field that a layout or a key name says is that header.
+	RetryAfter []byte
 }
 
 // Reset clears r for reuse.

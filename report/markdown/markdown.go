@@ -256,6 +256,7 @@ func (m *writer) write(f *report.Findings) {
 	}
 
 	m.referrals(s)
+	m.conduct(f)
 
 	// Block list.
 	m.p("## Block list")

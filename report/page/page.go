@@ -105,6 +105,13 @@ var tmpl = neutralised(template.Must(template.New("page").Funcs(template.FuncMap
 	// The referrals section.
 	"ratio":         report.RatioText,
 	"noRefererNote": func() string { return report.NoRefererNote },
+	"bytes":         report.HumanBytes,
+	"share":         report.Share,
+	"interval":      report.Interval,
+	"yesno":         report.YesNo,
+	"conductRows": func(s *report.Summary, n int) []report.BotRow {
+		return report.ConductRows(s, n)
+	},
 }).Parse(pageTemplate)))
 
 // neutral returns a string as report.Printable shows it, other values as
@@ -214,8 +221,12 @@ type view struct {
 	ChartTimeline, ChartPerDay []report.Series
 	Unit                       string
 	TimelineChart, PerDayChart *chart
-	PerDayClasses              []string
-	HasFindingsPerDay          bool
+	// ChartBytes are the bytes per slot of all bots, then of the timeline's
+	// bot rows; BytesChart draws the latter.
+	ChartBytes        []report.Series
+	BytesChart        *chart
+	PerDayClasses     []string
+	HasFindingsPerDay bool
 	// VersionOf numbers the versions by name, for the rules table.
 	VersionOf map[string]int
 	// ManyHosts: the bot rows are of several hosts (else of OnlyHost),
@@ -277,17 +288,28 @@ func Write(w io.Writer, f *report.Findings) error {
 		v.Verdicts = append(v.Verdicts, verdictCount{Verdict: vd, Rows: counts[vd]})
 	}
 	v.ChartDays, v.ChartTimeline, v.ChartPerDay, v.Unit = f.Days, f.Timeline, f.PerDay, "day"
+	v.ChartBytes = append([]report.Series{f.BytesPerDay}, f.TimelineBytes...)
+	for i := range v.ChartBytes {
+		if len(v.ChartBytes[i].Values) != len(f.Days) {
+			// Findings made without the bytes: a row of zeros.
+			v.ChartBytes[i].Values = make([]int64, len(f.Days))
+		}
+	}
 	slot := 24 * time.Hour
 	if f.Slot == time.Hour {
 		v.Unit, slot = "hour", time.Hour
 	} else if len(f.Days) > maxChartDays {
 		v.ChartDays, v.ChartTimeline = weekly(f.Days, f.Timeline)
 		_, v.ChartPerDay = weekly(f.Days, f.PerDay)
+		_, v.ChartBytes = weekly(f.Days, v.ChartBytes)
 		v.Unit, slot = "week", 7*24*time.Hour
 	}
 	v.Outages = report.Outages(s)
 	if len(f.Days) > 0 {
 		v.TimelineChart = lineChart("Requests per "+v.Unit+" of the bots with most requests", v.ChartDays, slot, v.ChartTimeline, f.Versions, v.Outages)
+		if len(v.ChartBytes) > 1 {
+			v.BytesChart = lineChart("Response bytes per "+v.Unit+" of the bots with most requests", v.ChartDays, slot, v.ChartBytes[1:], f.Versions, v.Outages)
+		}
 		v.PerDayClasses = []string{"k-dis", "k-grace", "k-delay", "k-rate", "k-visit"}
 		v.PerDayChart = stackedChart("Disallowed requests and breaches per "+v.Unit, v.ChartDays, slot, v.ChartPerDay, v.PerDayClasses, f.Versions, v.Outages)
 		for _, s := range f.PerDay {
