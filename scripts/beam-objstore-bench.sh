@@ -11,7 +11,10 @@
 #
 # Environment: DIR keeps the month and the binaries (default: a temporary
 # directory, removed at the end), LINES the month's lines (default
-# 1,000,000), RUNS the runs of each (default 3).
+# 1,000,000), RUNS the runs of each (default 3). SAMPLE=1 takes the sample
+# month of testdata/sample instead of a generated one, and HOURLY=1 cuts
+# one object per hour (of the log's own time zone) instead of per day, as
+# CloudFront delivers them: many small objects.
 set -eu
 cd "$(dirname "$0")/.."
 
@@ -34,16 +37,23 @@ trap cleanup EXIT
 [ -x "$DIR/prism" ] || (cd cmd/crawlaudit-beam && go build -o "$DIR/prism" github.com/apache/beam/sdks/v2/go/cmd/prism)
 
 if [ ! -s "$DIR/month.log" ]; then
-	"$DIR/crawlaudit" gen --lines "${LINES:-1000000}" --robots-dir "$DIR/robots" -o "$DIR/month.log"
-	# One object per UTC day of the requests, named as CloudFront names
-	# its files (DIST.YYYY-MM-DD-HH.ID.gz).
-	awk -v dir="$DIR/bucket/cf" '
-		match($0, /\[[0-9][0-9]\/[A-Z][a-z][a-z]\/[0-9][0-9][0-9][0-9]/) {
+	if [ "${SAMPLE:-0}" = 1 ]; then
+		gzip -dc testdata/sample/access-2026-10.log.gz > "$DIR/month.log"
+		cp -r testdata/sample/robots "$DIR/robots"
+	else
+		"$DIR/crawlaudit" gen --lines "${LINES:-1000000}" --robots-dir "$DIR/robots" -o "$DIR/month.log"
+	fi
+	# One object per day (or hour) of the requests, named as CloudFront
+	# names its files (DIST.YYYY-MM-DD-HH.ID.gz).
+	awk -v dir="$DIR/bucket/cf" -v hourly="${HOURLY:-0}" '
+		match($0, /\[[0-9][0-9]\/[A-Z][a-z][a-z]\/[0-9][0-9][0-9][0-9]:[0-9][0-9]/) {
 			d = substr($0, RSTART + 1, 2); m = substr($0, RSTART + 4, 3); y = substr($0, RSTART + 8, 4)
+			h = hourly == 1 ? substr($0, RSTART + 13, 2) : "00"
 			mm = (index("JanFebMarAprMayJunJulAugSepOctNovDec", m) + 2) / 3
-			f = sprintf("%s/E2GEN.%s-%02d-%s-00.%s%02d.log", dir, y, mm, d, "a1b2c3", d)
+			f = sprintf("%s/E2GEN.%s-%02d-%s-%s.%s%02d%s.log", dir, y, mm, d, h, "a1b2c3", d, h)
+			if (f != last) { if (last != "") close(last); last = f }
 		}
-		{ print > f }' "$DIR/month.log"
+		{ print >> f }' "$DIR/month.log"
 	gzip -q "$DIR"/bucket/cf/*.log
 	for f in "$DIR"/bucket/cf/*.log.gz; do mv "$f" "${f%.log.gz}.gz"; done
 fi

@@ -202,6 +202,16 @@ func TestCheckSources(t *testing.T) {
 			t.Errorf("DNSDomains(%s) = %v, want %v", tc.bot, got, tc.domains)
 		}
 	}
+	// draft-illyes-webbotauth-cbcp-01 §2.5: the operator publishes its
+	// ranges. An operator's source that holds no list yet (Perplexity-User,
+	// Google-Agent), reverse DNS alone, and a list that is not the
+	// operator's (meta's and Yandex's here, derived from their AS) do not
+	// count.
+	for bot, want := range map[string]bool{"Googlebot": true, "gptbot": true, "Perplexity-User": false, "Google-Agent": false, "YandexBot": false, "meta-externalagent": false, "curl": false} {
+		if got := r.PublishesRanges(bot); got != want {
+			t.Errorf("PublishesRanges(%s) = %v, want %v", bot, got, want)
+		}
+	}
 }
 
 func TestCheckAllocs(t *testing.T) {

@@ -16,6 +16,7 @@ var auditOnly = map[string]string{
 	"limit":      "no table is printed: summary.json holds every bot row",
 	"batch-rows": "the pipeline's batches are its own",
 	"timings":    "the runner times its stages (its own logs: CRAWLAUDIT_BEAM_VERBOSE=1)",
+	"keys":       "signed requests (Web Bot Auth) are not verified here, since a replay is told only from the requests before it across all parts; a log with signatures is refused: audit it with crawlaudit audit",
 }
 
 // outputsNotMade are the flags of audit's outputs that need the judged

@@ -153,7 +153,8 @@ func generateMonth(t *testing.T, dir string, lines int) (string, []string) {
 	}
 	logs = append(logs, empty)
 	cfg := loggen.Config{Seed: 15, Start: time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC), End: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC),
-		Lines: lines, Hosts: hosts}
+		Lines: lines, Hosts: hosts,
+		AIReferrals: 0.05} // referrals by Referer and by utm_source, split over the files
 	n, fetches := 0, 0
 	err := loggen.Generate(cfg, func(r *loggen.Request) error {
 		o := outs[(n/700)%len(outs)]
@@ -239,9 +240,9 @@ func TestPipelineEqualsAudit(t *testing.T) {
 				rate += r.RequestRateBreaches
 			}
 			if len(hosts) != 3 || s.Input.Files != 5 || s.Input.Unaudited == 0 || s.Input.Rejected == 0 || len(s.RobotsStatus) == 0 ||
-				unreachable == 0 || unavailable == 0 || delay == 0 || rate == 0 {
-				t.Errorf("hosts %v, files %d, rejected %d, %d periods, unreachable %d, unavailable %d, delay %d, rate %d",
-					hosts, s.Input.Files, s.Input.Rejected, len(s.RobotsStatus), unreachable, unavailable, delay, rate)
+				unreachable == 0 || unavailable == 0 || delay == 0 || rate == 0 || !referredBy(s, "OpenAI") || !referredBy(s, "Perplexity") {
+				t.Errorf("hosts %v, files %d, rejected %d, %d periods, unreachable %d, unavailable %d, delay %d, rate %d, referrals %+v",
+					hosts, s.Input.Files, s.Input.Rejected, len(s.RobotsStatus), unreachable, unavailable, delay, rate, s.Referrals)
 			}
 		}},
 		{"2015 Apache log, Crawl-delay ignored by Google", options{Values: auditflags.Values{Robots: delayRobots, Grace: 24 * time.Hour}}, []string{apache2015}, func(t *testing.T, s *report.Summary) {
@@ -642,4 +643,14 @@ func TestPipelineSplitEqualsAudit(t *testing.T) {
 			tc.check(t, &s)
 		})
 	}
+}
+
+// referredBy reports whether op's products sent visitors in s.
+func referredBy(s *report.Summary, op string) bool {
+	for _, r := range s.Referrals {
+		if r.Operator == op && r.Referrals > 0 {
+			return true
+		}
+	}
+	return false
 }

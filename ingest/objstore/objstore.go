@@ -106,6 +106,11 @@ type Store struct {
 
 	mu      sync.Mutex
 	buckets []*blob.Bucket
+	// byURL are the buckets opened, by bucket URL (scheme, host, query):
+	// many URLs of one bucket (the objects of a prefix, each named alone)
+	// open it once, as opening builds a client and reads its
+	// configuration.
+	byURL map[string]*blob.Bucket
 }
 
 // Close closes every bucket opened.
@@ -116,7 +121,7 @@ func (s *Store) Close() error {
 	for _, b := range s.buckets {
 		errs = append(errs, b.Close())
 	}
-	s.buckets = nil
+	s.buckets, s.byURL = nil, nil
 	return errors.Join(errs...)
 }
 
@@ -155,13 +160,10 @@ func (s *Store) Expand(ctx context.Context, raw string, period Period, skip func
 	if u.Host == "" {
 		return nil, nil, fmt.Errorf("the URL names no bucket (write %s://BUCKET/PREFIX/ for every object under a prefix)", scheme)
 	}
-	b, err := openBucket(ctx, &url.URL{Scheme: scheme, Host: u.Host, RawQuery: u.RawQuery})
+	b, err := s.bucket(ctx, &url.URL{Scheme: scheme, Host: u.Host, RawQuery: u.RawQuery})
 	if err != nil {
 		return nil, nil, cleanErr(raw, fmt.Errorf("cannot open the bucket: %w", explain(err)))
 	}
-	s.mu.Lock()
-	s.buckets = append(s.buckets, b)
-	s.mu.Unlock()
 	base := scheme + "://" + u.Host + "/"
 	key := strings.TrimPrefix(u.Path, "/")
 	dir, last := "", key
@@ -203,6 +205,27 @@ func (s *Store) Expand(ctx context.Context, raw string, period Period, skip func
 		return nil, nil, cleanErr(raw, explain(err))
 	}
 	return []Object{{Name: base + key, Size: attrs.Size, bucket: b, key: key, url: raw}}, nil, nil
+}
+
+// bucket returns the bucket of u (scheme, host and query only), opened
+// once.
+func (s *Store) bucket(ctx context.Context, u *url.URL) (*blob.Bucket, error) {
+	key := u.String()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if b := s.byURL[key]; b != nil {
+		return b, nil
+	}
+	b, err := openBucket(ctx, u)
+	if err != nil {
+		return nil, err
+	}
+	if s.byURL == nil {
+		s.byURL = map[string]*blob.Bucket{}
+	}
+	s.byURL[key] = b
+	s.buckets = append(s.buckets, b)
+	return b, nil
 }
 
 // list lists the objects of b that opts and match (nil: all) select.

@@ -190,3 +190,34 @@ func FuzzObjectURL(f *testing.F) {
 		}
 	})
 }
+
+// TestBucketOnce: the URLs of many objects of one bucket (as a worker
+// gets them from a listing) open it once; another query is another
+// bucket.
+func TestBucketOnce(t *testing.T) {
+	srv := fakes3.Start(t, "logs")
+	for _, k := range []string{"cf/a.log", "cf/b.log", "cf/c.log"} {
+		srv.Put(t, k, []byte(k+"\n"))
+	}
+	ctx := context.Background()
+	st := &Store{}
+	defer st.Close()
+	objs, _, err := st.Expand(ctx, srv.URL("cf/"), Period{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range objs {
+		if _, _, err := st.Expand(ctx, o.URL(), Period{}, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := len(st.buckets); n != 1 {
+		t.Errorf("%d buckets opened for one", n)
+	}
+	if _, _, err := st.Expand(ctx, srv.URL("cf/a.log")+"&disable_https=true", Period{}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(st.buckets); n != 2 {
+		t.Errorf("%d buckets opened, want 2 (two queries)", n)
+	}
+}
