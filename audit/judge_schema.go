@@ -25,6 +25,7 @@ const (
 	rcTarget
 	rcUserAgent
 	rcClientIP
+	rcPrefExposed
 	rcNumCols
 )
 
@@ -68,6 +69,9 @@ var RequestsSchema = arrow.NewSchema([]arrow.Field{
 	rcTarget:      {Name: "target", Type: arrow.BinaryTypes.String, Nullable: true},
 	rcUserAgent:   {Name: "user_agent", Type: arrow.BinaryTypes.String, Nullable: true},
 	rcClientIP:    {Name: "client_ip", Type: arrow.BinaryTypes.String, Nullable: true},
+	// pref_exposed: the crawler fetched, as robots.txt allowed, a path whose
+	// AI-use preference in effect refuses its purpose (prefExposed).
+	rcPrefExposed: {Name: "pref_exposed", Type: arrow.FixedWidthTypes.Boolean},
 }, nil)
 
 // DictSchema is the schema of table "dict": the strings behind the *_id

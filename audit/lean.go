@@ -54,6 +54,7 @@ type leanRow struct {
 	key         leanKey
 	n           int64
 	first, last int64
+	exposed     int64 // how many of the n were pref_exposed
 }
 
 // maxLeanKeys is how many keys leanCounts holds before it hands them to
@@ -73,6 +74,7 @@ var LeanSchema = arrow.NewSchema([]arrow.Field{
 	{Name: "n", Type: arrow.PrimitiveTypes.Int64},
 	{Name: "first_ts", Type: &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}},
 	{Name: "last_ts", Type: &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}},
+	{Name: "pref_exposed", Type: arrow.PrimitiveTypes.Int64},
 }, nil)
 
 func newLeanCounts() *leanCounts {
@@ -111,6 +113,7 @@ func (l *leanCounts) add(rec arrow.RecordBatch, verdictOf func(decision int32) i
 	visit := rec.Column(rcVisitBreach).(*array.Boolean)
 	fetch := rec.Column(rcRobotsFetch).(*array.Boolean)
 	claim := rec.Column(rcClaimID).(*array.Int32)
+	exposed := rec.Column(rcPrefExposed).(*array.Boolean)
 	lastDecision, lastVerdict := int32(-1), int32(-1)
 	for i := 0; i < int(rec.NumRows()); i++ {
 		k := leanKey{bot: bot.Value(i), host: host.Value(i), claim: claim.Value(i), ipID: -1,
@@ -128,9 +131,14 @@ func (l *leanCounts) add(rec arrow.RecordBatch, verdictOf func(decision int32) i
 		}
 		k.verdict = lastVerdict
 		us := int64(ts.Value(i))
+		var ex int64
+		if exposed.Value(i) {
+			ex = 1
+		}
 		if at, ok := l.index[k]; ok {
 			r := &l.rows[at]
 			r.n++
+			r.exposed += ex
 			r.first, r.last = min(r.first, us), max(r.last, us)
 			continue
 		}
@@ -140,7 +148,7 @@ func (l *leanCounts) add(rec arrow.RecordBatch, verdictOf func(decision int32) i
 		l.name(k.bot)
 		l.name(k.host)
 		l.index[k] = int32(len(l.rows))
-		l.rows = append(l.rows, leanRow{key: k, n: 1, first: us, last: us})
+		l.rows = append(l.rows, leanRow{key: k, n: 1, first: us, last: us, exposed: ex})
 	}
 }
 
@@ -176,6 +184,7 @@ func (l *leanCounts) take(mem memory.Allocator) arrow.RecordBatch {
 		b.Field(8).(*array.Int64Builder).Append(r.n)
 		b.Field(9).(*array.TimestampBuilder).Append(arrow.Timestamp(r.first))
 		b.Field(10).(*array.TimestampBuilder).Append(arrow.Timestamp(r.last))
+		b.Field(11).(*array.Int64Builder).Append(r.exposed)
 	}
 	l.stored += len(l.rows)
 	l.rows = l.rows[:0]

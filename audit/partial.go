@@ -45,6 +45,7 @@ const (
 	PartialUserAgent
 	PartialRule
 	PartialCrawlDelayIgnored
+	PartialPrefExposed
 )
 
 // PartialSchema is the schema of the judged bot requests of a partial
@@ -77,7 +78,10 @@ const (
 //   - rule: the rule that decided the verdict ("Disallow: /private/"),
 //     NULL when none did;
 //   - crawl_delay_ignored: the bot's operator says it ignores the
-//     Crawl-delay in force (the column of the table "policies").
+//     Crawl-delay in force (the column of the table "policies");
+//   - pref_exposed: fetched, as robots.txt allowed, where the AI-use
+//     preference in effect refuses the crawler's purpose (the column of
+//     the view "requests").
 var PartialSchema = arrow.NewSchema([]arrow.Field{
 	PartialTS:                {Name: "ts", Type: &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}},
 	PartialHost:              {Name: "host", Type: arrow.BinaryTypes.String},
@@ -98,6 +102,7 @@ var PartialSchema = arrow.NewSchema([]arrow.Field{
 	PartialUserAgent:         {Name: "user_agent", Type: arrow.BinaryTypes.String, Nullable: true},
 	PartialRule:              {Name: "rule", Type: arrow.BinaryTypes.String, Nullable: true},
 	PartialCrawlDelayIgnored: {Name: "crawl_delay_ignored", Type: arrow.FixedWidthTypes.Boolean},
+	PartialPrefExposed:       {Name: "pref_exposed", Type: arrow.FixedWidthTypes.Boolean},
 }, nil)
 
 // BotInfo is what a partial audit knows of one bot name.
@@ -207,6 +212,7 @@ func (a *PartialAuditor) Base() report.Summary {
 	s := report.Summary{Bots: []report.BotRow{}}
 	s.Input.RejectedReasons = map[string]int64{}
 	s.Robots = robotsHosts(a.hist)
+	s.Preferences = declaredPreferences(a.hist)
 	s.Audit = report.AuditInfo{Spec: a.cfg.Profile.String(), GraceSeconds: a.cfg.Grace.Seconds(), Robots: a.cfg.Robots, TimeResolution: "1us"}
 	s.Verification = verification(a.ranges, newClaims(readyRanges(a.ranges)), DNSOptions{}, DNSStats{})
 	s.RobotsStatus = []report.RobotsPeriod{}
@@ -511,6 +517,7 @@ func (j *judge) partialBatch(mem memory.Allocator, rec arrow.RecordBatch) (arrow
 		fetch    = rec.Column(rcRobotsFetch).(*array.Boolean)
 		claim    = rec.Column(rcClaimID).(*array.Int32)
 		status   = rec.Column(rcStatus).(*array.Int32)
+		exposed  = rec.Column(rcPrefExposed).(*array.Boolean)
 
 		oTS       = b.Field(PartialTS).(*array.TimestampBuilder)
 		oHost     = b.Field(PartialHost).(*array.StringBuilder)
@@ -531,6 +538,7 @@ func (j *judge) partialBatch(mem memory.Allocator, rec arrow.RecordBatch) (arrow
 		oUA       = b.Field(PartialUserAgent).(*array.StringBuilder)
 		oRule     = b.Field(PartialRule).(*array.StringBuilder)
 		oIgnored  = b.Field(PartialCrawlDelayIgnored).(*array.BooleanBuilder)
+		oExposed  = b.Field(PartialPrefExposed).(*array.BooleanBuilder)
 	)
 	// What the table "bots" holds of each bot name: its first state's
 	// (storeTables).
@@ -588,6 +596,7 @@ func (j *judge) partialBatch(mem memory.Allocator, rec arrow.RecordBatch) (arrow
 		}
 		oFetch.Append(fetch.Value(i))
 		oVisit.Append(visit.Value(i))
+		oExposed.Append(exposed.Value(i))
 		if policy.IsNull(i) {
 			oDelay.AppendNull()
 			oRateN.AppendNull()

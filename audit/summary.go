@@ -68,6 +68,7 @@ func (res *Result) summarize(ctx context.Context, cfg Config, hist *history.Hist
 		s.Robots = append(s.Robots, rh)
 	}
 	sort.Slice(s.Robots, func(a, b int) bool { return s.Robots[a].Host < s.Robots[b].Host })
+	s.Preferences = declaredPreferences(hist)
 	s.Audit = report.AuditInfo{Spec: cfg.Profile.String(), GraceSeconds: cfg.Grace.Seconds(), Robots: cfg.Robots, TimeResolution: "1us"}
 	if j.wholeSeconds {
 		s.Audit.TimeResolution = "1s"
@@ -99,7 +100,8 @@ func (res *Result) summarize(ctx context.Context, cfg Config, hist *history.Hist
 		if err := rows.Scan(&bot, &r.Host, &r.Identity, &op, &purpose, &r.Requests, &r.RobotsFetches, &r.Disallowed,
 			&r.DisallowedInGrace, &r.CrawlDelayBreaches, &r.RequestRateBreaches, &r.VisitTimeBreaches,
 			&r.Unaudited, &r.IPs, &r.FirstSeen, &r.LastSeen,
-			&r.DisallowedUnreachable, &r.AllowedUnavailable, &r.UserTriggered, &r.CrawlDelayUnsupported, &folded, &pos); err != nil {
+			&r.DisallowedUnreachable, &r.AllowedUnavailable, &r.UserTriggered, &r.CrawlDelayUnsupported, &folded, &pos,
+			&r.PrefExposed); err != nil {
 			return fmt.Errorf("reading the summary: %w", err)
 		}
 		if bot != nil {

@@ -14,7 +14,8 @@ CREATE OR REPLACE TEMP TABLE lean_counts (
     visit_breach BOOLEAN,
     n            BIGINT,       -- how many requests
     first_ts     TIMESTAMPTZ,
-    last_ts      TIMESTAMPTZ
+    last_ts      TIMESTAMPTZ,
+    pref_exposed BIGINT        -- how many of the n were pref_exposed (requests_store)
 );
 
 -- availability_moves: the verdicts robots.txt's availability changed, per bot, host, claim

@@ -5,9 +5,11 @@
 -- The same shape as request_counts.sql, whose rows are single requests.
 CREATE OR REPLACE TEMP VIEW request_counts AS
 SELECT l.bot_id, l.host_id, coalesce(c.identity_code, 0) AS identity_code, l.client_ip_id, l.client_ip,
-    l.verdict_id, l.robots_fetch, l.visit_breach, l.n, l.first_ts, l.last_ts
+    l.verdict_id, l.robots_fetch, l.visit_breach, l.n, l.first_ts, l.last_ts,
+    l.pref_exposed
 FROM lean_counts l LEFT JOIN claims c ON c.id = l.claim_id
 UNION ALL
 SELECT m.bot_id, m.host_id, coalesce(c.identity_code, 0), NULL, NULL,
-    m.verdict_id, false, false, m.n, NULL, NULL
+    m.verdict_id, false, false, m.n, NULL, NULL,
+    0::BIGINT
 FROM availability_moves m LEFT JOIN claims c ON c.id = m.claim_id;

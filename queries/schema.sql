@@ -24,7 +24,8 @@ CREATE TABLE IF NOT EXISTS requests_store (r STRUCT(
     claim_id          INTEGER,      -- who made it: the verification of its bot, address and time (claims)
     target            VARCHAR,      -- the target, User-Agent, client address itself when it is not
     user_agent        VARCHAR,      -- in dict (very long, or new once the audit's dict was full):
-    client_ip         VARCHAR       -- then its *_id is NULL
+    client_ip         VARCHAR,      -- then its *_id is NULL
+    pref_exposed      BOOLEAN       -- fetched as allowed where the AI-use preference in effect refuses the crawler's purpose
 ));
 
 -- What a robots.txt version puts in force for the requests of one group.
@@ -86,7 +87,8 @@ SELECT
     coalesce(p.crawl_delay_ignored, false) AS crawl_delay_ignored,
     coalesce(c.identity_code, 0) AS identity_code,
     ['unverified', 'verified', 'spoofed'][coalesce(c.identity_code, 0) + 1] AS identity, s.claim_id,
-    s.target, s.user_agent, s.client_ip
+    s.target, s.user_agent, s.client_ip,
+    coalesce(s.pref_exposed, false) AS pref_exposed
 FROM (SELECT rowid AS rid, unnest(r) FROM requests_store) s
 LEFT JOIN policies p ON p.id = s.policy_id
 LEFT JOIN decisions d ON d.id = s.decision_id

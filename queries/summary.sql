@@ -18,7 +18,8 @@ WITH named AS (
         requests, robots_fetches, disallowed, disallowed_in_grace,
         crawl_delay_breaches, request_rate_breaches, visit_time_breaches,
         unaudited, ips, first_seen, last_seen,
-        c.disallowed_unreachable, c.allowed_unavailable, c.user_triggered, c.crawl_delay_unsupported
+        c.disallowed_unreachable, c.allowed_unavailable, c.user_triggered, c.crawl_delay_unsupported,
+        c.pref_exposed
     FROM summary_counted c
     JOIN dict bot ON bot.id = c.bot_id
     LEFT JOIN dict host ON host.id = c.host_id
@@ -40,7 +41,7 @@ SELECT bot, host, identity, operator, purpose,
     crawl_delay_breaches, request_rate_breaches, visit_time_breaches,
     unaudited, ips, first_seen, last_seen,
     disallowed_unreachable, allowed_unavailable, user_triggered, crawl_delay_unsupported,
-    0::BIGINT AS folded, pos
+    0::BIGINT AS folded, pos, pref_exposed
 FROM top
 UNION ALL
 SELECT NULL, host, identity, NULL, NULL,
@@ -49,7 +50,7 @@ SELECT NULL, host, identity, NULL, NULL,
     sum(unaudited)::BIGINT, sum(ips)::BIGINT, min(first_seen), max(last_seen),
     sum(disallowed_unreachable)::BIGINT, sum(allowed_unavailable)::BIGINT, sum(user_triggered)::BIGINT,
     sum(crawl_delay_unsupported)::BIGINT,
-    count(*), NULL
+    count(*), NULL, sum(pref_exposed)::BIGINT
 FROM named ANTI JOIN top USING (bot_id, host_id, identity_code)
 GROUP BY host, identity
 ORDER BY pos NULLS LAST;

@@ -35,7 +35,8 @@ SELECT
     coalesce(sum(r.n) FILTER (WHERE r.verdict_id = v.unavailable), 0)::BIGINT AS allowed_unavailable,
     coalesce(sum(r.n) FILTER (WHERE r.verdict_id = v.user_triggered), 0)::BIGINT AS user_triggered,
     min(r.first_ts)                                                           AS first_seen,
-    max(r.last_ts)                                                            AS last_seen
+    max(r.last_ts)                                                            AS last_seen,
+    coalesce(sum(r.pref_exposed), 0)::BIGINT                                  AS pref_exposed
 FROM request_counts r, verdicts v
 GROUP BY r.bot_id, r.host_id, r.identity_code;
 

@@ -31,6 +31,9 @@ type Summary struct {
 	// Blocklist says what the block list took and held back
 	// (BlocklistSummary); nil when none was made.
 	Blocklist *BlocklistSummary `json:"blocklist,omitempty"`
+	// Preferences are the AI-use preferences each robots.txt version
+	// declared (PreferenceVersion); omitted when no version declares any.
+	Preferences []PreferenceVersion `json:"preferences,omitempty"`
 }
 
 // Kinds of RobotsPeriod.
@@ -284,6 +287,12 @@ type BotRow struct {
 	// Verifiable tells that the bot's operator publishes ranges or
 	// documents reverse DNS, so that its identity could be established.
 	Verifiable bool `json:"-"`
+	// PrefExposed: requests of a crawler whose purpose the AI-use
+	// preference in effect (Content-Usage, Content-Signal) refuses for
+	// the path fetched. Exposure, not a violation: preferences govern use,
+	// not fetching, so it is in no other count and no finding. 0 when the
+	// site states no preference.
+	PrefExposed int64 `json:"pref_exposed"`
 }
 
 // Identities of BotRow.Identity.

@@ -28,6 +28,7 @@ const (
 	kcUserAgent
 	kcRule
 	kcCrawlDelayIgnored
+	kcPrefExposed
 )
 
 // dictString is the type of the columns whose values repeat: dictionary
@@ -54,6 +55,7 @@ var keySchema = arrow.NewSchema([]arrow.Field{
 	kcUserAgent:         {Name: "user_agent", Type: dictString, Nullable: true},
 	kcRule:              {Name: "rule", Type: dictString, Nullable: true},
 	kcCrawlDelayIgnored: {Name: "crawl_delay_ignored", Type: arrow.FixedWidthTypes.Boolean},
+	kcPrefExposed:       {Name: "pref_exposed", Type: arrow.FixedWidthTypes.Boolean},
 }, nil)
 
 // encodeKeyRows returns k as an Arrow IPC stream of one batch of keySchema.
@@ -77,6 +79,7 @@ func encodeKeyRows(mem memory.Allocator, k *keyRows) ([]byte, error) {
 	b.Field(kcOperator).(*array.StringBuilder).AppendValues(k.operator, nil)
 	b.Field(kcUserTriggered).(*array.BooleanBuilder).AppendValues(k.userTriggered, nil)
 	b.Field(kcCrawlDelayIgnored).(*array.BooleanBuilder).AppendValues(k.delayIgnored, nil)
+	b.Field(kcPrefExposed).(*array.BooleanBuilder).AppendValues(k.prefExposed, nil)
 	for _, c := range []struct {
 		col  int
 		vals []string
@@ -146,12 +149,13 @@ func decodeKeyRows(mem memory.Allocator, data []byte, k *keyRows) error {
 		ua, ok13 := rec.Column(kcUserAgent).(*array.Dictionary)
 		rule, ok14 := rec.Column(kcRule).(*array.Dictionary)
 		ignored, ok15 := rec.Column(kcCrawlDelayIgnored).(*array.Boolean)
+		exposed, ok16 := rec.Column(kcPrefExposed).(*array.Boolean)
 		var uaDict, ruleDict *array.String
 		if ok13 && ok14 {
 			uaDict, ok13 = ua.Dictionary().(*array.String)
 			ruleDict, ok14 = rule.Dictionary().(*array.String)
 		}
-		if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6 && ok7 && ok8 && ok9 && ok10 && ok11 && ok12 && ok13 && ok14 && ok15) {
+		if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6 && ok7 && ok8 && ok9 && ok10 && ok11 && ok12 && ok13 && ok14 && ok15 && ok16) {
 			return fmt.Errorf("cannot decode a batch of requests: schema %s", rec.Schema())
 		}
 		for i := range int(rec.NumRows()) {
@@ -164,6 +168,7 @@ func decodeKeyRows(mem memory.Allocator, data []byte, k *keyRows) error {
 			k.crawlDelay = append(k.crawlDelay, delay.Value(i))
 			k.hasDelay = append(k.hasDelay, delay.IsValid(i))
 			k.delayIgnored = append(k.delayIgnored, ignored.Value(i))
+			k.prefExposed = append(k.prefExposed, exposed.Value(i))
 			hasRate := rateN.IsValid(i) && rateS.IsValid(i)
 			k.rateN = append(k.rateN, rateN.Value(i))
 			k.rateS = append(k.rateS, rateS.Value(i))

@@ -63,6 +63,8 @@ type keyRows struct {
 	hasUA     []bool
 	rule      []string
 	hasRule   []bool
+	// prefExposed: the request is pref_exposed (audit.PartialSchema).
+	prefExposed []bool
 }
 
 // len returns the number of rows.
@@ -74,7 +76,7 @@ func (k *keyRows) check() error {
 	n := len(k.ts)
 	for _, l := range []int{len(k.order), len(k.line), len(k.verdict), len(k.robotsFetch), len(k.visitBreach),
 		len(k.crawlDelay), len(k.hasDelay), len(k.delayIgnored), len(k.rateN), len(k.rateS), len(k.hasRate), len(k.clientIP), len(k.hasIP),
-		len(k.operator), len(k.userTriggered), len(k.userAgent), len(k.hasUA), len(k.rule), len(k.hasRule)} {
+		len(k.operator), len(k.userTriggered), len(k.userAgent), len(k.hasUA), len(k.rule), len(k.hasRule), len(k.prefExposed)} {
 		if l != n {
 			return fmt.Errorf("columns of %d and %d rows", n, l)
 		}
@@ -114,7 +116,7 @@ var verdictCounts = func() map[string]int {
 		}
 	}
 	// These int64 fields are measured, not verdicts.
-	for _, n := range []string{"requests", "robots_fetches", "crawl_delay_breaches", "request_rate_breaches", "visit_time_breaches", "ips", "crawl_delay_unsupported"} {
+	for _, n := range []string{"requests", "robots_fetches", "crawl_delay_breaches", "request_rate_breaches", "visit_time_breaches", "ips", "crawl_delay_unsupported", "pref_exposed"} {
 		delete(m, n)
 	}
 	return m
@@ -148,6 +150,9 @@ func measureKey(key botKey, k *keyRows) (report.BotRow, error) {
 		}
 		if k.visitBreach[i] {
 			r.VisitTimeBreaches++
+		}
+		if k.prefExposed[i] {
+			r.PrefExposed++
 		}
 		if f, ok := verdictCounts[k.verdict[i]]; ok {
 			row.Field(f).SetInt(row.Field(f).Int() + 1)

@@ -32,6 +32,7 @@ func TestMeasureKey(t *testing.T) {
 		hasUA:         make([]bool, 4),
 		rule:          make([]string, 4),
 		hasRule:       make([]bool, 4),
+		prefExposed:   []bool{false, true, false, false},
 	}
 	r, err := measureKey(botKey{Bot: "MJ12bot", Host: "a.example", Identity: 1}, k)
 	if err != nil {
@@ -39,7 +40,7 @@ func TestMeasureKey(t *testing.T) {
 	}
 	want := report.BotRow{Bot: "MJ12bot", Host: "a.example", Identity: "verified", Requests: 4, RobotsFetches: 1,
 		Disallowed: 1, DisallowedInGrace: 1, UserTriggered: 1, VisitTimeBreaches: 2, CrawlDelayBreaches: 2, IPs: 2,
-		FirstSeen: t0, LastSeen: t0.Add(time.Hour)}
+		FirstSeen: t0, LastSeen: t0.Add(time.Hour), PrefExposed: 1}
 	if r != want {
 		t.Errorf("row\n got %+v\nwant %+v", r, want)
 	}

@@ -303,6 +303,7 @@ func splitByKey(rec arrow.RecordBatch, index int, files map[string]int64, maxTS 
 		ua       = rec.Column(audit.PartialUserAgent).(*array.String)
 		rule     = rec.Column(audit.PartialRule).(*array.String)
 		ignored  = rec.Column(audit.PartialCrawlDelayIgnored).(*array.Boolean)
+		exposed  = rec.Column(audit.PartialPrefExposed).(*array.Boolean)
 	)
 	keys := map[botKey]*keyRows{}
 	fetches := map[availKey][]fetchEvent{}
@@ -345,6 +346,7 @@ func splitByKey(rec arrow.RecordBatch, index int, files map[string]int64, maxTS 
 		k.hasUA = append(k.hasUA, ua.IsValid(i))
 		k.rule = append(k.rule, rule.Value(i))
 		k.hasRule = append(k.hasRule, rule.IsValid(i))
+		k.prefExposed = append(k.prefExposed, exposed.Value(i))
 		if fetch.Value(i) && key.Identity != 2 && !user.Value(i) && measure.StateOf(status.Value(i), status.IsValid(i)) != measure.StateNone {
 			ak := availKey{Host: key.Host, Operator: availOperator(key.Bot, operator.Value(i))}
 			fetches[ak] = append(fetches[ak], fetchEvent{TS: int64(ts.Value(i)), Order: k.order[len(k.order)-1], Line: line.Value(i),
