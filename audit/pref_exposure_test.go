@@ -28,12 +28,14 @@ import (
 //   - Googlebot (search) and ChatGPT-User (ai-assistant): nothing says
 //     search=n or ai-use=n for the * group; the categories are independent.
 func TestPrefExposed(t *testing.T) {
-	want := map[string]struct{ exposed, disallowed int64 }{
-		"GPTBot":        {2, 1},
-		"ClaudeBot":     {2, 0},
-		"PerplexityBot": {1, 0},
-		"Googlebot":     {0, 0},
-		"ChatGPT-User":  {0, 0},
+	type counts struct{ exposed, disallowed int64 }
+	want := map[string]counts{
+		"GPTBot verified":        {2, 1},
+		"GPTBot spoofed":         {1, 0}, // 192.0.2.66 is none of OpenAI's: counted apart
+		"ClaudeBot verified":     {2, 0},
+		"PerplexityBot verified": {1, 0},
+		"Googlebot verified":     {0, 0},
+		"ChatGPT-User verified":  {0, 0},
 	}
 	for _, lean := range []bool{false, true} {
 		cfg := Config{Robots: "../testdata/aipref-month/robots", Lean: lean}
@@ -44,19 +46,19 @@ func TestPrefExposed(t *testing.T) {
 		if res.lean != lean {
 			t.Errorf("lean %v: the audit kept lean %v", lean, res.lean)
 		}
-		got := map[string]struct{ exposed, disallowed int64 }{}
+		got := map[string]counts{}
 		for _, r := range res.Summary.Bots {
-			g := got[r.Bot]
-			g.exposed += r.PrefExposed
-			g.disallowed += r.Disallowed
-			got[r.Bot] = g
+			got[r.Bot+" "+r.Identity] = counts{r.PrefExposed, r.Disallowed}
 		}
 		prefs := res.Summary.Preferences
 		res.Close()
 		checkDeclared(t, prefs)
-		for bot, w := range want {
-			if got[bot] != w {
-				t.Errorf("lean %v: %s pref_exposed, disallowed = %v, want %v", lean, bot, got[bot], w)
+		if len(got) != len(want) {
+			t.Errorf("lean %v: rows %v, want %v", lean, got, want)
+		}
+		for row, w := range want {
+			if g, ok := got[row]; !ok || g != w {
+				t.Errorf("lean %v: %s pref_exposed, disallowed = %v (row found: %v), want %v", lean, row, g, ok, w)
 			}
 		}
 	}
