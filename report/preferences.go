@@ -1,6 +1,9 @@
 package report
 
-import "time"
+import (
+	"strings"
+	"time"
+)
 
 // PreferenceVersion is one entry of summary.json's "preferences": the
 // Content-Usage and Content-Signal lines of one robots.txt version of a
@@ -28,4 +31,33 @@ type PreferenceStatement struct {
 	// value could not be read (lint says why).
 	Prefs map[string]string `json:"prefs"`
 	Line  int               `json:"line"`
+}
+
+// Stated returns the categories the line states, in the order of the
+// vocabulary ("train-ai=n, search=y"), or "nothing readable".
+func (s PreferenceStatement) Stated() string {
+	var parts []string
+	for _, c := range []string{"train-ai", "ai-use", "search"} {
+		if v, ok := s.Prefs[c]; ok {
+			parts = append(parts, c+"="+v)
+		}
+	}
+	if len(parts) == 0 {
+		return "nothing readable"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// Scope says whom and what the line is about: its group ("every crawler"
+// outside any) and its path ("every path" without one).
+func (s PreferenceStatement) Scope() string {
+	who := "every crawler"
+	if s.Group != "" {
+		who = "User-agent: " + s.Group
+	}
+	where := "every path"
+	if s.Path != "" {
+		where = s.Path
+	}
+	return who + ", " + where
 }
