@@ -71,12 +71,11 @@ var purposeFunctions = map[string]string{
 // operator.
 func Agents(s *Summary) map[string]Agent {
 	type acc struct {
-		operator, purpose             string
-		verifiable                    bool
-		trusted, verified, unverified AgentEvidence
-		audited                       int64 // trusted requests judged against a robots.txt version
-		auditedVerified               int64
-		auditedUnverified             int64
+		operator, purpose    string
+		verifiable           bool
+		verified, unverified AgentEvidence
+		// The requests of each judged against a robots.txt version.
+		auditedVerified, auditedUnverified int64
 	}
 	by := map[string]*acc{}
 	for i := range s.Bots {
