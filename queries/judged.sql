@@ -37,7 +37,8 @@ SELECT
     m.request_rate_breach,
     m.crawl_delay_unsupported,
     r.identity,
-    cl.evidence               AS identity_evidence
+    cl.evidence               AS identity_evidence,
+    r.pref_exposed            -- fetched where the AI-use preference in effect refused the crawler's purpose
 FROM requests r
 JOIN measures m ON r.rid = m.rid
 LEFT JOIN dict host    ON host.id    = r.host_id
