@@ -287,6 +287,10 @@ func (r *Result) findings(ctx context.Context, block report.BlockFindings, opt R
 		return nil, err
 	}
 
+	if f.Preferences, err = r.prefFindings(ctx, lim); err != nil {
+		return nil, err
+	}
+
 	f.Block = block
 	if bl := r.Summary.Blocklist; bl != nil {
 		f.Block.HeldBackVerified, f.Block.HeldBack = bl.HeldBackVerified, bl.HeldBackCrawlers

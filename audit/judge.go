@@ -277,6 +277,9 @@ type uaState struct {
 	// contact: 0 not known yet, 1 no, 2 its header carries a URL or an
 	// e-mail address (measure.HasContact).
 	contact int8
+	// prefRefusable has the bit of each preference category that refuses
+	// the bot's purpose (prefRefusable); 0 when no preference can.
+	prefRefusable uint8
 }
 
 // groupState is one (version, group) pair with its path decisions.
@@ -320,6 +323,9 @@ type verdictRule struct {
 // decision is the verdict on one path.
 type decision struct {
 	allowed bool
+	// refused has bit c set when the AI-use preference in effect for the
+	// path says n for robots.Category c (decidePrefs).
+	refused uint8
 	id      int32 // decision id: allowed or disallowed, with the rule
 	graceID int32 // decision id of disallowed_in_grace with the rule; -1 when allowed
 	userID  int32 // decision id of user_triggered with the rule; -1 when allowed
@@ -369,6 +375,7 @@ type outColumns struct {
 	visitBreach, robotsFetch *array.BooleanBuilder
 	claim                    *array.Int32Builder
 	retryAfter               *array.Int32Builder
+	prefExposed              *array.BooleanBuilder
 	// The strings not interned, mostly null.
 	targetStr, uaStr, ipStr lazyStrings
 }
@@ -461,6 +468,7 @@ func newJudgeContext(ctx context.Context, mem memory.Allocator, hist *history.Hi
 		uaStr:       lazyStrings{b: f(rcUserAgent).(*array.StringBuilder)},
 		ipStr:       lazyStrings{b: f(rcClientIP).(*array.StringBuilder)},
 		retryAfter:  i32(rcRetryAfter),
+		prefExposed: f(rcPrefExposed).(*array.BooleanBuilder),
 	}
 	return j, nil
 }
@@ -631,6 +639,7 @@ func (j *judge) newUAStateOf(ua string, bot bots.Bot, logged bool) int32 {
 			j.botSeen[w] |= bit
 			j.botsOut.append(j.dict[st.botID], st.botID, st.bot, st.rule.UserTriggered)
 		}
+		st.prefRefusable = prefRefusable(st.bot.Purpose)
 		st.graceUS = j.graceUS
 		st.delayIgnoredUS = math.MaxInt64
 		if o, ok := j.rules.Operator(st.bot.Operator); ok {
@@ -847,11 +856,14 @@ func (j *judge) decide(g *groupState, target string, tid int32) decision {
 	}
 	var dec robots.Decision
 	dec, j.scratch = g.group.DecideString(target, j.scratch)
-	rk := ruleKey(dec)
+	refused := j.decidePrefs(g, target, dec.Allowed)
+	rk := ruleKey(dec) | int64(refused)<<prefKeyShift
 	k, ok := g.byRule[rk]
 	if !ok {
 		k = uint32(len(j.decisionList))
-		j.decisionList = append(j.decisionList, j.newDecision(dec))
+		d := j.newDecision(dec)
+		d.refused = refused
+		j.decisionList = append(j.decisionList, d)
 		g.byRule[rk] = k
 	}
 	if tid >= 0 {
@@ -1192,6 +1204,7 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 			c.decision.UnsafeAppend(j.unauditedDecision)
 			c.policy.UnsafeAppendBoolToBitmap(false)
 			c.visitBreach.UnsafeAppend(false)
+			c.prefExposed.UnsafeAppend(false)
 			if j.stream != nil {
 				j.toStream(uas, hs, identity, us, fileOf[k], line, -1, fetch, -1, cd)
 				j.stream.avail.add(j.botRows-1, hs.id, uas.botID, identity, us, fileOf[k], line, fetch, statusCol.Value(i), !statusCol.IsNull(i), claimID, vUnaudited)
@@ -1223,6 +1236,9 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 			j.stream.avail.add(j.botRows-1, hs.id, uas.botID, identity, us, fileOf[k], line, fetch, statusCol.Value(i), !statusCol.IsNull(i), claimID, uint8(verdict))
 		}
 		c.visitBreach.UnsafeAppend(g.policy.visit >= 0 && !g.group.InVisitTime(floorDiv(us, 1_000_000)))
+		// A /robots.txt fetch is how a crawler learns the preference:
+		// never exposure.
+		c.prefExposed.UnsafeAppend(verdict == vAllowed && !fetch && dec.refused&uas.prefRefusable != 0)
 	}
 	j.rows += int64(n)
 	if j.handoff != nil {

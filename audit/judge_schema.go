@@ -26,6 +26,7 @@ const (
 	rcUserAgent
 	rcClientIP
 	rcRetryAfter
+	rcPrefExposed
 	rcNumCols
 )
 
@@ -73,6 +74,9 @@ var RequestsSchema = arrow.NewSchema([]arrow.Field{
 	// for (measure.ParseRetryAfter); NULL when none was logged or it could
 	// not be read.
 	rcRetryAfter: {Name: "retry_after_s", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
+	// pref_exposed: the crawler fetched, as robots.txt allowed, a path whose
+	// AI-use preference in effect refuses its purpose (prefExposed).
+	rcPrefExposed: {Name: "pref_exposed", Type: arrow.FixedWidthTypes.Boolean},
 }, nil)
 
 // DictSchema is the schema of table "dict": the strings behind the *_id

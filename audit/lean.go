@@ -57,6 +57,7 @@ type leanRow struct {
 	first, last int64
 	// What the key's requests cost and were answered (trafficCounts).
 	traffic trafficCounts
+	exposed int64 // how many of the n were pref_exposed
 }
 
 // trafficCounts are the sums of the bytes and the status classes of some
@@ -119,6 +120,7 @@ var LeanSchema = arrow.NewSchema([]arrow.Field{
 	{Name: "s5xx", Type: arrow.PrimitiveTypes.Int64},
 	{Name: "s429", Type: arrow.PrimitiveTypes.Int64},
 	{Name: "other_methods", Type: arrow.PrimitiveTypes.Int64},
+	{Name: "pref_exposed", Type: arrow.PrimitiveTypes.Int64},
 }, nil)
 
 func newLeanCounts() *leanCounts {
@@ -161,6 +163,7 @@ func (l *leanCounts) add(rec arrow.RecordBatch, verdictOf func(decision int32) i
 	status := rec.Column(rcStatus).(*array.Int32)
 	bytes := rec.Column(rcBytes).(*array.Int64)
 	method := rec.Column(rcMethodID).(*array.Int32)
+	exposed := rec.Column(rcPrefExposed).(*array.Boolean)
 	lastDecision, lastVerdict := int32(-1), int32(-1)
 	lastMethod, lastOther := int32(-1), false
 	for i := 0; i < int(rec.NumRows()); i++ {
@@ -192,9 +195,14 @@ func (l *leanCounts) add(rec arrow.RecordBatch, verdictOf func(decision int32) i
 			}
 			other = lastOther
 		}
+		var ex int64
+		if exposed.Value(i) {
+			ex = 1
+		}
 		if at, ok := l.index[k]; ok {
 			r := &l.rows[at]
 			r.n++
+			r.exposed += ex
 			r.first, r.last = min(r.first, us), max(r.last, us)
 			r.traffic.add(st, by, other)
 			continue
@@ -205,7 +213,7 @@ func (l *leanCounts) add(rec arrow.RecordBatch, verdictOf func(decision int32) i
 		l.name(k.bot)
 		l.name(k.host)
 		l.index[k] = int32(len(l.rows))
-		l.rows = append(l.rows, leanRow{key: k, n: 1, first: us, last: us})
+		l.rows = append(l.rows, leanRow{key: k, n: 1, first: us, last: us, exposed: ex})
 		l.rows[len(l.rows)-1].traffic.add(st, by, other)
 	}
 }
@@ -246,6 +254,7 @@ func (l *leanCounts) take(mem memory.Allocator) arrow.RecordBatch {
 		for c, v := range [...]int64{t.bytes, t.s2xx, t.s3xx, t.s304, t.s4xx, t.s5xx, t.s429, t.otherMethods} {
 			b.Field(11 + c).(*array.Int64Builder).Append(v)
 		}
+		b.Field(19).(*array.Int64Builder).Append(r.exposed)
 	}
 	l.stored += len(l.rows)
 	l.rows = l.rows[:0]

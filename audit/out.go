@@ -24,7 +24,7 @@ import (
 
 // OutFiles are the files WriteOut writes, the names users and their
 // scripts rely on (docs/commands.md).
-var OutFiles = []string{"summary.json", "violations.csv", "breaches.csv", "blocklist.txt", "report.html", "report.md"}
+var OutFiles = []string{"summary.json", "violations.csv", "breaches.csv", "blocklist.txt", "report.html", "report.md", "agents.json"}
 
 // csvFiles are the CSV files of WriteOut: the rows query (on ids), the
 // table store.Store.Named makes of it with the names, and the query of the file
@@ -106,6 +106,9 @@ func (r *Result) WriteOut(ctx context.Context, dir string, block BlockPolicy) er
 	debug.FreeOSMemory()
 	r.store.Release(ctx)
 	if err := st.Write("summary.json", func(w io.Writer) error { return report.WriteJSON(w, &r.Summary) }); err != nil {
+		return err
+	}
+	if err := st.Write("agents.json", func(w io.Writer) error { return report.WriteAgents(w, &r.Summary) }); err != nil {
 		return err
 	}
 	for _, f := range csvFiles {

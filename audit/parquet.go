@@ -272,7 +272,7 @@ const parquetRowsSQL = `SELECT r.ts, r.host_id, r.client_ip_id, r.client_ip, r.m
     r.robots_version_id, r.robots_group_id, r.verdict_id, r.rule_id, r.rule_line,
     r.crawl_delay, r.rate_requests, r.rate_seconds, r.visit_window_id, r.visit_breach, r.robots_fetch,
     m.gap_us, m.rate_count, m.crawl_delay_breach, m.request_rate_breach, m.crawl_delay_unsupported,
-    r.identity, cl.evidence AS identity_evidence, cl.signature_status, cl.signer
+    r.identity, cl.evidence AS identity_evidence, cl.signature_status, cl.signer, r.pref_exposed
 FROM requests r
 JOIN measures m ON r.rid = m.rid
 LEFT JOIN claims cl ON cl.id = r.claim_id`
@@ -290,7 +290,7 @@ const parquetJudgedSQL = `SELECT ts, coalesce(host_name, '') AS host, coalesce(c
     coalesce(user_agent_name, user_agent) AS user_agent, bot, file, line,
     robots_version, robots_group, verdict, rule, rule_line, crawl_delay, rate_requests, rate_seconds,
     visit_window, visit_breach, robots_fetch, gap_us, rate_count, crawl_delay_breach, request_rate_breach,
-    crawl_delay_unsupported, identity, identity_evidence, signature_status, signer`
+    crawl_delay_unsupported, identity, identity_evidence, signature_status, signer, pref_exposed`
 
 // writeParquetDataset writes the dataset into the empty directory root.
 //

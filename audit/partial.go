@@ -51,6 +51,7 @@ const (
 	PartialOtherMethod
 	PartialURL
 	PartialRetryAfter
+	PartialPrefExposed
 )
 
 // PartialSchema is the schema of the judged bot requests of a partial
@@ -89,6 +90,9 @@ const (
 //     measure.URLHash numbers it, the same on every worker; retry_after_s:
 //     the wait its answer's Retry-After asked for, NULL when none (the
 //     column of the view "requests").
+//   - pref_exposed: fetched, as robots.txt allowed, where the AI-use
+//     preference in effect refuses the crawler's purpose (the column of
+//     the view "requests").
 var PartialSchema = arrow.NewSchema([]arrow.Field{
 	PartialTS:                {Name: "ts", Type: &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}},
 	PartialHost:              {Name: "host", Type: arrow.BinaryTypes.String},
@@ -113,6 +117,7 @@ var PartialSchema = arrow.NewSchema([]arrow.Field{
 	PartialOtherMethod:       {Name: "other_method", Type: arrow.FixedWidthTypes.Boolean},
 	PartialURL:               {Name: "url", Type: arrow.PrimitiveTypes.Uint64},
 	PartialRetryAfter:        {Name: "retry_after_s", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
+	PartialPrefExposed:       {Name: "pref_exposed", Type: arrow.FixedWidthTypes.Boolean},
 }, nil)
 
 // BotInfo is what a partial audit knows of one bot name.
@@ -246,6 +251,7 @@ func (a *PartialAuditor) Base() report.Summary {
 	s := report.Summary{Bots: []report.BotRow{}}
 	s.Input.RejectedReasons = map[string]int64{}
 	s.Robots = robotsHosts(a.hist)
+	s.Preferences = declaredPreferences(a.hist)
 	s.Audit = report.AuditInfo{Spec: a.cfg.Profile.String(), GraceSeconds: a.cfg.Grace.Seconds(), Robots: a.cfg.Robots, TimeResolution: "1us"}
 	s.Verification = verification(a.ranges, newClaims(readyRanges(a.ranges)), DNSOptions{}, DNSStats{})
 	s.RobotsStatus = []report.RobotsPeriod{}
@@ -586,6 +592,7 @@ func (j *judge) partialBatch(mem memory.Allocator, rec arrow.RecordBatch) (arrow
 		targetID = rec.Column(rcTargetID).(*array.Int32)
 		target   = rec.Column(rcTarget).(*array.String)
 		retry    = rec.Column(rcRetryAfter).(*array.Int32)
+		exposed  = rec.Column(rcPrefExposed).(*array.Boolean)
 
 		oTS       = b.Field(PartialTS).(*array.TimestampBuilder)
 		oHost     = b.Field(PartialHost).(*array.StringBuilder)
@@ -610,6 +617,7 @@ func (j *judge) partialBatch(mem memory.Allocator, rec arrow.RecordBatch) (arrow
 		oOther    = b.Field(PartialOtherMethod).(*array.BooleanBuilder)
 		oURL      = b.Field(PartialURL).(*array.Uint64Builder)
 		oRetry    = b.Field(PartialRetryAfter).(*array.Int32Builder)
+		oExposed  = b.Field(PartialPrefExposed).(*array.BooleanBuilder)
 	)
 	// What the table "bots" holds of each bot name: its first state's
 	// (storeTables).
@@ -667,6 +675,7 @@ func (j *judge) partialBatch(mem memory.Allocator, rec arrow.RecordBatch) (arrow
 		}
 		oFetch.Append(fetch.Value(i))
 		oVisit.Append(visit.Value(i))
+		oExposed.Append(exposed.Value(i))
 		if policy.IsNull(i) {
 			oDelay.AppendNull()
 			oRateN.AppendNull()

@@ -61,6 +61,7 @@ func (res *Result) summarize(ctx context.Context, cfg Config, hist *history.Hist
 	if w := robotsSizesWarning(j.sizes.dropped); w != "" {
 		res.Warnings = append(res.Warnings, w)
 	}
+	s.Preferences = declaredPreferences(hist)
 	s.Audit = report.AuditInfo{Spec: cfg.Profile.String(), GraceSeconds: cfg.Grace.Seconds(), Robots: cfg.Robots, TimeResolution: "1us"}
 	if j.wholeSeconds {
 		s.Audit.TimeResolution = "1s"
@@ -97,7 +98,8 @@ func (res *Result) summarize(ctx context.Context, cfg Config, hist *history.Hist
 			&r.Signed,
 			&r.Bytes, &r.Status.S2xx, &r.Status.S3xx, &r.Status.S304, &r.Status.S4xx, &r.Status.S5xx,
 			&r.Conduct.ErrorAnswers, &r.Conduct.OtherMethods, &r.Conduct.NoBackoff, &r.Conduct.RepeatFetches,
-			&r.Conduct.NotModified, &r.Conduct.RefetchHoursMedian, &contact); err != nil {
+			&r.Conduct.NotModified, &r.Conduct.RefetchHoursMedian, &contact,
+			&r.PrefExposed); err != nil {
 			return fmt.Errorf("reading the summary: %w", err)
 		}
 		r.Conduct.Contact = contact != nil && *contact

@@ -61,6 +61,7 @@ func (f *botFolds) addFolded(r *report.BotRow, n int64) {
 	s.RequestRateBreaches += r.RequestRateBreaches
 	s.VisitTimeBreaches += r.VisitTimeBreaches
 	s.Unaudited += r.Unaudited
+	s.PrefExposed += r.PrefExposed
 	// The sum of the rows' addresses: an address several folded bots
 	// used counts once per bot.
 	s.IPs += r.IPs

@@ -40,7 +40,7 @@
 //	                over the requests on ids: per day, version and rule), report_daily or
 //	                report_hourly (the view report_slots: the counts per day or hour) and
 //	                report_timeline, report_versions, report_rules, report_breaches,
-//	                report_paths, report_agents
+//	                report_paths, report_agents, report_preferences
 //	whatif_pairs.sql, whatif.sql with --what-if FILE: the distinct User-Agent and target pairs
 //	                the proposed robots.txt decides in Go, then per bot and host what it would change
 package queries

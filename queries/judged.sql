@@ -39,7 +39,8 @@ SELECT
     r.identity,
     cl.evidence               AS identity_evidence,
     cl.signature_status,
-    cl.signer
+    cl.signer,
+    r.pref_exposed            -- fetched where the AI-use preference in effect refused the crawler's purpose
 FROM requests r
 JOIN measures m ON r.rid = m.rid
 LEFT JOIN dict host    ON host.id    = r.host_id

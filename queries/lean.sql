@@ -23,7 +23,8 @@ CREATE OR REPLACE TEMP TABLE lean_counts (
     s4xx         BIGINT,       -- 400-499, 429 too
     s5xx         BIGINT,       -- 500-599
     s429         BIGINT,
-    other_methods BIGINT       -- methods other than GET and HEAD
+    other_methods BIGINT,      -- methods other than GET and HEAD
+    pref_exposed BIGINT        -- how many of the n were pref_exposed (requests_store)
 );
 
 -- availability_moves: the verdicts robots.txt's availability changed, per bot, host, claim

@@ -14,5 +14,6 @@ SELECT bot_id, host_id, identity_code, client_ip_id, client_ip, verdict_id, robo
     (status BETWEEN 400 AND 499)::BIGINT AS s4xx,
     (status BETWEEN 500 AND 599)::BIGINT AS s5xx,
     (status = 429)::BIGINT AS s429,
-    (method_id IS NOT NULL AND method_id NOT IN (SELECT id FROM dict WHERE value IN ('GET', 'HEAD')))::BIGINT AS other_methods
+    (method_id IS NOT NULL AND method_id NOT IN (SELECT id FROM dict WHERE value IN ('GET', 'HEAD')))::BIGINT AS other_methods,
+    pref_exposed::BIGINT AS pref_exposed
 FROM requests;

@@ -25,7 +25,8 @@ CREATE TABLE IF NOT EXISTS requests_store (r STRUCT(
     target            VARCHAR,      -- the target, User-Agent, client address itself when it is not
     user_agent        VARCHAR,      -- in dict (very long, or new once the audit's dict was full):
     client_ip         VARCHAR,      -- then its *_id is NULL
-    retry_after_s     INTEGER       -- the wait the answer's Retry-After asked for, seconds; NULL: none logged
+    retry_after_s     INTEGER,      -- the wait the answer's Retry-After asked for, seconds; NULL: none logged
+    pref_exposed      BOOLEAN       -- fetched as allowed where the AI-use preference in effect refuses the crawler's purpose
 ));
 
 -- What a robots.txt version puts in force for the requests of one group.
@@ -92,7 +93,8 @@ SELECT
     coalesce(c.identity_code, 0) AS identity_code,
     ['unverified', 'verified', 'spoofed'][coalesce(c.identity_code, 0) + 1] AS identity, s.claim_id,
     s.target, s.user_agent, s.client_ip, s.retry_after_s,
-    c.signature_status
+    c.signature_status,
+    coalesce(s.pref_exposed, false) AS pref_exposed
 FROM (SELECT rowid AS rid, unnest(r) FROM requests_store) s
 LEFT JOIN policies p ON p.id = s.policy_id
 LEFT JOIN decisions d ON d.id = s.decision_id

@@ -21,7 +21,8 @@ WITH named AS (
         c.disallowed_unreachable, c.allowed_unavailable, c.user_triggered, c.crawl_delay_unsupported,
         c.signed,
         c.bytes, c.s2xx, c.s3xx, c.s304, c.s4xx, c.s5xx, c.error_answers, c.other_methods,
-        c.no_backoff, c.repeat_fetches, c.not_modified, c.refetch_median_hours, c.contact
+        c.no_backoff, c.repeat_fetches, c.not_modified, c.refetch_median_hours, c.contact,
+        c.pref_exposed
     FROM summary_counted c
     JOIN dict bot ON bot.id = c.bot_id
     LEFT JOIN dict host ON host.id = c.host_id
@@ -46,7 +47,7 @@ SELECT bot, host, identity, operator, purpose,
     0::BIGINT AS folded, pos,
     signed,
     bytes, s2xx, s3xx, s304, s4xx, s5xx, error_answers, other_methods,
-    no_backoff, repeat_fetches, not_modified, refetch_median_hours, contact
+    no_backoff, repeat_fetches, not_modified, refetch_median_hours, contact, pref_exposed
 FROM top
 UNION ALL
 SELECT NULL, host, identity, NULL, NULL,
@@ -59,7 +60,7 @@ SELECT NULL, host, identity, NULL, NULL,
     sum(signed)::BIGINT,
     sum(bytes)::BIGINT, sum(s2xx)::BIGINT, sum(s3xx)::BIGINT, sum(s304)::BIGINT, sum(s4xx)::BIGINT,
     sum(s5xx)::BIGINT, sum(error_answers)::BIGINT, sum(other_methods)::BIGINT,
-    sum(no_backoff)::BIGINT, sum(repeat_fetches)::BIGINT, sum(not_modified)::BIGINT, NULL, bool_or(contact)
+    sum(no_backoff)::BIGINT, sum(repeat_fetches)::BIGINT, sum(not_modified)::BIGINT, NULL, bool_or(contact), sum(pref_exposed)::BIGINT
 FROM named ANTI JOIN top USING (bot_id, host_id, identity_code)
 GROUP BY host, identity
 ORDER BY pos NULLS LAST;

@@ -44,7 +44,8 @@ SELECT
     coalesce(sum(r.s4xx), 0)::BIGINT  AS s4xx,
     coalesce(sum(r.s5xx), 0)::BIGINT  AS s5xx,
     coalesce(sum(r.s5xx + r.s429), 0)::BIGINT AS error_answers,
-    coalesce(sum(r.other_methods), 0)::BIGINT AS other_methods
+    coalesce(sum(r.other_methods), 0)::BIGINT AS other_methods,
+    coalesce(sum(r.pref_exposed), 0)::BIGINT                                  AS pref_exposed
 FROM request_counts r, verdicts v
 GROUP BY r.bot_id, r.host_id, r.identity_code;
 

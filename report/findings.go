@@ -77,6 +77,10 @@ type Findings struct {
 	CrawlDelayIgnored []CrawlDelayNote
 	// Block is the block list: what was written and why.
 	Block BlockFindings
+	// Preferences are the versions of the hosts whose robots.txt declares
+	// AI-use preferences in some version, with the exposure under each
+	// (PrefVersion); nil when no version declares any.
+	Preferences []PrefVersion
 }
 
 // Limits are the N of the top-N lists of Findings.
@@ -355,6 +359,7 @@ var Sections = []Section{
 	{"rules", "Broken rules"},
 	{"versions", "robots.txt versions"},
 	{"changes", "Reactions to changes"},
+	{"preferences", "AI-use preferences"},
 	{"paths", "Disallowed paths"},
 	{"breaches", "Breaches of limits"},
 	{"referrals", "Referrals"},

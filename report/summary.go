@@ -41,6 +41,9 @@ type Summary struct {
 	// RobotsEvidence are the changes of robots.txt that the logs' own
 	// /robots.txt answers show and the history lacks.
 	RobotsEvidence []RobotsEvidence `json:"robots_evidence"`
+	// Preferences are the AI-use preferences each robots.txt version
+	// declared (PreferenceVersion); omitted when no version declares any.
+	Preferences []PreferenceVersion `json:"preferences,omitempty"`
 }
 
 // SignatureRow is one entry of summary.json's "signatures": the requests
@@ -348,6 +351,12 @@ type BotRow struct {
 	Bytes   int64     `json:"bytes"`
 	Status  StatusMix `json:"status"`
 	Conduct Conduct   `json:"conduct"`
+	// PrefExposed: requests of a crawler whose purpose the AI-use
+	// preference in effect (Content-Usage, Content-Signal) refuses for
+	// the path fetched. Exposure, not a violation: preferences govern use,
+	// not fetching, so it is in no other count and no finding. 0 when the
+	// site states no preference.
+	PrefExposed int64 `json:"pref_exposed"`
 }
 
 // Identities of BotRow.Identity.

@@ -33,6 +33,7 @@ const (
 	kcOtherMethod
 	kcURL
 	kcWait
+	kcPrefExposed
 )
 
 // dictString is the type of the columns whose values repeat: dictionary
@@ -64,6 +65,7 @@ var keySchema = arrow.NewSchema([]arrow.Field{
 	kcOtherMethod:       {Name: "other_method", Type: arrow.FixedWidthTypes.Boolean},
 	kcURL:               {Name: "url", Type: arrow.PrimitiveTypes.Uint64},
 	kcWait:              {Name: "wait_s", Type: arrow.PrimitiveTypes.Int32},
+	kcPrefExposed:       {Name: "pref_exposed", Type: arrow.FixedWidthTypes.Boolean},
 }, nil)
 
 // encodeKeyRows returns k as an Arrow IPC stream of one batch of keySchema.
@@ -92,6 +94,7 @@ func encodeKeyRows(mem memory.Allocator, k *keyRows) ([]byte, error) {
 	b.Field(kcOtherMethod).(*array.BooleanBuilder).AppendValues(k.otherMethod, nil)
 	b.Field(kcURL).(*array.Uint64Builder).AppendValues(k.url, nil)
 	b.Field(kcWait).(*array.Int32Builder).AppendValues(k.waitS, nil)
+	b.Field(kcPrefExposed).(*array.BooleanBuilder).AppendValues(k.prefExposed, nil)
 	for _, c := range []struct {
 		col  int
 		vals []string
@@ -166,13 +169,14 @@ func decodeKeyRows(mem memory.Allocator, data []byte, k *keyRows) error {
 		other, ok18 := rec.Column(kcOtherMethod).(*array.Boolean)
 		url, ok19 := rec.Column(kcURL).(*array.Uint64)
 		wait, ok20 := rec.Column(kcWait).(*array.Int32)
+		exposed, ok21 := rec.Column(kcPrefExposed).(*array.Boolean)
 		var uaDict, ruleDict *array.String
 		if ok13 && ok14 {
 			uaDict, ok13 = ua.Dictionary().(*array.String)
 			ruleDict, ok14 = rule.Dictionary().(*array.String)
 		}
 		if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6 && ok7 && ok8 && ok9 && ok10 && ok11 && ok12 && ok13 && ok14 && ok15 &&
-			ok16 && ok17 && ok18 && ok19 && ok20) {
+			ok16 && ok17 && ok18 && ok19 && ok20 && ok21) {
 			return fmt.Errorf("cannot decode a batch of requests: schema %s", rec.Schema())
 		}
 		for i := range int(rec.NumRows()) {
@@ -185,6 +189,7 @@ func decodeKeyRows(mem memory.Allocator, data []byte, k *keyRows) error {
 			k.crawlDelay = append(k.crawlDelay, delay.Value(i))
 			k.hasDelay = append(k.hasDelay, delay.IsValid(i))
 			k.delayIgnored = append(k.delayIgnored, ignored.Value(i))
+			k.prefExposed = append(k.prefExposed, exposed.Value(i))
 			hasRate := rateN.IsValid(i) && rateS.IsValid(i)
 			k.rateN = append(k.rateN, rateN.Value(i))
 			k.rateS = append(k.rateS, rateS.Value(i))

@@ -72,6 +72,8 @@ type keyRows struct {
 	otherMethod []bool
 	url         []uint64
 	waitS       []int32
+	// prefExposed: the request is pref_exposed (audit.PartialSchema).
+	prefExposed []bool
 }
 
 // len returns the number of rows.
@@ -84,7 +86,7 @@ func (k *keyRows) check() error {
 	for _, l := range []int{len(k.order), len(k.line), len(k.verdict), len(k.robotsFetch), len(k.visitBreach),
 		len(k.crawlDelay), len(k.hasDelay), len(k.delayIgnored), len(k.rateN), len(k.rateS), len(k.hasRate), len(k.clientIP), len(k.hasIP),
 		len(k.operator), len(k.userTriggered), len(k.userAgent), len(k.hasUA), len(k.rule), len(k.hasRule),
-		len(k.status), len(k.bytes), len(k.otherMethod), len(k.url), len(k.waitS)} {
+		len(k.status), len(k.bytes), len(k.otherMethod), len(k.url), len(k.waitS), len(k.prefExposed)} {
 		if l != n {
 			return fmt.Errorf("columns of %d and %d rows", n, l)
 		}
@@ -124,7 +126,7 @@ var verdictCounts = func() map[string]int {
 		}
 	}
 	// These int64 fields are measured, not verdicts.
-	for _, n := range []string{"requests", "robots_fetches", "crawl_delay_breaches", "request_rate_breaches", "visit_time_breaches", "ips", "crawl_delay_unsupported"} {
+	for _, n := range []string{"requests", "robots_fetches", "crawl_delay_breaches", "request_rate_breaches", "visit_time_breaches", "ips", "crawl_delay_unsupported", "pref_exposed"} {
 		delete(m, n)
 	}
 	return m
@@ -158,6 +160,9 @@ func measureKey(key botKey, k *keyRows) (report.BotRow, error) {
 		}
 		if k.visitBreach[i] {
 			r.VisitTimeBreaches++
+		}
+		if k.prefExposed[i] {
+			r.PrefExposed++
 		}
 		if f, ok := verdictCounts[k.verdict[i]]; ok {
 			row.Field(f).SetInt(row.Field(f).Int() + 1)

@@ -39,6 +39,7 @@ func TestMeasureKey(t *testing.T) {
 		otherMethod: []bool{false, false, false, true},
 		url:         []uint64{1, 1, 1, 2},
 		waitS:       []int32{-1, -1, -1, -1},
+		prefExposed: []bool{false, true, false, false},
 	}
 	k.userAgent[0], k.hasUA[0] = "MJ12bot/v1.4.8 (http://mj12bot.com/)", true
 	r, err := measureKey(botKey{Bot: "MJ12bot", Host: "a.example", Identity: 1}, k)
@@ -48,7 +49,7 @@ func TestMeasureKey(t *testing.T) {
 	want := report.BotRow{Bot: "MJ12bot", Host: "a.example", Identity: "verified", Requests: 4, RobotsFetches: 1,
 		Disallowed: 1, DisallowedInGrace: 1, UserTriggered: 1, VisitTimeBreaches: 2, CrawlDelayBreaches: 2, IPs: 2,
 		FirstSeen: t0, LastSeen: t0.Add(time.Hour), Bytes: 812, Status: report.StatusMix{S2xx: 2, S304: 1, S5xx: 1},
-		Conduct: report.Conduct{ErrorAnswers: 1, NoBackoff: 1, RepeatFetches: 2, NotModified: 1, OtherMethods: 1, Contact: true}}
+		Conduct: report.Conduct{ErrorAnswers: 1, NoBackoff: 1, RepeatFetches: 2, NotModified: 1, OtherMethods: 1, Contact: true}, PrefExposed: 1}
 	// URL 1 at 0 s, 2 s and 1 h: gaps of 2 s and 3598 s, median 1800 s.
 	if r.Conduct.RefetchHoursMedian == nil || *r.Conduct.RefetchHoursMedian != 0.5 || r.Conduct.NotModifiedShare == nil || *r.Conduct.NotModifiedShare != 0.5 {
 		t.Errorf("refetch median %v, not_modified_share %v; want 0.5 and 0.5", r.Conduct.RefetchHoursMedian, r.Conduct.NotModifiedShare)

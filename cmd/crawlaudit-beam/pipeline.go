@@ -399,6 +399,7 @@ func splitByKey(rec arrow.RecordBatch, index int, fileBase int64, files map[stri
 		other    = rec.Column(audit.PartialOtherMethod).(*array.Boolean)
 		url      = rec.Column(audit.PartialURL).(*array.Uint64)
 		retry    = rec.Column(audit.PartialRetryAfter).(*array.Int32)
+		exposed  = rec.Column(audit.PartialPrefExposed).(*array.Boolean)
 	)
 	keys := map[botKey]*keyRows{}
 	fetches := map[availKey][]fetchEvent{}
@@ -454,6 +455,7 @@ func splitByKey(rec arrow.RecordBatch, index int, fileBase int64, files map[stri
 			w = retry.Value(i)
 		}
 		k.waitS = append(k.waitS, w)
+		k.prefExposed = append(k.prefExposed, exposed.Value(i))
 		if fetch.Value(i) && key.Identity != 2 && !user.Value(i) && measure.StateOf(status.Value(i), status.IsValid(i)) != measure.StateNone {
 			ak := availKey{Host: key.Host, Operator: availOperator(key.Bot, operator.Value(i))}
 			fetches[ak] = append(fetches[ak], fetchEvent{TS: int64(ts.Value(i)), Order: k.order[len(k.order)-1], Line: line.Value(i),

@@ -255,6 +255,16 @@ func TestPipelineEqualsAudit(t *testing.T) {
 				t.Errorf("crawl_delay_unsupported %d, crawl_delay_breaches %d: want both", unsupported, delay)
 			}
 		}},
+		{"a month gaining Content-Usage: train-ai=n", options{Values: auditflags.Values{Robots: "../../testdata/aipref-month/robots"}},
+			[]string{"../../testdata/aipref-month/access.log"}, func(t *testing.T, s *report.Summary) {
+				var exposed int64
+				for _, r := range s.Bots {
+					exposed += r.PrefExposed
+				}
+				if exposed == 0 || len(s.Preferences) == 0 {
+					t.Errorf("pref_exposed %d, %d versions declaring preferences: want both", exposed, len(s.Preferences))
+				}
+			}},
 		{"generated month, google, no grace, a period", options{Values: auditflags.Values{Robots: genRobots, Spec: "google", Grace: 0, GraceSet: true,
 			From: "2026-10-04T06:00:00Z", To: "2026-10-27"}}, genLogs, func(t *testing.T, s *report.Summary) {
 			if s.Input.OutsidePeriod == 0 {

@@ -41,7 +41,8 @@ host, client_ip, method, target, status, bytes, user_agent, bot, file, line,
 robots_version, robots_group, verdict, rule, rule_line, crawl_delay, rate_requests,
 rate_seconds, visit_window, visit_breach, robots_fetch, gap_us, rate_count,
 crawl_delay_breach, request_rate_breach, crawl_delay_unsupported, identity,
-identity_evidence, signature_status, signer). Also: bots (bot, operator, purpose),
+identity_evidence, signature_status, signer,
+pref_exposed). Also: bots (bot, operator, purpose),
 traffic (host, humans, bots); requests has the same rows with ids into dict
 (id, value) instead of names.`,
 			Example: `  crawlaudit audit --robots testdata/sample/robots --db /tmp/audit.duckdb testdata/sample/access-2026-10.log.gz

@@ -27,6 +27,9 @@ func TestNoControlOrBidi(t *testing.T) {
 			Breaches: []report.BreachGroup{{Label: s, Bot: s, Host: s, Kind: "crawl-delay", Limit: s, Unit: s, N: 1, Worst: s, Median: s}},
 			Block:    report.BlockFindings{Files: []string{s}, Kinds: []string{s}, Addresses: 1, Blocks: 1, Entries: []report.BlockEntry{{Addr: s, Reasons: s, Claims: []string{s}}}},
 			Versions: []report.RobotsVersion{{Host: s, Name: s, First: true}},
+			Preferences: []report.PrefVersion{{Host: s, Name: s, Start: day,
+				Statements: []report.PreferenceStatement{{Directive: "Content-Usage", Group: s, Path: s, Value: s, Prefs: map[string]string{"train-ai": "n"}, Line: 1}},
+				Rows:       []report.PrefExposure{{Bot: s, Purpose: s, Identity: "verified", Requests: 2, Exposed: 1}}, RowsTotal: 1}},
 		}
 		f.Headlines = report.Headlines(f)
 		var buf bytes.Buffer

@@ -389,6 +389,8 @@ func (m *writer) write(f *report.Findings) {
 			[]bool{false, false, false, true, true, true, true}, rows)
 	}
 
+	m.preferences(f)
+
 	// Method.
 	m.p("## Method")
 	m.p("")
@@ -455,4 +457,52 @@ func (m *writer) signatures(s *report.Summary) {
 		rows = append(rows, []string{Text(g.Signer), Text(g.Key), g.Status, num(g.Requests), strings.Join(bots, ", "), report.SignatureMeaning(g.Status)})
 	}
 	m.table([]string{"signer", "key", "outcome", "requests", "judged as", "what it means"}, []bool{false, false, false, true, false, false}, rows)
+}
+
+// preferences writes the section AI-use preferences: per robots.txt version
+// the declared lines and the exposure of each search or AI crawler.
+func (m *writer) preferences(f *report.Findings) {
+	m.p("## AI-use preferences")
+	m.p("")
+	if len(f.Preferences) == 0 {
+		m.p("No robots.txt version declares an AI-use preference (%s or %s).", Code("Content-Usage"), Code("Content-Signal"))
+		m.p("")
+		return
+	}
+	m.p("Per robots.txt version, its %s and %s lines, and the requests of the crawlers a preference can refuse; "+
+		"exposed counts those fetched (as robots.txt allowed) where the preference in effect refused the crawler's purpose. "+
+		"Exposure is not a violation: it is not counted as disallowed and blocks no one.", Code("Content-Usage"), Code("Content-Signal"))
+	m.p("")
+	for _, v := range f.Preferences {
+		start := "in effect for all time"
+		if !v.Start.IsZero() {
+			start = "live from " + when(v.Start) + " UTC"
+		}
+		m.p("### %s of %s, %s", Code(path.Base(v.Name)), Name(host(v.Host)), start)
+		m.p("")
+		if len(v.Statements) == 0 {
+			m.p("No preference declared.")
+			m.p("")
+		} else {
+			var rows [][]string
+			for _, st := range v.Statements {
+				rows = append(rows, []string{fmt.Sprint(st.Line), Text(st.Directive), Text(st.Scope()), Code(st.Value), Text(st.Stated())})
+			}
+			m.table([]string{"line", "directive", "for", "value as written", "read as"}, []bool{true}, rows)
+		}
+		if len(v.Rows) == 0 {
+			m.p("No request of a search or AI crawler was judged by this version.")
+			m.p("")
+			continue
+		}
+		var rows [][]string
+		for _, e := range v.Rows {
+			rows = append(rows, []string{Name(e.Bot) + " (" + Text(e.Identity) + ")", Text(e.Purpose), Code(e.Refusing() + "=n"), num(e.Requests), num(e.Exposed)})
+		}
+		m.table([]string{"bot", "purpose", "refused by", "requests", "exposed"}, []bool{false, false, false, true, true}, rows)
+		if len(v.Rows) < v.RowsTotal {
+			m.p("%d of %d bot rows, most exposed first.", len(v.Rows), v.RowsTotal)
+			m.p("")
+		}
+	}
 }

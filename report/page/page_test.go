@@ -48,6 +48,9 @@ func hostileFindings(s string) *report.Findings {
 		Breaches:          []report.BreachGroup{{Label: s, Bot: s, Host: s, Kind: "crawl-delay", Limit: s, Unit: s, N: 1, Worst: s, Median: s, First: day, Last: day}},
 		CrawlDelayIgnored: []report.CrawlDelayNote{{Bot: s, Operator: s, N: 2, Control: s, ControlURL: s}},
 		Block:             report.BlockFindings{Files: []string{s}, Kinds: []string{s}, Min: 1, AllowList: s, Addresses: 1, Blocks: 1, Entries: []report.BlockEntry{{Addr: s, Reasons: s, Claims: []string{s}}}},
+		Preferences: []report.PrefVersion{{Host: s, Name: s, Start: day,
+			Statements: []report.PreferenceStatement{{Directive: "Content-Usage", Group: s, Path: s, Value: s, Prefs: map[string]string{"train-ai": "n"}, Line: 1}},
+			Rows:       []report.PrefExposure{{Bot: s, Purpose: s, Identity: "verified", Requests: 2, Exposed: 1}}, RowsTotal: 1}},
 	}
 	f.Headlines = report.Headlines(f)
 	return f
