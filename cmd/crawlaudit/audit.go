@@ -519,9 +519,9 @@ func existingDir(dir string) string {
 // nextSteps is the table's footer: what to do next.
 func nextSteps(opt *auditOptions) string {
 	if opt.out == "" {
-		return "Next: --out DIR writes report.html (a page with charts to read or send), report.md, summary.json, violations.csv (every disallowed request with its robots.txt rule), breaches.csv and blocklist.txt; --block-format all adds files for nftables, ipset, iptables, nginx, Apache, HAProxy, Cloudflare, AWS WAF and CrowdSec; --db FILE keeps the audit for crawlaudit query."
+		return "Next: --out DIR writes report.html (a page with charts to read or send), report.md (with sections on conduct, referrals and AI-use preferences), summary.json, agents.json (what each crawler was seen to respect), violations.csv (every disallowed request with its robots.txt rule), breaches.csv and blocklist.txt; --block-format all adds files for nftables, ipset, iptables, nginx, Apache, HAProxy, Cloudflare, AWS WAF and CrowdSec; --db FILE keeps the audit for crawlaudit query."
 	}
-	return "Next: open " + opt.out + "/report.html in a browser (report.md for a ticket); violations.csv lists every disallowed request with its robots.txt rule, breaches.csv every breach; blocklist.txt the addresses to block (--help shows how to load each firewall format)."
+	return "Next: open " + opt.out + "/report.html in a browser (report.md for a ticket): beside the violations, its sections conduct, referrals and preferences show how each crawler behaved, what each AI operator sent back and where the site's AI-use preferences applied; agents.json what each crawler was seen to respect; violations.csv lists every disallowed request with its robots.txt rule, breaches.csv every breach; blocklist.txt the addresses to block (--help shows how to load each firewall format)."
 }
 
 // maxRejectedShown is how many rejected lines audit prints on stderr.

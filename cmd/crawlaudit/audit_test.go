@@ -109,7 +109,7 @@ func TestAuditOut(t *testing.T) {
 	for _, e := range entries {
 		names = append(names, e.Name())
 	}
-	if strings.Join(names, " ") != "blocklist.txt breaches.csv report.html report.md summary.json violations.csv" {
+	if strings.Join(names, " ") != "agents.json blocklist.txt breaches.csv report.html report.md summary.json violations.csv" {
 		t.Errorf("--out wrote %v", names)
 	}
 	bl, err := os.ReadFile(filepath.Join(dir, "blocklist.txt"))

@@ -144,7 +144,7 @@ func TestAuditStaleFormats(t *testing.T) {
 	}
 	audit()
 	n = names()
-	want := "blocklist.txt breaches.csv notes.txt report.html report.md summary.json violations.csv"
+	want := "agents.json blocklist.txt breaches.csv notes.txt report.html report.md summary.json violations.csv"
 	if got := strings.Join(n, " "); got != want {
 		t.Errorf("no --block-format after nftables: %s, want %s", got, want)
 	}
