@@ -9,7 +9,7 @@ import (
 
 // AIReferrals: about that fraction of the visits land from an AI
 // assistant, each named by its Referer or ChatGPT's utm_source, which the
-// referrer table knows; the other visits land as before.
+// referrer table knows; the other visits keep the Referers of a month without them.
 func TestAIReferrals(t *testing.T) {
 	for _, share := range []float64{0, 0.05, 0.2} {
 		cfg := RealisticConfig(100_000)
