@@ -192,8 +192,8 @@ func checkCuts(t *testing.T, p *combinedParser, ref Parser, line []byte) {
 // trims them, Unicode spaces included, whichever way the ends are checked.
 func TestSplitRequest(t *testing.T) {
 	tests := []struct {
-		name, line             string
-		ok                     bool
+		name, line            string
+		ok                    bool
 		method, target, proto string
 	}{
 		{"RFC 9112 §3 request line", "GET /where?q=now HTTP/1.1", true, "GET", "/where?q=now", "HTTP/1.1"},
