@@ -38,6 +38,11 @@ const clientValueBytes = 64
 // remembering the last one: runs of requests of one client are the rule
 // (three lines in four in a generated month of traffic), and comparing
 // costs less than checking even a dotted IPv4 address.
+//
+// It also remembers the results for the addresses that are no dotted IPv4
+// address (IPv6 ones, mostly): parsing and writing one back in canonical
+// form costs several times a map lookup, and a client's requests often
+// come in runs broken by other clients' requests.
 type clientChecker struct {
 	scratch []byte
 	last    []byte // the last address checked
@@ -46,7 +51,24 @@ type clientChecker struct {
 	lastLen int
 	lastWhy string
 	hasLast bool
+	// seen maps an address that is no dotted IPv4 address to its result,
+	// held in seenOut; both are forgotten at maxSeenClients entries.
+	seen    map[string]seenClient
+	seenOut []byte
 }
+
+// seenClient is the result of clientAddr for one address: the reason it
+// is invalid, or its canonical form, seenOut[off:off+n] (n < 0: the address
+// itself).
+type seenClient struct {
+	why    string
+	off, n int32
+}
+
+// maxSeenClients bounds clientChecker.seen: a worker remembers this many
+// addresses (about 1.5 MiB), enough for the distinct IPv6 clients of a
+// million lines of the realistic month (docs/performance.md).
+const maxSeenClients = 1 << 14
 
 // check returns clientAddr(v). The result is valid until the next call or
 // as long as v, whichever is shorter.
@@ -57,6 +79,53 @@ func (c *clientChecker) check(v []byte) ([]byte, string) {
 		}
 		return v[c.lastOff : c.lastOff+c.lastLen], ""
 	}
+	switch {
+	case isDottedIPv4(v): // what clientAddr checks first, and keeps
+		c.last = append(c.last[:0], v...)
+		c.hasLast, c.lastWhy, c.lastOut, c.lastOff, c.lastLen = true, "", nil, 0, len(v)
+		return v, ""
+	case v == nil:
+		return c.checkNew(v)
+	}
+	return c.checkSeen(v)
+}
+
+// checkSeen is check for an address that is no dotted IPv4 address: the
+// remembered result, or clientAddr's, remembered.
+func (c *clientChecker) checkSeen(v []byte) ([]byte, string) {
+	if e, ok := c.seen[string(v)]; ok {
+		c.last = append(c.last[:0], v...)
+		c.hasLast, c.lastWhy, c.lastOut = true, e.why, nil
+		switch {
+		case e.why != "":
+			return nil, e.why
+		case e.n < 0:
+			c.lastOff, c.lastLen = 0, len(v)
+			return v, ""
+		}
+		c.lastOut = c.seenOut[e.off : e.off+e.n : e.off+e.n]
+		return c.lastOut, ""
+	}
+	out, why := c.checkNew(v)
+	if len(c.seen) >= maxSeenClients {
+		clear(c.seen)
+		c.seenOut = c.seenOut[:0]
+	}
+	if c.seen == nil {
+		c.seen = make(map[string]seenClient)
+	}
+	e := seenClient{why: why, n: -1}
+	if why == "" && !(within(v, out) && len(out) == len(v)) {
+		// Written in canonical form, or v without its brackets and port.
+		e.off, e.n = int32(len(c.seenOut)), int32(len(out))
+		c.seenOut = append(c.seenOut, out...)
+	}
+	c.seen[string(v)] = e
+	return out, why
+}
+
+// checkNew is check for an address not remembered.
+func (c *clientChecker) checkNew(v []byte) ([]byte, string) {
 	out, why := clientAddr(v, &c.scratch)
 	c.last = append(c.last[:0], v...)
 	c.hasLast, c.lastWhy, c.lastOut = v != nil, why, nil
