@@ -61,7 +61,7 @@ type clientChecker struct {
 // seenSlots is the size of clientChecker.seen, and seenBytes the longest
 // address it remembers: 1,024 slots catch nearly as many repeats as an
 // unbounded map on a month of realistic traffic (docs/performance.md), in
-// 100 KiB; an IPv6 address with brackets and a port fits in 48 bytes.
+// 120 KiB; an IPv6 address with brackets and a port fits in 48 bytes.
 const (
 	seenSlots = 1024
 	seenBytes = 48
