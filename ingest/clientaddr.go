@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"bytes"
+	"hash/maphash"
 	"net/netip"
 	"unicode/utf8"
 	"unsafe"
@@ -38,14 +39,43 @@ const clientValueBytes = 64
 // remembering the last one: runs of requests of one client are the rule
 // (three lines in four in a generated month of traffic), and comparing
 // costs less than checking even a dotted IPv4 address.
+//
+// It also remembers the results for the addresses that are no dotted IPv4
+// address (IPv6 ones, mostly), in a small table indexed by their hash:
+// parsing one and writing it back in canonical form costs several times a
+// lookup, and a client's requests often come in runs broken by other
+// clients' requests. The table holds no pointers to the heap but its
+// reasons, which are constants, so it costs the collector nothing.
 type clientChecker struct {
 	scratch []byte
 	last    []byte // the last address checked
-	lastOut []byte // its result when in scratch
+	lastOut []byte // its result when in scratch or seen
 	lastOff int    // else the offset of the result in it
 	lastLen int
 	lastWhy string
 	hasLast bool
+	seen    *[seenSlots]seenClient // allocated at the first address remembered
+	seed    maphash.Seed
+}
+
+// seenSlots is the size of clientChecker.seen, and seenBytes the longest
+// address it remembers: 1,024 slots catch nearly as many repeats as an
+// unbounded map on a month of realistic traffic (docs/performance.md), in
+// 120 KiB; an IPv6 address with brackets and a port fits in 48 bytes.
+const (
+	seenSlots = 1024
+	seenBytes = 48
+)
+
+// seenClient is the result of clientAddr for the address key[:keyLen]
+// (keyLen 0: an empty slot): the reason it is invalid, or its
+// canonical form out[:outLen] (outLen -1: the address itself).
+type seenClient struct {
+	key    [seenBytes]byte
+	out    [seenBytes]byte
+	keyLen uint8
+	outLen int8
+	why    string
 }
 
 // check returns clientAddr(v). The result is valid until the next call or
@@ -57,6 +87,50 @@ func (c *clientChecker) check(v []byte) ([]byte, string) {
 		}
 		return v[c.lastOff : c.lastOff+c.lastLen], ""
 	}
+	switch {
+	case isDottedIPv4(v): // what clientAddr checks first, and keeps
+		c.last = append(c.last[:0], v...)
+		c.hasLast, c.lastWhy, c.lastOut, c.lastOff, c.lastLen = true, "", nil, 0, len(v)
+		return v, ""
+	case len(v) == 0 || len(v) > seenBytes:
+		return c.checkNew(v)
+	}
+	return c.checkSeen(v)
+}
+
+// checkSeen is check for an address that is no dotted IPv4 address, of 1
+// to seenBytes bytes: the remembered result, or clientAddr's, remembered.
+func (c *clientChecker) checkSeen(v []byte) ([]byte, string) {
+	if c.seen == nil {
+		c.seen, c.seed = new([seenSlots]seenClient), maphash.MakeSeed()
+	}
+	e := &c.seen[maphash.Bytes(c.seed, v)%seenSlots]
+	if int(e.keyLen) == len(v) && string(e.key[:len(v)]) == string(v) {
+		c.last = append(c.last[:0], v...)
+		c.hasLast, c.lastWhy, c.lastOut = true, e.why, nil
+		switch {
+		case e.why != "":
+			return nil, e.why
+		case e.outLen < 0:
+			c.lastOff, c.lastLen = 0, len(v)
+			return v, ""
+		}
+		c.lastOut = e.out[:e.outLen:e.outLen]
+		return c.lastOut, ""
+	}
+	out, why := c.checkNew(v)
+	e.keyLen = uint8(copy(e.key[:], v))
+	e.why, e.outLen = why, -1
+	if why == "" && (!within(v, out) || len(out) != len(v)) {
+		// Written in canonical form (at most 39 bytes), or v without its
+		// brackets and port: it fits in out.
+		e.outLen = int8(copy(e.out[:], out))
+	}
+	return out, why
+}
+
+// checkNew is check for an address not remembered.
+func (c *clientChecker) checkNew(v []byte) ([]byte, string) {
 	out, why := clientAddr(v, &c.scratch)
 	c.last = append(c.last[:0], v...)
 	c.hasLast, c.lastWhy, c.lastOut = v != nil, why, nil

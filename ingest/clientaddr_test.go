@@ -102,10 +102,10 @@ func TestClientChecker(t *testing.T) {
 			if string(got) != string(want) || why != wantWhy || (got == nil) != (want == nil) {
 				t.Errorf("round %d, value %d %q: check = %q, %q; clientAddr = %q, %q", round, i, v, got, why, want, wantWhy)
 			}
-			if within(c.scratch, got) || within(line, got) || got == nil {
+			if within(c.scratch, got) || within(line, got) || got == nil || inSeen(&c, got) {
 				continue
 			}
-			t.Errorf("value %q: result %q is neither in the line nor in the scratch", v, got)
+			t.Errorf("value %q: result %q is neither in the line nor in the checker's scratch or memory", v, got)
 		}
 	}
 	if got, why := c.check(nil); got != nil || why != ClientMissing {
@@ -191,6 +191,69 @@ func TestClientAddrAllocs(t *testing.T) {
 	}
 }
 
+// checkerAgrees runs the addresses through one clientChecker, in order,
+// and fails unless each result is clientAddr's, also when it is read again
+// just before the next call (the result is valid until then).
+func checkerAgrees(t *testing.T, c *clientChecker, addrs ...[]byte) {
+	t.Helper()
+	for i, v := range addrs {
+		var scratch []byte
+		want, wantWhy := clientAddr(v, &scratch)
+		got, why := c.check(v)
+		if why != wantWhy || string(got) != string(want) || (got == nil) != (want == nil) {
+			t.Fatalf("address %d, %q: checker says %q, %q; clientAddr %q, %q", i, v, got, why, want, wantWhy)
+		}
+	}
+}
+
+// TestClientCheckerRemembers: the checker's memory of the last address and
+// of the addresses that are no dotted IPv4 address gives clientAddr's
+// results: in runs, interleaved, evicted by others, too long to remember,
+// and for the forms clientAddr rewrites (RFC 5952 §4 canonical text,
+// IPv4-mapped, brackets and port of RFC 3986 §3.2.2) or rejects.
+func TestClientCheckerRemembers(t *testing.T) {
+	forms := []string{
+		"2001:db8::1", "2001:DB8:0:0:0:0:0:1", "::ffff:192.0.2.1", "[2001:db8::3]:443", "[2001:db8::3]",
+		"fe80::1%eth0", "host.example", "1.2.3.4:8080", "999.1.1.1", "203.0.113.9", "", "::1",
+	}
+	var seq [][]byte
+	for round := range 3 {
+		for i, f := range forms {
+			seq = append(seq, []byte(f), []byte(f)) // a run
+			seq = append(seq, []byte(forms[(i+round+1)%len(forms)]))
+		}
+	}
+	seq = append(seq, nil, []byte("2001:db8::1"), nil)
+	var c clientChecker
+	checkerAgrees(t, &c, seq...)
+
+	// More addresses than slots: they evict one another.
+	var many [][]byte
+	for i := range 4 * seenSlots {
+		many = append(many, fmt.Appendf(nil, "2001:db8:%x::%X", i>>16, i&0xffff))
+	}
+	checkerAgrees(t, &c, many...)
+	checkerAgrees(t, &c, many[:200]...)
+	// Too long to remember (a zone and a port make no address, but the
+	// checker must still say so).
+	long := []byte("[fe80::1%" + strings.Repeat("e", 60) + "]:443")
+	checkerAgrees(t, &c, long, many[0], long)
+	checkerAgrees(t, &c, seq...)
+}
+
+// inSeen reports whether v lies in one of the results c remembers.
+func inSeen(c *clientChecker, v []byte) bool {
+	if c.seen == nil {
+		return false
+	}
+	for i := range c.seen {
+		if within(c.seen[i].out[:], v) {
+			return true
+		}
+	}
+	return false
+}
+
 func BenchmarkClientAddr(b *testing.B) {
 	for _, v := range []string{"203.0.113.77", "66.249.66.1", "2001:db8:85a3::8a2e:370:7334", "1.2.3.4:8080"} {
 		b.Run(v, func(b *testing.B) {
@@ -228,6 +291,10 @@ func FuzzClientAddr(f *testing.F) {
 		if got := isDottedIPv4(v); got != (err == nil && a.Is4()) {
 			t.Errorf("isDottedIPv4(%q) = %v, netip: %v %v", v, got, a, err)
 		}
+		// The worker's checker, remembering v between other addresses,
+		// says the same.
+		var c clientChecker
+		checkerAgrees(t, &c, v, []byte("2001:db8::1"), v, v, []byte("203.0.113.9"), v)
 		var scratch []byte
 		out, why := clientAddr(v, &scratch)
 		if (why == "") == (out == nil) {

@@ -2,6 +2,7 @@ package logfmt
 
 import (
 	"bytes"
+	"unicode/utf8"
 )
 
 // This file holds the layout engine shared by every format of the Common Log
@@ -665,7 +666,9 @@ func (p *layoutParser) request(v []byte, r *Row) bool {
 // (HTTP/1.1, HTTP/2.0); the target is everything in between, spaces included,
 // and must not be empty.
 func splitRequest(v []byte, r *Row) bool {
-	sp := bytes.IndexByte(v, ' ')
+	// A method is a few bytes: a search of the first ones costs less than
+	// IndexByte's setup.
+	sp := indexByteShort(v, ' ')
 	if sp <= 0 || sp > 32 || !isToken(v[:sp]) {
 		return false
 	}
@@ -674,13 +677,22 @@ func splitRequest(v []byte, r *Row) bool {
 	if k := bytes.LastIndexByte(rest, ' '); k >= 0 && isProtocol(rest[k+1:]) {
 		proto, rest = rest[k+1:], rest[:k]
 	}
-	rest = bytes.TrimSpace(rest)
+	// A target that starts and ends with an ASCII byte above the space has
+	// no space to trim, ASCII or Unicode: TrimSpace only for the others.
+	if n := len(rest); n == 0 || !plainEnd(rest[0]) || !plainEnd(rest[n-1]) {
+		rest = bytes.TrimSpace(rest)
+	}
 	if len(rest) == 0 || proto == nil && isProtocol(rest) {
 		return false
 	}
 	r.Method, r.Target, r.Protocol = method, rest, proto
 	return true
 }
+
+// plainEnd reports whether c, at an end of a value, leaves nothing for
+// bytes.TrimSpace to trim: an ASCII byte above the space, which is no
+// space and cannot be part of a multi-byte one.
+func plainEnd(c byte) bool { return c > ' ' && c < utf8.RuneSelf }
 
 // isProtocol reports whether b looks like "HTTP/1.1": upper-case letters, a
 // slash, then digits and dots.

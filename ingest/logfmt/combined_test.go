@@ -184,3 +184,54 @@ func checkCuts(t *testing.T, p *combinedParser, ref Parser, line []byte) {
 		}
 	}
 }
+
+// TestSplitRequest: the request line "METHOD TARGET[ PROTOCOL]" (RFC 9112
+// §3: request-line = method SP request-target SP HTTP-version; HTTP/0.9
+// lines have no version) split as the layout engine and the fast path
+// both do, with the spaces around the target trimmed as bytes.TrimSpace
+// trims them, Unicode spaces included, whichever way the ends are checked.
+func TestSplitRequest(t *testing.T) {
+	tests := []struct {
+		name, line            string
+		ok                    bool
+		method, target, proto string
+	}{
+		{"RFC 9112 §3 request line", "GET /where?q=now HTTP/1.1", true, "GET", "/where?q=now", "HTTP/1.1"},
+		{"HTTP/0.9, no version", "GET /x", true, "GET", "/x", ""},
+		{"space inside the target", "GET /a b HTTP/1.1", true, "GET", "/a b", "HTTP/1.1"},
+		{"two spaces before the version", "GET /a  HTTP/1.1", true, "GET", "/a", "HTTP/1.1"},
+		{"two spaces after the method", "GET  /a HTTP/1.1", true, "GET", "/a", "HTTP/1.1"},
+		{"tab after the target", "GET /a\t HTTP/1.1", true, "GET", "/a", "HTTP/1.1"},
+		{"no-break space (U+00A0) after the target", "GET /a\u00a0 HTTP/1.1", true, "GET", "/a", "HTTP/1.1"},
+		{"next line (U+0085) before the target", "GET \u0085/a HTTP/1.1", true, "GET", "/a", "HTTP/1.1"},
+		{"ideographic space (U+3000) ends the target", "GET /a\u3000", true, "GET", "/a", ""},
+		{"non-ASCII last byte, no space", "GET /caf\u00e9 HTTP/1.1", true, "GET", "/caf\u00e9", "HTTP/1.1"},
+		{"invalid UTF-8 at the end", "GET /a\xff HTTP/1.1", true, "GET", "/a\xff", "HTTP/1.1"},
+		{"control byte at the end, not a space", "GET /a\x01 HTTP/1.1", true, "GET", "/a\x01", "HTTP/1.1"},
+		{"DEL at the end, not a space", "GET /a\x7f", true, "GET", "/a\x7f", ""},
+		{"RFC 9110 §9.1: the method is a token", "G(T /a HTTP/1.1", false, "", "", ""},
+		{"only spaces for a target", "GET \u00a0 HTTP/1.1", false, "", "", ""},
+		{"a version and no target", "GET HTTP/1.1", false, "", "", ""},
+		{"no space", "GET", false, "", "", ""},
+		{"method longer than 32 bytes", strings.Repeat("M", 33) + " /a", false, "", "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var r Row
+			r.Reset()
+			ok := splitRequest([]byte(tt.line), &r)
+			if ok != tt.ok {
+				t.Fatalf("%q: ok = %v, want %v", tt.line, ok, tt.ok)
+			}
+			if !ok {
+				return
+			}
+			if string(r.Method) != tt.method || string(r.Target) != tt.target || string(r.Protocol) != tt.proto {
+				t.Errorf("%q: got %q %q %q, want %q %q %q", tt.line, r.Method, r.Target, r.Protocol, tt.method, tt.target, tt.proto)
+			}
+			if (r.Protocol == nil) != (tt.proto == "") {
+				t.Errorf("%q: protocol %q, want nil: %v", tt.line, r.Protocol, tt.proto == "")
+			}
+		})
+	}
+}
