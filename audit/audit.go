@@ -492,11 +492,13 @@ func runOnce(ctx context.Context, cfg Config, logs []string, damaged []*ingest.I
 		}
 	}
 	phase("availability.sql")
-	if err := db.Exec(ctx, queries.SQL("measures.sql")); err != nil {
-		return nil, err
-	}
-	if err := conductSQL(ctx, db); err != nil {
-		return nil, err
+	// The window functions serve the stored requests' measures (judged.sql)
+	// and the summary's breaches when the judge did not stream them; a lean
+	// audit stores no request.
+	if j.lean == nil || !j.measured.windowsStreamed() {
+		if err := db.Exec(ctx, queries.SQL("measures.sql")); err != nil {
+			return nil, err
+		}
 	}
 	status("measuring crawl-delay and request-rate windows")
 	if err := res.summarize(ctx, cfg, hist, j, acc); err != nil {

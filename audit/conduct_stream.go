@@ -79,7 +79,7 @@ func (w *streamKeys) dropConduct() {
 // conductStreamed reports whether w measured the conduct of every key.
 func (w *streamKeys) conductStreamed() bool { return w != nil && !w.off && !w.conductOff }
 
-// conductRows returns the rows of the table streamed_conduct (bot_id,
+// conductRows returns the rows of the table summary_conduct (bot_id,
 // host_id, identity_code, no_backoff, repeat_fetches, not_modified,
 // refetch_median_hours, contact), one per key. The keys are measured on
 // every core: this runs once the logs are read, before the summary.
@@ -108,40 +108,27 @@ func (w *streamKeys) conductRows() [][]any {
 	return out
 }
 
-// storeConduct writes the temporary table streamed_conduct and sets the
-// variable conduct_streamed that tells summary_counts.sql whether
-// conduct.sql must measure the stored requests instead: one statement of
-// literals (the rows are numbers and flags), which DuckDB runs several
-// times as fast as as many bound parameters.
-func (w *streamKeys) storeConduct(ctx context.Context, s *store.Store) error {
+// storeConduct writes the conduct rows streamed (conductRows) as the
+// temporary table summary_conduct: one statement of literals (the rows are
+// numbers and flags), which DuckDB runs several times as fast as as many
+// bound parameters.
+func storeConduct(ctx context.Context, s *store.Store, rows [][]any) error {
 	var q strings.Builder
-	q.WriteString(`CREATE OR REPLACE TEMP TABLE streamed_conduct (bot_id INTEGER, host_id INTEGER,
+	q.WriteString(`CREATE OR REPLACE TEMP TABLE summary_conduct (bot_id INTEGER, host_id INTEGER,
     identity_code UTINYINT, no_backoff BIGINT, repeat_fetches BIGINT, not_modified BIGINT,
-    refetch_median_hours DOUBLE, contact BOOLEAN);
-`)
-	streamed := w.conductStreamed() && w.measured != nil
-	if streamed {
-		<-w.measured
-		for i, r := range w.conduct {
-			if i%1000 == 0 {
-				if i > 0 {
-					q.WriteString(";\n")
-				}
-				q.WriteString("INSERT INTO streamed_conduct VALUES ")
-			} else {
-				q.WriteString(", ")
-			}
-			median := "NULL"
-			if h, ok := r[6].(float64); ok {
-				median = strconv.FormatFloat(h, 'g', -1, 64)
-			}
-			fmt.Fprintf(&q, "(%d, %d, %d, %d, %d, %d, %s, %t)", r[0], r[1], r[2], r[3], r[4], r[5], median, r[7])
+    refetch_median_hours DOUBLE, contact BOOLEAN)`)
+	for i, r := range rows {
+		if i%1000 == 0 {
+			q.WriteString(";\nINSERT INTO summary_conduct VALUES ")
+		} else {
+			q.WriteString(", ")
 		}
-		if len(w.conduct) > 0 {
-			q.WriteString(";\n")
+		median := "NULL"
+		if h, ok := r[6].(float64); ok {
+			median = strconv.FormatFloat(h, 'g', -1, 64)
 		}
+		fmt.Fprintf(&q, "(%d, %d, %d, %d, %d, %d, %s, %t)", r[0], r[1], r[2], r[3], r[4], r[5], median, r[7])
 	}
-	fmt.Fprintf(&q, "SET VARIABLE conduct_streamed = %t;", streamed)
 	if err := s.Exec(ctx, q.String()); err != nil {
 		return fmt.Errorf("the conduct of the bots: %w", err)
 	}

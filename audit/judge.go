@@ -202,7 +202,10 @@ type judge struct {
 	// request (nil: the SQL measures them all); streamed is what it
 	// gathered of the changes (see streamKeys.finishChanges), and row the
 	// request it is told of.
-	stream          *streamKeys
+	stream *streamKeys
+	// measured is what the stream measured for the summary once the logs
+	// were read (streamKeys.measure).
+	measured        *streamedSummary
 	streamedChanges []streamedChange
 	// streamedAvail is what the stream kept for availability.sql's tables
 	// (streamAvail); nil when it did not stream.

@@ -134,9 +134,9 @@ func (j *judge) judgeInto(ctx context.Context, pending *pendingStore, opts inges
 		toStore <- j.lean.take(j.mem)
 	}
 	filters.addTo(j)
-	// The windows are sorted and counted while DuckDB stores the last
-	// batches.
-	j.stream.measure(j.policies)
+	// The windows and the conduct are measured while DuckDB stores the
+	// last batches and the small tables.
+	j.measured = j.stream.measure(j.policies)
 	close(toStore)
 	err = <-stored
 	return acc, insertTime, inputErr, err
@@ -190,9 +190,6 @@ func (j *judge) storeTables(ctx context.Context, s *store.Store) error {
 	err := s.Insert(ctx, "bots", bots)
 	bots.Release()
 	if err != nil {
-		return err
-	}
-	if err := j.stream.store(ctx, s); err != nil {
 		return err
 	}
 	var traffic [][]any

@@ -7,6 +7,7 @@ import (
 
 	"github.com/crawlaudit/crawlaudit/audit/measure"
 	"github.com/crawlaudit/crawlaudit/audit/store"
+	"github.com/crawlaudit/crawlaudit/queries"
 	"github.com/crawlaudit/crawlaudit/robots/history"
 	"github.com/crawlaudit/crawlaudit/verify"
 )
@@ -39,9 +40,6 @@ type streamKeys struct {
 	off      bool
 	// windowsOff: the windows are left to the SQL.
 	windowsOff bool
-	// measured is closed when measure's rows are in result.
-	measured chan struct{}
-	result   [][]any
 	// changes are the robots.txt changes (changes_stream.go).
 	changes streamChanges
 	// avail is what availability.sql reads (availability_stream.go).
@@ -50,7 +48,6 @@ type streamKeys struct {
 	// left to the SQL, the requests kept, and the rows of measure.
 	conductOff      bool
 	conductRequests int
-	conduct         [][]any
 }
 
 // maxStreamKeys, maxStreamRequests and maxStreamTimes are the numbers of
@@ -198,7 +195,7 @@ func (w *streamKeys) turnOff() {
 func (w *streamKeys) windowsStreamed() bool { return w != nil && !w.windowsOff }
 
 // rows returns the keys with a limit, with what they breached
-// (measure.Windows), as rows of the table streamed_windows (bot_id,
+// (measure.Windows), as rows of the table summary_breaches (bot_id,
 // host_id, identity_code, crawl_delay_breaches, request_rate_breaches,
 // crawl_delay_unsupported); policies are the judge's.
 func (w *streamKeys) rows(policies []policy) [][]any {
@@ -225,40 +222,72 @@ func (w *streamKeys) rows(policies []policy) [][]any {
 	return out
 }
 
-// measure computes rows(policies) in the background, while DuckDB stores
-// the last batches and the small tables: the sorts take a few milliseconds
-// of the other core. The judge must be done; store waits for the rows.
-func (w *streamKeys) measure(policies []policy) {
-	if !w.windowsStreamed() && !w.conductStreamed() {
-		return
+// measure starts computing, in the background, the breaches of the
+// windows (rows(policies)) and the conduct (conductRows) of every key; the
+// judge must be done. The sorts take a few milliseconds of the other core
+// while DuckDB stores the small tables and measures the availability:
+// streamedSummary.store waits for them only when the summary needs them.
+func (w *streamKeys) measure(policies []policy) *streamedSummary {
+	m := &streamedSummary{done: make(chan struct{}), windows: w.windowsStreamed(), conduct: w.conductStreamed()}
+	if !m.windows && !m.conduct {
+		close(m.done)
+		return m
 	}
-	w.measured = make(chan struct{})
 	go func() {
 		var wg sync.WaitGroup
-		wg.Go(func() { w.conduct = w.conductRows() })
-		w.result = w.rows(policies)
+		wg.Go(func() { m.conductRows = w.conductRows() })
+		m.windowRows = w.rows(policies)
 		wg.Wait()
-		close(w.measured)
+		close(m.done)
 	}()
+	return m
 }
 
-// store writes the rows of measure into the temporary table
-// streamed_windows, and sets the variable windows_streamed that tells
-// summary_counts.sql whether its window functions must run.
-func (w *streamKeys) store(ctx context.Context, s *store.Store) error {
-	if err := s.Exec(ctx, `CREATE OR REPLACE TEMP TABLE streamed_windows (bot_id INTEGER, host_id INTEGER,
-    identity_code UTINYINT, crawl_delay_breaches BIGINT, request_rate_breaches BIGINT, crawl_delay_unsupported BIGINT)`); err != nil {
-		return err
+// windowsStreamed reports whether m holds the breaches of every key.
+func (m *streamedSummary) windowsStreamed() bool { return m != nil && m.windows }
+
+// streamedSummary is what the judge's stream measured for the summary: the
+// breaches of the windows and the conduct of each key, when they were
+// streamed (else the SQL measures them over the stored requests).
+type streamedSummary struct {
+	done chan struct{} // closed when the rows are in
+	// windows and conduct tell whether each was streamed.
+	windows, conduct        bool
+	windowRows, conductRows [][]any
+}
+
+// store makes the temporary tables summary_breaches and summary_conduct
+// that summary_counts.sql joins: from the streamed rows, or from the SQL
+// measures (queries/summary_breaches.sql over the macro window_measures of
+// measures.sql, which the caller made; queries/summary_conduct.sql over
+// conduct.sql's conduct_measures) for what was not streamed. Each statement
+// of a macro costs DuckDB a plan even when a condition leaves it nothing to
+// read, so only what is needed runs.
+func (m *streamedSummary) store(ctx context.Context, s *store.Store) error {
+	if m == nil {
+		m = &streamedSummary{} // nothing streamed
+	} else {
+		<-m.done
 	}
-	streamed := w.windowsStreamed() && w.measured != nil
-	if streamed {
-		<-w.measured
-		if err := s.InsertValues(ctx, "streamed_windows", w.result); err != nil {
+	if m.windows {
+		if err := s.Exec(ctx, `CREATE OR REPLACE TEMP TABLE summary_breaches (bot_id INTEGER, host_id INTEGER,
+    identity_code UTINYINT, crawl_delay_breaches BIGINT, request_rate_breaches BIGINT, crawl_delay_unsupported BIGINT)`); err != nil {
 			return err
 		}
-	}
-	if err := s.Exec(ctx, fmt.Sprintf("SET VARIABLE windows_streamed = %t", streamed)); err != nil {
+		if err := s.InsertValues(ctx, "summary_breaches", m.windowRows); err != nil {
+			return err
+		}
+	} else if err := s.Exec(ctx, queries.SQL("summary_breaches.sql")); err != nil {
 		return err
 	}
-	return w.storeConduct(ctx, s)
+	if m.conduct {
+		return storeConduct(ctx, s, m.conductRows)
+	}
+	if err := conductSQL(ctx, s); err != nil {
+		return err
+	}
+	if err := s.Exec(ctx, queries.SQL("summary_conduct.sql")); err != nil {
+		return fmt.Errorf("the conduct of the bots: %w", err)
+	}
+	return nil
 }

@@ -70,6 +70,9 @@ func (res *Result) summarize(ctx context.Context, cfg Config, hist *history.Hist
 	if err := requestCounts(ctx, res.store, res.lean); err != nil {
 		return err
 	}
+	if err := j.measured.store(ctx, res.store); err != nil {
+		return err
+	}
 	if err := res.store.Exec(ctx, queries.SQL("summary_counts.sql")); err != nil {
 		return err
 	}

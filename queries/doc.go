@@ -17,8 +17,12 @@
 //	                --json) stores the judge's counts in lean_counts instead of every request
 //	request_counts.sql, request_counts_lean.sql the view request_counts, the requests as the
 //	                summary counts them: one row per request, or the judge's counts (same shape)
+//	summary_breaches.sql, summary_conduct.sql the breaches of the windows (window_measures) and
+//	                the conduct (conduct.sql's conduct_measures) per bot, host and identity,
+//	                for what the judge did not measure while the logs streamed
 //	summary_counts.sql the counts per bot, host and identity (summary.json's bot rows) in the
-//	                temporary table summary_counted, from request_counts and window_measures, step by step
+//	                temporary table summary_counted, from request_counts, summary_breaches and
+//	                summary_conduct, step by step
 //	summary.sql     the summary's bot rows from summary_counted, named, worst first; past a
 //	                limit the rest folded per host and identity
 //	changes_agents.sql, changes.sql the bots active around each robots.txt version change,

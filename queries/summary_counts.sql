@@ -1,8 +1,8 @@
 -- The counts of summary.sql: one row per bot, host and identity in
 -- the temporary table summary_counted. The requests a spoofer made under a crawler's
 -- name are never counted as the crawler's. Counts on the ids of requests; the window
--- breaches come from the judge (streamed_windows), or from window_measures
--- (measures.sql) for the bots and hosts with a limit only. request_counts is every
+-- breaches and the conduct come from the tables summary_breaches and summary_conduct,
+-- made before (see below). request_counts is every
 -- request (request_counts.sql) or the judge's counts of them (request_counts_lean.sql):
 -- the counts are sums of n.
 --
@@ -66,32 +66,10 @@ GROUP BY bot_id, host_id, identity_code;
 
 DROP TABLE summary_ip_rows;
 
--- The windows: the judge measured them while the logs streamed (audit/windows.go: the
--- temporary table streamed_windows, and the variable windows_streamed) unless the logs
--- had too many bots or requests for it, and then the window functions do.
-CREATE OR REPLACE TEMP TABLE summary_breaches AS
-SELECT bot_id, host_id, identity_code,
-    count(*) FILTER (WHERE crawl_delay_breach)  AS crawl_delay_breaches,
-    count(*) FILTER (WHERE request_rate_breach) AS request_rate_breaches,
-    count(*) FILTER (WHERE crawl_delay_unsupported) AS crawl_delay_unsupported
-FROM window_measures(false)
-WHERE NOT coalesce(getvariable('windows_streamed'), false)
-GROUP BY bot_id, host_id, identity_code
-UNION ALL
-SELECT bot_id, host_id, identity_code, crawl_delay_breaches, request_rate_breaches, crawl_delay_unsupported
-FROM streamed_windows;
-
--- The conduct measures that need each bot's history (back-off, repeat fetches, refetch
--- intervals) and its User-Agents' contact: the judge measured them while the logs
--- streamed (audit/conduct_stream.go: streamed_conduct, and the variable conduct_streamed)
--- unless it had too many requests to keep, and then conduct.sql does over the requests.
-CREATE OR REPLACE TEMP TABLE summary_conduct AS
-SELECT * FROM conduct_measures()
-WHERE NOT coalesce(getvariable('conduct_streamed'), false)
-UNION ALL
-SELECT bot_id, host_id, identity_code, no_backoff, repeat_fetches, not_modified, refetch_median_hours, contact
-FROM streamed_conduct;
-
+-- The breaches of the windows and the conduct, per bot, host and identity: the
+-- temporary tables summary_breaches and summary_conduct, which the judge made from what
+-- it measured while the logs streamed (audit/stream.go), or summary_breaches.sql and
+-- summary_conduct.sql from the stored requests when it did not.
 CREATE OR REPLACE TEMP TABLE summary_counted AS
 SELECT per.*,
     coalesce(b.crawl_delay_breaches, 0)  AS crawl_delay_breaches,
