@@ -251,44 +251,82 @@ func (a *streamAvail) store(ctx context.Context, s *store.Store, google bool, un
 		status[i] = []any{r.id, r.host, r.operator, r.opKey, kind, timeOfMicros(r.From), to, f.status, f.bot, f.file, f.line}
 	}
 	// during and availability, as Arrow columns: the requests periods
-	// cover may be many.
+	// cover may be many. A lean audit stores no request, so no table reads
+	// availability's rows: its moves carry the changed verdicts.
 	mem := memory.DefaultAllocator
 	during := array.NewRecordBuilder(mem, duringSchema)
 	defer during.Release()
 	avail := array.NewRecordBuilder(mem, availabilitySchema)
 	defer avail.Release()
+	var (
+		dRid      = during.Field(0).(*array.Int64Builder)
+		dPeriod   = during.Field(1).(*array.Int64Builder)
+		dVerdict  = during.Field(2).(*array.Int32Builder)
+		dUnreach  = during.Field(3).(*array.BooleanBuilder)
+		aRid      = avail.Field(0).(*array.Int64Builder)
+		aVerdict  = avail.Field(1).(*array.Int32Builder)
+		aUnreach  = avail.Field(2).(*array.BooleanBuilder)
+		keepAvail = moves == nil
+	)
+	// The periods of each bot and host, looked up once per run of
+	// requests of the same pair: the requests of a month with a failing
+	// robots.txt are many, and three map lookups each were most of this.
+	type cover struct {
+		ps  []measure.Period
+		ids []*row
+	}
+	covers := map[int64]*cover{}
+	coverOf := func(bot, host int32) *cover {
+		bk := int64(bot)<<32 | int64(uint32(host))
+		if c, ok := covers[bk]; ok {
+			return c
+		}
+		var c *cover
+		if o, ok := ops[bot]; ok && !o.userTriggered {
+			k := key{host, o.opKey}
+			if ps := periods[k]; len(ps) > 0 {
+				c = &cover{ps: ps, ids: ids[k]}
+			}
+		}
+		covers[bk] = c
+		return c
+	}
+	var (
+		c                 *cover
+		lastBot, lastHost int32 = -1, -1
+	)
 	for _, q := range a.reqs {
-		o, ok := ops[q.bot]
-		if !ok || o.userTriggered {
+		if q.bot != lastBot || q.host != lastHost {
+			lastBot, lastHost, c = q.bot, q.host, coverOf(q.bot, q.host)
+		}
+		if c == nil {
 			continue
 		}
-		k := key{q.host, o.opKey}
-		ps := periods[k]
-		i := measure.Covering(ps, q.us)
+		i := measure.Covering(c.ps, q.us)
 		if i < 0 {
 			continue
 		}
-		p := &ps[i]
+		p := &c.ps[i]
 		unreachable := p.Kind == measure.StateUnreachable
-		during.Field(0).(*array.Int64Builder).Append(q.rid)
-		during.Field(1).(*array.Int64Builder).Append(ids[k][i].id)
-		during.Field(3).(*array.BooleanBuilder).Append(unreachable)
-		verdict := during.Field(2).(*array.Int32Builder)
+		dRid.Append(q.rid)
+		dPeriod.Append(c.ids[i].id)
+		dUnreach.Append(unreachable)
 		if (unreachable || q.disallowed) && p.Affects(q.us, q.disallowed, google) {
 			v := unavailableID
 			if unreachable {
 				v = unreachableID
 			}
-			verdict.Append(v)
-			avail.Field(0).(*array.Int64Builder).Append(q.rid)
-			avail.Field(1).(*array.Int32Builder).Append(v)
-			avail.Field(2).(*array.BooleanBuilder).Append(unreachable)
-			if moves != nil {
+			dVerdict.Append(v)
+			if keepAvail {
+				aRid.Append(q.rid)
+				aVerdict.Append(v)
+				aUnreach.Append(unreachable)
+			} else {
 				moves[leanMove{q.bot, q.host, q.claim, versionVerdicts[q.verdict]}]--
 				moves[leanMove{q.bot, q.host, q.claim, v}]++
 			}
 		} else {
-			verdict.AppendNull()
+			dVerdict.AppendNull()
 		}
 	}
 	if err := s.Exec(ctx, `CREATE OR REPLACE TABLE robots_status (period_id BIGINT, host_id INTEGER, operator VARCHAR, op_key BIGINT,
