@@ -484,11 +484,20 @@ func runOnce(ctx context.Context, cfg Config, logs []string, damaged []*ingest.I
 	if ok, err := j.streamedAvailability(ctx, db, cfg); err != nil {
 		return nil, err
 	} else if !ok {
-		if j.lean != nil && j.robotsFailed {
+		switch {
+		case !j.robotsFailed && cfg.DB == "":
+			// No bot's /robots.txt request was answered 4xx or 5xx, so no
+			// period opens: availability.sql would plan its scans for
+			// nothing. A kept database gets the SQL's own tables.
+			if err := emptyAvailability(ctx, db); err != nil {
+				return nil, err
+			}
+		case j.lean != nil && j.robotsFailed:
 			return nil, errNeedsRows // availability.sql reads every request
-		}
-		if err := db.Exec(ctx, queries.SQL("availability.sql")); err != nil {
-			return nil, fmt.Errorf("robots.txt availability: %w", err)
+		default:
+			if err := db.Exec(ctx, queries.SQL("availability.sql")); err != nil {
+				return nil, fmt.Errorf("robots.txt availability: %w", err)
+			}
 		}
 	}
 	phase("availability.sql")

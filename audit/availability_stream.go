@@ -329,11 +329,8 @@ func (a *streamAvail) store(ctx context.Context, s *store.Store, google bool, un
 			dVerdict.AppendNull()
 		}
 	}
-	if err := s.Exec(ctx, `CREATE OR REPLACE TABLE robots_status (period_id BIGINT, host_id INTEGER, operator VARCHAR, op_key BIGINT,
-    kind VARCHAR, from_ts TIMESTAMPTZ, to_ts TIMESTAMPTZ, status INTEGER, bot_id INTEGER, file_id INTEGER, line BIGINT);
-CREATE OR REPLACE TEMP TABLE during (rid BIGINT, period_id BIGINT, verdict_id INTEGER, unreachable BOOLEAN);
-DELETE FROM availability`); err != nil {
-		return false, fmt.Errorf("robots.txt availability: %w", err)
+	if err := emptyAvailability(ctx, s); err != nil {
+		return false, err
 	}
 	if err := s.InsertValues(ctx, "robots_status", status); err != nil {
 		return false, fmt.Errorf("robots.txt availability: %w", err)
@@ -350,6 +347,18 @@ DELETE FROM availability`); err != nil {
 		}
 	}
 	return true, nil
+}
+
+// emptyAvailability makes the tables of availability.sql (robots_status,
+// during, availability) with no row.
+func emptyAvailability(ctx context.Context, s *store.Store) error {
+	if err := s.Exec(ctx, `CREATE OR REPLACE TABLE robots_status (period_id BIGINT, host_id INTEGER, operator VARCHAR, op_key BIGINT,
+    kind VARCHAR, from_ts TIMESTAMPTZ, to_ts TIMESTAMPTZ, status INTEGER, bot_id INTEGER, file_id INTEGER, line BIGINT);
+CREATE OR REPLACE TEMP TABLE during (rid BIGINT, period_id BIGINT, verdict_id INTEGER, unreachable BOOLEAN);
+DELETE FROM availability`); err != nil {
+		return fmt.Errorf("robots.txt availability: %w", err)
+	}
+	return nil
 }
 
 // duringSchema and availabilitySchema are the columns of the tables
