@@ -214,6 +214,9 @@ type judge struct {
 	// lean, for a lean audit (Config.Lean), counts the judged rows in
 	// place of handing them to DuckDB; nil: every row is stored.
 	lean *leanCounts
+	// leanReq is the request add hands lean (kept here so that passing
+	// it by pointer does not move it to the heap each time).
+	leanReq leanRequest
 
 	// robotsFailed: a bot's request for /robots.txt was answered 4xx or
 	// 5xx, which may open a period of unreachable or unavailable
@@ -475,9 +478,6 @@ func newJudgeContext(ctx context.Context, mem memory.Allocator, hist *history.Hi
 	}
 	return j, nil
 }
-
-// verdictOf returns the dict id of the verdict of decision id.
-func (j *judge) verdictOf(id int32) int32 { return j.decisions[id].verdict }
 
 // plainMethod reports whether the method of dict id is GET or HEAD, the
 // methods a crawler is expected to use (draft-illyes-webbotauth-cbcp-01
@@ -991,8 +991,10 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 	c := &j.outCols
 	// Room for every row of the batch, so that the appends below need no
 	// capacity checks.
-	for _, b := range j.out.Fields() {
-		b.Reserve(n)
+	if j.lean == nil {
+		for _, b := range j.out.Fields() {
+			b.Reserve(n)
+		}
 	}
 	for i := 0; i < n; i++ {
 		us := int64(tsCol.Value(i))
@@ -1114,73 +1116,85 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 		} else {
 			claimID, identity = j.claims.of(uas, ipID, ip, us)
 		}
-		c.claim.UnsafeAppend(claimID)
-
-		c.ts.UnsafeAppend(arrow.Timestamp(us))
-		c.host.UnsafeAppend(hs.id)
-		if ipID < 0 {
-			c.clientIP.UnsafeAppendBoolToBitmap(false)
-			if ipCol.IsNull(i) {
-				c.ipStr.appendNull()
+		// A lean audit counts the request (leanCounts) instead of building
+		// its row: nothing reads the row itself.
+		lean := j.lean != nil
+		if !lean {
+			c.claim.UnsafeAppend(claimID)
+			c.ts.UnsafeAppend(arrow.Timestamp(us))
+			c.host.UnsafeAppend(hs.id)
+			if ipID < 0 {
+				c.clientIP.UnsafeAppendBoolToBitmap(false)
+				if ipCol.IsNull(i) {
+					c.ipStr.appendNull()
+				} else {
+					c.ipStr.append(ip)
+					j.inlineBytes += len(ip)
+				}
 			} else {
-				c.ipStr.append(ip)
-				j.inlineBytes += len(ip)
+				c.clientIP.UnsafeAppend(ipID)
+				c.ipStr.appendNull()
 			}
-		} else {
-			c.clientIP.UnsafeAppend(ipID)
-			c.ipStr.appendNull()
 		}
-		if methodCol.IsNull(i) {
-			c.method.UnsafeAppendBoolToBitmap(false)
-		} else {
+		methodID := int32(-1)
+		if !methodCol.IsNull(i) {
 			k := int(methodIdx[i])
 			if methodOf[k] < 0 {
 				methodOf[k] = j.intern(methodDict.Value(k))
 			}
-			c.method.UnsafeAppend(methodOf[k])
+			methodID = methodOf[k]
 		}
-		switch {
-		case targetCol.IsNull(i):
-			c.target.UnsafeAppendBoolToBitmap(false)
-			c.targetStr.appendNull()
-		case tid < 0:
-			c.target.UnsafeAppendBoolToBitmap(false)
-			c.targetStr.append(target)
-			j.inlineBytes += len(target)
-		default:
-			c.target.UnsafeAppend(tid)
-			c.targetStr.appendNull()
-		}
-		if statusCol.IsNull(i) {
-			c.status.UnsafeAppendBoolToBitmap(false)
-		} else {
-			c.status.UnsafeAppend(statusCol.Value(i))
-		}
-		if bytesCol.IsNull(i) {
-			c.bytes.UnsafeAppendBoolToBitmap(false)
-		} else {
-			c.bytes.UnsafeAppend(bytesCol.Value(i))
-		}
-		if uas.id < 0 {
-			c.ua.UnsafeAppendBoolToBitmap(false)
-			if uas.inline {
-				c.uaStr.append(uas.ua)
-				j.inlineBytes += len(uas.ua)
+		if !lean {
+			if methodID < 0 {
+				c.method.UnsafeAppendBoolToBitmap(false)
 			} else {
+				c.method.UnsafeAppend(methodID)
+			}
+			switch {
+			case targetCol.IsNull(i):
+				c.target.UnsafeAppendBoolToBitmap(false)
+				c.targetStr.appendNull()
+			case tid < 0:
+				c.target.UnsafeAppendBoolToBitmap(false)
+				c.targetStr.append(target)
+				j.inlineBytes += len(target)
+			default:
+				c.target.UnsafeAppend(tid)
+				c.targetStr.appendNull()
+			}
+			if statusCol.IsNull(i) {
+				c.status.UnsafeAppendBoolToBitmap(false)
+			} else {
+				c.status.UnsafeAppend(statusCol.Value(i))
+			}
+			if bytesCol.IsNull(i) {
+				c.bytes.UnsafeAppendBoolToBitmap(false)
+			} else {
+				c.bytes.UnsafeAppend(bytesCol.Value(i))
+			}
+			if uas.id < 0 {
+				c.ua.UnsafeAppendBoolToBitmap(false)
+				if uas.inline {
+					c.uaStr.append(uas.ua)
+					j.inlineBytes += len(uas.ua)
+				} else {
+					c.uaStr.appendNull()
+				}
+			} else {
+				c.ua.UnsafeAppend(uas.id)
 				c.uaStr.appendNull()
 			}
-		} else {
-			c.ua.UnsafeAppend(uas.id)
-			c.uaStr.appendNull()
+			c.bot.UnsafeAppend(uas.botID)
 		}
-		c.bot.UnsafeAppend(uas.botID)
 		k := int(fileIdx[i])
 		if fileOf[k] < 0 {
 			fileOf[k] = j.intern(fileDict.Value(k))
 		}
-		c.file.UnsafeAppend(fileOf[k])
 		line := lineCol.Value(i)
-		c.line.UnsafeAppend(line)
+		if !lean {
+			c.file.UnsafeAppend(fileOf[k])
+			c.line.UnsafeAppend(line)
+		}
 		cd := conductRow{url: urlKey(tid, target), status: -1, waitS: -1}
 		if !statusCol.IsNull(i) {
 			cd.status = statusCode(statusCol.Value(i))
@@ -1188,13 +1202,15 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 		if retryCol != nil && retryCol.IsValid(i) {
 			cd.waitS = measure.StatusWait(retryCol.Value(i), true, us)
 		}
-		if cd.waitS < 0 {
-			c.retryAfter.UnsafeAppendBoolToBitmap(false)
-		} else {
-			c.retryAfter.UnsafeAppend(cd.waitS)
-		}
 		fetch := isRobotsFetch(target)
-		c.robotsFetch.UnsafeAppend(fetch)
+		if !lean {
+			if cd.waitS < 0 {
+				c.retryAfter.UnsafeAppendBoolToBitmap(false)
+			} else {
+				c.retryAfter.UnsafeAppend(cd.waitS)
+			}
+			c.robotsFetch.UnsafeAppend(fetch)
+		}
 		if fetch && hs.hi >= 0 && identity != verify.Spoofed {
 			j.noteRobotsSize(uas, hs, us, i, methodCol, methodIdx, statusCol, bytesCol)
 		}
@@ -1203,11 +1219,35 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 				j.robotsFailed = true
 			}
 		}
+		var lq *leanRequest
+		if lean {
+			lq = &j.leanReq
+			*lq = leanRequest{key: leanKey{bot: uas.botID, host: hs.id, claim: claimID, ipID: ipID, fetch: fetch},
+				us: us, status: -1, other: methodID >= 0 && !j.plainMethod(methodID)}
+			if ipID < 0 {
+				if ipCol.IsNull(i) {
+					lq.key.ipNull = true
+				} else {
+					lq.key.ip = ip
+				}
+			}
+			if !statusCol.IsNull(i) {
+				lq.status = statusCol.Value(i)
+			}
+			if !bytesCol.IsNull(i) {
+				lq.bytes = bytesCol.Value(i)
+			}
+		}
 		if g == nil {
-			c.decision.UnsafeAppend(j.unauditedDecision)
-			c.policy.UnsafeAppendBoolToBitmap(false)
-			c.visitBreach.UnsafeAppend(false)
-			c.prefExposed.UnsafeAppend(false)
+			if lean {
+				lq.key.verdict = j.decisions[j.unauditedDecision].verdict
+				j.lean.count(lq)
+			} else {
+				c.decision.UnsafeAppend(j.unauditedDecision)
+				c.policy.UnsafeAppendBoolToBitmap(false)
+				c.visitBreach.UnsafeAppend(false)
+				c.prefExposed.UnsafeAppend(false)
+			}
 			if j.stream != nil {
 				j.toStream(uas, hs, identity, us, fileOf[k], line, -1, fetch, -1, cd)
 				j.stream.avail.add(j.botRows-1, hs.id, uas.botID, identity, us, fileOf[k], line, fetch, statusCol.Value(i), !statusCol.IsNull(i), claimID, vUnaudited)
@@ -1221,7 +1261,6 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 		case vUserTriggered:
 			did = dec.userID
 		}
-		c.decision.UnsafeAppend(did)
 		pid := g.policyID
 		if g.rateWindowed {
 			pid = j.policyAt(g, floorDiv(us, 1_000_000))
@@ -1229,7 +1268,10 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 		if g.policy.hasDelay && us >= uas.delayIgnoredUS {
 			pid = j.delayIgnored(pid)
 		}
-		c.policy.UnsafeAppend(pid)
+		if !lean {
+			c.decision.UnsafeAppend(did)
+			c.policy.UnsafeAppend(pid)
+		}
 		if j.stream != nil {
 			breakRule := int32(-1)
 			if verdict == vDisallowed || verdict == vInGrace {
@@ -1238,10 +1280,17 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 			j.toStream(uas, hs, identity, us, fileOf[k], line, pid, fetch, breakRule, cd)
 			j.stream.avail.add(j.botRows-1, hs.id, uas.botID, identity, us, fileOf[k], line, fetch, statusCol.Value(i), !statusCol.IsNull(i), claimID, uint8(verdict))
 		}
-		c.visitBreach.UnsafeAppend(g.policy.visit >= 0 && !g.group.InVisitTime(floorDiv(us, 1_000_000)))
+		visit := g.policy.visit >= 0 && !g.group.InVisitTime(floorDiv(us, 1_000_000))
 		// A /robots.txt fetch is how a crawler learns the preference:
 		// never exposure.
-		c.prefExposed.UnsafeAppend(verdict == vAllowed && !fetch && dec.refused&uas.prefRefusable != 0)
+		exposed := verdict == vAllowed && !fetch && dec.refused&uas.prefRefusable != 0
+		if lean {
+			lq.key.verdict, lq.key.visit, lq.exposed = j.decisions[did].verdict, visit, exposed
+			j.lean.count(lq)
+		} else {
+			c.visitBreach.UnsafeAppend(visit)
+			c.prefExposed.UnsafeAppend(exposed)
+		}
 	}
 	j.rows += int64(n)
 	if j.handoff != nil {

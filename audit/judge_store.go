@@ -69,16 +69,16 @@ func (j *judge) judgeInto(ctx context.Context, pending *pendingStore, opts inges
 	}()
 	flush := func() {
 		if j.pending() > 0 {
-			rec := j.flush()
-			if j.lean == nil {
+			// A lean judge builds no row (judge.add counts them in
+			// j.lean), but may still flush when its claims are full.
+			if rec := j.flush(); j.lean == nil {
 				toStore <- rec
 			} else {
-				j.lean.add(rec, j.verdictOf, j.plainMethod)
 				rec.Release()
-				if j.lean.full() {
-					toStore <- j.lean.take(j.mem)
-				}
 			}
+		}
+		if j.lean != nil && j.lean.full() {
+			toStore <- j.lean.take(j.mem)
 		}
 		for _, rec := range j.spilled() {
 			toStore <- rec
@@ -124,7 +124,7 @@ func (j *judge) judgeInto(ctx context.Context, pending *pendingStore, opts inges
 		if j.lean != nil && j.stream.leanGaveUp() != "" {
 			return errNeedsRows // stop now: Run reads the logs again
 		}
-		if j.pending() >= flushRows {
+		if j.pending() >= flushRows || j.lean != nil && j.lean.full() {
 			flush()
 		}
 		return nil

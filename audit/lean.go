@@ -9,6 +9,7 @@ import (
 	"os"
 	"runtime"
 	"slices"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -147,75 +148,40 @@ func (l *leanCounts) dictBatch(mem memory.Allocator, dict []string) arrow.Record
 	return b.NewRecordBatch()
 }
 
-// add counts the judged rows of rec (RequestsSchema); verdictOf maps a
-// decision id to its verdict's dict id, plainMethod tells whether a
-// method's dict id is GET or HEAD. The strings of rec are copied.
-func (l *leanCounts) add(rec arrow.RecordBatch, verdictOf func(decision int32) int32, plainMethod func(id int32) bool) {
-	ts := rec.Column(rcTS).(*array.Timestamp)
-	host := rec.Column(rcHostID).(*array.Int32)
-	ipID := rec.Column(rcClientIPID).(*array.Int32)
-	ipStr := rec.Column(rcClientIP).(*array.String)
-	bot := rec.Column(rcBotID).(*array.Int32)
-	decision := rec.Column(rcDecisionID).(*array.Int32)
-	visit := rec.Column(rcVisitBreach).(*array.Boolean)
-	fetch := rec.Column(rcRobotsFetch).(*array.Boolean)
-	claim := rec.Column(rcClaimID).(*array.Int32)
-	status := rec.Column(rcStatus).(*array.Int32)
-	bytes := rec.Column(rcBytes).(*array.Int64)
-	method := rec.Column(rcMethodID).(*array.Int32)
-	exposed := rec.Column(rcPrefExposed).(*array.Boolean)
-	lastDecision, lastVerdict := int32(-1), int32(-1)
-	lastMethod, lastOther := int32(-1), false
-	for i := 0; i < int(rec.NumRows()); i++ {
-		k := leanKey{bot: bot.Value(i), host: host.Value(i), claim: claim.Value(i), ipID: -1,
-			fetch: fetch.Value(i), visit: visit.Value(i)}
-		switch {
-		case ipID.IsValid(i):
-			k.ipID = ipID.Value(i)
-		case ipStr.IsValid(i):
-			k.ip = ipStr.Value(i)
-		default:
-			k.ipNull = true
-		}
-		if d := decision.Value(i); d != lastDecision {
-			lastDecision, lastVerdict = d, verdictOf(d)
-		}
-		k.verdict = lastVerdict
-		us := int64(ts.Value(i))
-		st, by, other := int32(-1), int64(0), false
-		if status.IsValid(i) {
-			st = status.Value(i)
-		}
-		if bytes.IsValid(i) {
-			by = bytes.Value(i)
-		}
-		if method.IsValid(i) {
-			if m := method.Value(i); m != lastMethod {
-				lastMethod, lastOther = m, !plainMethod(m)
-			}
-			other = lastOther
-		}
-		var ex int64
-		if exposed.Value(i) {
-			ex = 1
-		}
-		if at, ok := l.index[k]; ok {
-			r := &l.rows[at]
-			r.n++
-			r.exposed += ex
-			r.first, r.last = min(r.first, us), max(r.last, us)
-			r.traffic.add(st, by, other)
-			continue
-		}
-		if k.ip != "" {
-			k.ip = string([]byte(k.ip)) // rec's memory goes back to the pool
-		}
-		l.name(k.bot)
-		l.name(k.host)
-		l.index[k] = int32(len(l.rows))
-		l.rows = append(l.rows, leanRow{key: k, n: 1, first: us, last: us, exposed: ex})
-		l.rows[len(l.rows)-1].traffic.add(st, by, other)
+// leanRequest is one judged request as leanCounts counts it.
+type leanRequest struct {
+	key    leanKey
+	us     int64
+	status int32 // -1: none logged
+	bytes  int64 // none logged: 0
+	// other: a method other than GET and HEAD.
+	other, exposed bool
+}
+
+// count counts q. The address of a new key is copied: it may alias a
+// batch's memory.
+func (l *leanCounts) count(q *leanRequest) {
+	var ex int64
+	if q.exposed {
+		ex = 1
 	}
+	if at, ok := l.index[q.key]; ok {
+		r := &l.rows[at]
+		r.n++
+		r.exposed += ex
+		r.first, r.last = min(r.first, q.us), max(r.last, q.us)
+		r.traffic.add(q.status, q.bytes, q.other)
+		return
+	}
+	k := q.key
+	if k.ip != "" {
+		k.ip = strings.Clone(k.ip)
+	}
+	l.name(k.bot)
+	l.name(k.host)
+	l.index[k] = int32(len(l.rows))
+	l.rows = append(l.rows, leanRow{key: k, n: 1, first: q.us, last: q.us, exposed: ex})
+	l.rows[len(l.rows)-1].traffic.add(q.status, q.bytes, q.other)
 }
 
 // full reports whether the counts should go to DuckDB now.
