@@ -53,30 +53,67 @@ type availHost struct {
 	failed     bool
 	dropped    bool
 	droppedMax int64
-	pending    []availReq // before failed
-	latest     int64      // the latest request in pending
+	// pending holds the requests before failed in blocks filled in turn,
+	// each twice as large as the one before up to availBlock: appending
+	// never copies, and a full block whose requests are all more than
+	// availSlack older than the latest goes whole, its memory taken for the
+	// next (growing one slice and trimming it copied each request several
+	// times over a month).
+	pending []availBlock
+	latest  int64 // the latest request in pending
+}
+
+// availBlock is a block of availHost.pending, with its latest request.
+type availBlock struct {
+	reqs   []availReq
+	latest int64
 }
 
 // availSlack is how much older than a host's latest request one may be and
-// still wait in its buffer (see streamAvail); availTrim is how many wait
-// before the older ones are dropped.
+// still wait in its buffer (see streamAvail); maxAvailBlock is the size of
+// the largest block of the buffer (128 KiB).
 const (
-	availSlack = 7 * 24 * 3600 * 1_000_000 // µs
-	availTrim  = 1 << 16
+	availSlack    = 7 * 24 * 3600 * 1_000_000 // µs
+	maxAvailBlock = 4096
 )
 
-// trim drops the requests of pending older than availSlack before the
-// latest.
-func (h *availHost) trim() {
-	keep := h.pending[:0]
-	for _, q := range h.pending {
-		if q.us >= h.latest-availSlack {
-			keep = append(keep, q)
-		} else if !h.dropped || q.us > h.droppedMax {
-			h.dropped, h.droppedMax = true, q.us
+// push adds q to pending and returns how many requests it dropped: the
+// blocks at the front that lie wholly more than availSlack before the
+// latest request, when a new block is needed. Requests older than that may
+// stay (a block holds some newer), which costs memory, never an answer.
+func (h *availHost) push(q availReq) (dropped int) {
+	k := len(h.pending)
+	if k == 0 || len(h.pending[k-1].reqs) == cap(h.pending[k-1].reqs) {
+		size := 16
+		if k > 0 {
+			size = min(2*cap(h.pending[k-1].reqs), maxAvailBlock)
 		}
+		var buf []availReq
+		n := 0 // the blocks at the front that lie wholly before the slack
+		for n < k-1 && h.pending[n].latest < h.latest-availSlack {
+			b := h.pending[n]
+			if !h.dropped || b.latest > h.droppedMax {
+				h.dropped, h.droppedMax = true, b.latest
+			}
+			dropped += len(b.reqs)
+			if cap(b.reqs) == size {
+				buf = b.reqs[:0]
+			}
+			n++
+		}
+		if n > 0 {
+			h.pending = append(h.pending[:0], h.pending[n:]...)
+		}
+		if buf == nil {
+			buf = make([]availReq, 0, size)
+		}
+		h.pending = append(h.pending, availBlock{reqs: buf, latest: q.us})
 	}
-	h.pending = keep
+	b := &h.pending[len(h.pending)-1]
+	b.reqs = append(b.reqs, q)
+	b.latest = max(b.latest, q.us)
+	h.latest = max(h.latest, q.us)
+	return dropped
 }
 
 // maxStreamAvail is the number of requests (32 bytes each) from which
@@ -134,8 +171,10 @@ func (a *streamAvail) add(rid int64, host, bot int32, identity verify.Identity, 
 			a.fetches = append(a.fetches, availFetch{us: us, line: line, host: host, bot: bot, file: file, status: status})
 			if !h.failed && hasStatus && status >= 400 && status <= 599 {
 				h.failed = true
-				a.reqs = append(a.reqs, h.pending...)
-				a.pending -= len(h.pending)
+				for _, b := range h.pending {
+					a.reqs = append(a.reqs, b.reqs...)
+					a.pending -= len(b.reqs)
+				}
 				h.pending = nil
 			}
 		}
@@ -146,14 +185,7 @@ func (a *streamAvail) add(rid int64, host, bot int32, identity verify.Identity, 
 		a.reqs = append(a.reqs, q)
 		return
 	}
-	h.pending = append(h.pending, q)
-	a.pending++
-	h.latest = max(h.latest, us)
-	if len(h.pending) >= availTrim && len(h.pending) == cap(h.pending) {
-		n := len(h.pending)
-		h.trim()
-		a.pending -= n - len(h.pending)
-	}
+	a.pending += 1 - h.push(q)
 }
 
 // availOp is a bot's row of bot_ops (queries/bot_ops.sql).
