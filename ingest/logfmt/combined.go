@@ -36,7 +36,10 @@ func (p *combinedParser) fast(line []byte, r *Row) bool {
 	if n := len(line); n > 0 && line[n-1] == '\r' {
 		line = line[:n-1]
 	}
-	r.Reset()
+	// r is not reset here: a line that parses sets every field below, and
+	// the fields combined does not log at the end; one that does not goes
+	// to the layout engine, which resets it. Zeroing the whole Row first
+	// cost a tenth of the fast path.
 	// %h, up to the first space.
 	i := indexByteShort(line, ' ')
 	if i <= 0 {
@@ -139,6 +142,8 @@ func (p *combinedParser) fast(line []byte, r *Row) bool {
 		return false
 	}
 	r.UserAgent = plainStr(line[pos : pos+i])
+	r.Host, r.ForwardedFor, r.Scheme, r.RetryAfter = nil, nil, nil, nil
+	r.SignatureAgent, r.SignatureInput, r.Signature = nil, nil, nil
 	return true
 }
 
