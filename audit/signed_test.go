@@ -82,6 +82,7 @@ func TestSignedLeanSameOutputs(t *testing.T) {
 		Bots []struct {
 			Bot, Identity    string
 			Requests, Signed int64
+			Conduct          struct{ Signs *bool }
 		}
 		Signatures []struct {
 			Status   string
@@ -92,8 +93,20 @@ func TestSignedLeanSameOutputs(t *testing.T) {
 		t.Fatal(err)
 	}
 	var signed, valid int64
+	var signs, unsigned int
 	for _, b := range s.Bots {
 		signed += b.Signed
+		// The log records signatures: every row says whether it signs.
+		switch {
+		case b.Conduct.Signs == nil:
+			t.Errorf("%s (%s): conduct.signs left out in a log with signatures", b.Bot, b.Identity)
+		case *b.Conduct.Signs != (b.Signed > 0):
+			t.Errorf("%s (%s): conduct.signs %v with %d signed requests", b.Bot, b.Identity, *b.Conduct.Signs, b.Signed)
+		case *b.Conduct.Signs:
+			signs++
+		default:
+			unsigned++
+		}
 		if b.Signed > 0 && b.Identity != "verified" {
 			t.Errorf("%s: %d validly signed requests of its operator in a %s row", b.Bot, b.Signed, b.Identity)
 		}
@@ -106,6 +119,9 @@ func TestSignedLeanSameOutputs(t *testing.T) {
 	}
 	if signed == 0 || signed != valid {
 		t.Errorf("signed over the rows %d, valid signatures %d: want the same, not 0", signed, valid)
+	}
+	if signs == 0 || unsigned == 0 {
+		t.Errorf("%d rows sign, %d do not: want both", signs, unsigned)
 	}
 }
 
@@ -123,6 +139,9 @@ func TestUnsignedSummaryHasNoSignatures(t *testing.T) {
 	for _, b := range res.Summary.Bots {
 		if b.Signed != 0 {
 			t.Errorf("%s: signed %d in an unsigned log", b.Bot, b.Signed)
+		}
+		if b.Conduct.Signs != nil {
+			t.Errorf("%s: conduct.signs %v in a log that records no signature", b.Bot, *b.Conduct.Signs)
 		}
 	}
 }

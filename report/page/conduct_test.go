@@ -47,3 +47,46 @@ func TestConductSection(t *testing.T) {
 		t.Error("PoliteBot is marked")
 	}
 }
+
+// TestConductSigns: the conduct section has a "signs" column when the log
+// records signatures (summary.json has "signatures"), and none when it
+// does not, where it could say nothing.
+func TestConductSigns(t *testing.T) {
+	yes, no := true, false
+	for _, recorded := range []bool{false, true} {
+		f := hostileFindings("example.com")
+		f.Summary.Bots = []report.BotRow{
+			{Bot: "ChatGPT-User", Host: "example.com", Identity: "verified", Requests: 4, Signed: 4, Conduct: report.Conduct{Signs: &yes}},
+			{Bot: "<b>Unsigned</b>", Host: "example.com", Identity: "unverified", Requests: 2, Conduct: report.Conduct{Signs: &no}},
+		}
+		if recorded {
+			f.Summary.Signatures = []report.SignatureRow{{Signer: "https://chatgpt.com", Key: "k", Status: "valid", Requests: 4, Bots: []string{"ChatGPT-User"}}}
+		}
+		var b bytes.Buffer
+		if err := Write(&b, f); err != nil {
+			t.Fatal(err)
+		}
+		page := b.String()
+		sec := page[strings.Index(page, `<section id="conduct">`):]
+		sec = sec[:strings.Index(sec, "</section>")]
+		has := strings.Contains(sec, `>signs</th>`)
+		if has != recorded {
+			t.Errorf("log records signatures %v: signs column %v", recorded, has)
+			continue
+		}
+		if strings.Contains(sec, "<b>Unsigned</b>") {
+			t.Error("a bot name is not escaped")
+		}
+		if recorded {
+			for _, want := range []string{`ChatGPT-User</th>`, `<td>yes</td></tr>`, `&lt;b&gt;Unsigned&lt;/b&gt;</th>`} {
+				if !strings.Contains(sec, want) {
+					t.Errorf("conduct section lacks %q:\n%s", want, sec)
+				}
+			}
+			u := sec[strings.Index(sec, "Unsigned"):]
+			if !strings.Contains(u[:strings.Index(u, "</tr>")], "<td>no</td>") {
+				t.Errorf("the unsigned row does not say no:\n%s", u)
+			}
+		}
+	}
+}
