@@ -6,8 +6,10 @@ import (
 	"crypto/ed25519"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -172,6 +174,30 @@ func TestAuditSignedMonth(t *testing.T) {
 			signs = strconv.FormatBool(*r.Conduct.Signs)
 		}
 		fmt.Fprintf(&got, "%s,%s,%s,%d,%d,%d,%s\n", r.Bot, r.Identity, r.Operator, r.Requests, r.Disallowed, r.Signed, signs)
+	}
+	// agents.json's evidence of each token, with its signed requests.
+	ab, err := os.ReadFile(filepath.Join(out, "agents.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var agents map[string]struct {
+		Respect  string
+		Evidence struct {
+			Requests int64
+			Signed   *int64
+		}
+	}
+	if err := json.Unmarshal(ab, &agents); err != nil {
+		t.Fatal(err)
+	}
+	got.WriteString("\n# agents.json (token, respect, evidence.requests, evidence.signed)\n")
+	for _, token := range slices.Sorted(maps.Keys(agents)) {
+		a := agents[token]
+		signed := "absent"
+		if a.Evidence.Signed != nil {
+			signed = strconv.FormatInt(*a.Evidence.Signed, 10)
+		}
+		fmt.Fprintf(&got, "%s,%s,%d,%s\n", token, a.Respect, a.Evidence.Requests, signed)
 	}
 	var sigs any
 	json.Unmarshal(sum.Signatures, &sigs)
