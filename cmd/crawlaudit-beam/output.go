@@ -47,18 +47,7 @@ func (o output) name(file string) string {
 
 // write writes file whole with what w writes.
 func (o output) write(ctx context.Context, file string, w func(io.Writer) error) error {
-	if !o.isURL() {
-		if err := os.MkdirAll(o.Place, 0o755); err != nil {
-			return fmt.Errorf("--out: %w", err)
-		}
-		return atomicfile.WriteWith(filepath.Join(o.Place, file), w)
-	}
-	p, err := objstore.OpenPrefix(ctx, o.Place)
-	if err != nil {
-		return fmt.Errorf("--out: %w", err)
-	}
-	defer p.Close()
-	return p.Write(ctx, file, w)
+	return o.writeAll(ctx, []outFile{{file, w}})
 }
 
 // outFile is one file of the output and what writes it.

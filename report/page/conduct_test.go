@@ -23,17 +23,7 @@ func TestConductSection(t *testing.T) {
 		Status:  report.StatusMix{S2xx: 34, S304: 91, S5xx: 2},
 		Conduct: report.Conduct{ErrorAnswers: 2, RepeatFetches: 123, NotModified: 91, NotModifiedShare: &share, RefetchHoursMedian: &day, Contact: true, PublishesRanges: true}}
 	f.Summary.Bots = []report.BotRow{polite, hammer}
-	var b bytes.Buffer
-	if err := Write(&b, f); err != nil {
-		t.Fatal(err)
-	}
-	page := b.String()
-	start := strings.Index(page, `<section id="conduct">`)
-	if start < 0 {
-		t.Fatal("no conduct section")
-	}
-	sec := page[start:]
-	sec = sec[:strings.Index(sec, "</section>")]
+	sec := pageSection(t, f, "conduct")
 	h, p := strings.Index(sec, "HammerBot"), strings.Index(sec, "PoliteBot")
 	if h < 0 || p < 0 || h > p {
 		t.Fatalf("HammerBot at %d, PoliteBot at %d: the one that did not back off comes first", h, p)
@@ -62,13 +52,7 @@ func TestConductSigns(t *testing.T) {
 		if recorded {
 			f.Summary.Signatures = []report.SignatureRow{{Signer: "https://chatgpt.com", Key: "k", Status: "valid", Requests: 4, Bots: []string{"ChatGPT-User"}}}
 		}
-		var b bytes.Buffer
-		if err := Write(&b, f); err != nil {
-			t.Fatal(err)
-		}
-		page := b.String()
-		sec := page[strings.Index(page, `<section id="conduct">`):]
-		sec = sec[:strings.Index(sec, "</section>")]
+		sec := pageSection(t, f, "conduct")
 		has := strings.Contains(sec, `>signs</th>`)
 		if has != recorded {
 			t.Errorf("log records signatures %v: signs column %v", recorded, has)
@@ -89,4 +73,21 @@ func TestConductSigns(t *testing.T) {
 			}
 		}
 	}
+}
+
+// pageSection returns the section id of the page of f, from its opening
+// tag to its end.
+func pageSection(t *testing.T, f *report.Findings, id string) string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := Write(&b, f); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	start := strings.Index(page, `<section id="`+id+`">`)
+	if start < 0 {
+		t.Fatalf("the page has no section %s", id)
+	}
+	sec := page[start:]
+	return sec[:strings.Index(sec, "</section>")]
 }
