@@ -17,6 +17,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/crawlaudit/crawlaudit/internal/loggen"
+	"github.com/crawlaudit/crawlaudit/report"
 	"github.com/crawlaudit/crawlaudit/webbotauth"
 )
 
@@ -243,5 +244,53 @@ func TestSignedHostile(t *testing.T) {
 	}
 	if got["unverifiable"] != 8 || got["valid"] != 10_000 {
 		t.Errorf("outcomes %v, want 8 unverifiable and 10000 valid; signatures %+v; input %+v", got, res.Summary.Signatures, res.Summary.Input)
+	}
+}
+
+// TestSignedFoldedRows: a row folding the bots past maxSummaryBots signs
+// when any of the bots it holds does (docs/conduct.md), and says so, as
+// every row of a log with signatures does.
+func TestSignedFoldedRows(t *testing.T) {
+	robots, log, keys, signers := signedMonth(t, 30_000)
+	run := func(limit int) *report.Summary {
+		t.Helper()
+		old := maxSummaryBots
+		maxSummaryBots = limit
+		defer func() { maxSummaryBots = old }()
+		res, err := Run(context.Background(), Config{Robots: robots, Keys: keys, Signers: signers}, []string{log})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { res.Close() })
+		return &res.Summary
+	}
+	all := run(1 << 20)
+	const limit = 3
+	if len(all.Bots) <= limit+1 {
+		t.Fatalf("%d bot rows: too few to fold", len(all.Bots))
+	}
+	type key struct{ host, identity string }
+	signs := map[key]bool{}
+	for _, r := range all.Bots[limit:] {
+		k := key{r.Host, r.Identity}
+		signs[k] = signs[k] || r.Signed > 0
+	}
+	got := run(limit)
+	folded := got.Bots[limit:]
+	if len(folded) != len(signs) {
+		t.Fatalf("%d folded rows, want %d", len(folded), len(signs))
+	}
+	var signing int
+	for _, r := range folded {
+		want := signs[key{r.Host, r.Identity}]
+		if r.Conduct.Signs == nil || *r.Conduct.Signs != want {
+			t.Errorf("folded row %s (%s): signs %s, want %v", r.Host, r.Identity, report.YesNoUnknown(r.Conduct.Signs), want)
+		}
+		if want {
+			signing++
+		}
+	}
+	if signing == 0 {
+		t.Error("no folded row holds a bot that signs: the case tests nothing")
 	}
 }
