@@ -515,6 +515,7 @@ func runOnce(ctx context.Context, cfg Config, logs []string, damaged []*ingest.I
 	}
 	res.Summary.Verification = verification(j.claims.ranges(), j.claims, cfg.DNS, dnsStats)
 	res.Summary.Signatures = j.sig.summary()
+	res.Summary.SetSigns()
 	res.sigStats = j.sig.stats()
 	res.ranges = j.claims.ranges()
 	if p := predating(res.Summary.Bots, res.ranges); p != nil {

@@ -17,6 +17,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/crawlaudit/crawlaudit/internal/loggen"
+	"github.com/crawlaudit/crawlaudit/report"
 	"github.com/crawlaudit/crawlaudit/webbotauth"
 )
 
@@ -82,6 +83,7 @@ func TestSignedLeanSameOutputs(t *testing.T) {
 		Bots []struct {
 			Bot, Identity    string
 			Requests, Signed int64
+			Conduct          struct{ Signs *bool }
 		}
 		Signatures []struct {
 			Status   string
@@ -92,8 +94,20 @@ func TestSignedLeanSameOutputs(t *testing.T) {
 		t.Fatal(err)
 	}
 	var signed, valid int64
+	var signs, unsigned int
 	for _, b := range s.Bots {
 		signed += b.Signed
+		// The log records signatures: every row says whether it signs.
+		switch {
+		case b.Conduct.Signs == nil:
+			t.Errorf("%s (%s): conduct.signs left out in a log with signatures", b.Bot, b.Identity)
+		case *b.Conduct.Signs != (b.Signed > 0):
+			t.Errorf("%s (%s): conduct.signs %v with %d signed requests", b.Bot, b.Identity, *b.Conduct.Signs, b.Signed)
+		case *b.Conduct.Signs:
+			signs++
+		default:
+			unsigned++
+		}
 		if b.Signed > 0 && b.Identity != "verified" {
 			t.Errorf("%s: %d validly signed requests of its operator in a %s row", b.Bot, b.Signed, b.Identity)
 		}
@@ -106,6 +120,9 @@ func TestSignedLeanSameOutputs(t *testing.T) {
 	}
 	if signed == 0 || signed != valid {
 		t.Errorf("signed over the rows %d, valid signatures %d: want the same, not 0", signed, valid)
+	}
+	if signs == 0 || unsigned == 0 {
+		t.Errorf("%d rows sign, %d do not: want both", signs, unsigned)
 	}
 }
 
@@ -123,6 +140,9 @@ func TestUnsignedSummaryHasNoSignatures(t *testing.T) {
 	for _, b := range res.Summary.Bots {
 		if b.Signed != 0 {
 			t.Errorf("%s: signed %d in an unsigned log", b.Bot, b.Signed)
+		}
+		if b.Conduct.Signs != nil {
+			t.Errorf("%s: conduct.signs %v in a log that records no signature", b.Bot, *b.Conduct.Signs)
 		}
 	}
 }
@@ -224,5 +244,53 @@ func TestSignedHostile(t *testing.T) {
 	}
 	if got["unverifiable"] != 8 || got["valid"] != 10_000 {
 		t.Errorf("outcomes %v, want 8 unverifiable and 10000 valid; signatures %+v; input %+v", got, res.Summary.Signatures, res.Summary.Input)
+	}
+}
+
+// TestSignedFoldedRows: a row folding the bots past maxSummaryBots signs
+// when any of the bots it holds does (docs/conduct.md), and says so, as
+// every row of a log with signatures does.
+func TestSignedFoldedRows(t *testing.T) {
+	robots, log, keys, signers := signedMonth(t, 30_000)
+	run := func(limit int) *report.Summary {
+		t.Helper()
+		old := maxSummaryBots
+		maxSummaryBots = limit
+		defer func() { maxSummaryBots = old }()
+		res, err := Run(context.Background(), Config{Robots: robots, Keys: keys, Signers: signers}, []string{log})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { res.Close() })
+		return &res.Summary
+	}
+	all := run(1 << 20)
+	const limit = 3
+	if len(all.Bots) <= limit+1 {
+		t.Fatalf("%d bot rows: too few to fold", len(all.Bots))
+	}
+	type key struct{ host, identity string }
+	signs := map[key]bool{}
+	for _, r := range all.Bots[limit:] {
+		k := key{r.Host, r.Identity}
+		signs[k] = signs[k] || r.Signed > 0
+	}
+	got := run(limit)
+	folded := got.Bots[limit:]
+	if len(folded) != len(signs) {
+		t.Fatalf("%d folded rows, want %d", len(folded), len(signs))
+	}
+	var signing int
+	for _, r := range folded {
+		want := signs[key{r.Host, r.Identity}]
+		if r.Conduct.Signs == nil || *r.Conduct.Signs != want {
+			t.Errorf("folded row %s (%s): signs %s, want %v", r.Host, r.Identity, report.YesNoUnknown(r.Conduct.Signs), want)
+		}
+		if want {
+			signing++
+		}
+	}
+	if signing == 0 {
+		t.Error("no folded row holds a bot that signs: the case tests nothing")
 	}
 }

@@ -44,9 +44,13 @@ type AgentEvidence struct {
 	RobotsFetches int64 `json:"robots_fetches"`
 	// PrefExposed counts the requests where the AI-use preference in
 	// effect refused the token's purpose (never a reason for "No").
-	PrefExposed int64     `json:"pref_exposed"`
-	From        time.Time `json:"from"`
-	To          time.Time `json:"to"`
+	PrefExposed int64 `json:"pref_exposed"`
+	// Signed counts the requests with a valid Web Bot Auth signature;
+	// nil (left out) when the log records no signature header, which
+	// cannot show whether the crawler signs (Conduct.Signs).
+	Signed *int64    `json:"signed,omitempty"`
+	From   time.Time `json:"from"`
+	To     time.Time `json:"to"`
 }
 
 // purposeFunctions names a purpose as robots.json's "function" does: the
@@ -146,6 +150,12 @@ func (e *AgentEvidence) add(r *BotRow) {
 	e.Disallowed += r.Disallowed + r.DisallowedUnreachable
 	e.RobotsFetches += r.RobotsFetches
 	e.PrefExposed += r.PrefExposed
+	if r.Conduct.Signs != nil {
+		if e.Signed == nil {
+			e.Signed = new(int64)
+		}
+		*e.Signed += r.Signed
+	}
 }
 
 // respect reads robots.json's "respect" from the evidence (docs/agents.md):

@@ -75,3 +75,47 @@ func TestAgents(t *testing.T) {
 		}
 	}
 }
+
+// TestAgentsSigned: evidence.signed counts the evidence's validly signed
+// requests (Web Bot Auth) when the log records signatures, never a
+// spoofed row's, and is left out of agents.json when it records none
+// (docs/agents.md).
+func TestAgentsSigned(t *testing.T) {
+	t0 := time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC)
+	yes, no := true, false
+	rows := func(recorded bool) []BotRow {
+		r := []BotRow{
+			{Bot: "ChatGPT-User", Host: "a", Identity: IdentityVerified, Operator: "OpenAI", Purpose: "ai-assistant", Requests: 40, Signed: 30, FirstSeen: t0, LastSeen: t0, Verifiable: true, Conduct: Conduct{Signs: &yes}},
+			{Bot: "ChatGPT-User", Host: "b", Identity: IdentityVerified, Operator: "OpenAI", Purpose: "ai-assistant", Requests: 5, FirstSeen: t0, LastSeen: t0, Verifiable: true, Conduct: Conduct{Signs: &no}},
+			{Bot: "ChatGPT-User", Host: "a", Identity: IdentitySpoofed, Purpose: "ai-assistant", Requests: 9, Signed: 9, FirstSeen: t0, LastSeen: t0, Conduct: Conduct{Signs: &yes}},
+			{Bot: "MJ12bot", Host: "a", Identity: IdentityUnverified, Operator: "Majestic", Purpose: "seo", Requests: 3, FirstSeen: t0, LastSeen: t0, Conduct: Conduct{Signs: &no}},
+		}
+		if !recorded {
+			for i := range r {
+				r[i].Conduct.Signs, r[i].Signed = nil, 0
+			}
+		}
+		return r
+	}
+	for _, c := range []struct {
+		recorded bool
+		want     map[string]string // token: evidence.signed as JSON, "" for left out
+	}{
+		{true, map[string]string{"ChatGPT-User": "30", "MJ12bot": "0"}},
+		{false, map[string]string{"ChatGPT-User": "", "MJ12bot": ""}},
+	} {
+		var buf bytes.Buffer
+		if err := WriteAgents(&buf, &Summary{Bots: rows(c.recorded)}); err != nil {
+			t.Fatal(err)
+		}
+		var back map[string]struct{ Evidence map[string]json.RawMessage }
+		if err := json.Unmarshal(buf.Bytes(), &back); err != nil {
+			t.Fatal(err)
+		}
+		for token, want := range c.want {
+			if got := string(back[token].Evidence["signed"]); got != want {
+				t.Errorf("log records signatures %v: %s evidence.signed %q, want %q", c.recorded, token, got, want)
+			}
+		}
+	}
+}

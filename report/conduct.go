@@ -53,7 +53,8 @@ type Conduct struct {
 	// ranges it crawls from (one of the range lists of the verification).
 	PublishesRanges bool `json:"publishes_ranges"`
 	// Signs tells that some of its requests carried a valid Web Bot Auth
-	// signature; nil (left out) until signatures settle identities.
+	// signature; nil (left out) when the log records no signature header
+	// at all, which cannot show whether a crawler signs (SetSigns).
 	Signs *bool `json:"signs,omitempty"`
 }
 
@@ -76,8 +77,31 @@ func (c *Conduct) Fold(o *Conduct) {
 	c.NotModified += o.NotModified
 	c.OtherMethods += o.OtherMethods
 	c.Contact = c.Contact || o.Contact
+	if o.Signs != nil {
+		// The folded row signs if any of its bots does.
+		v := *o.Signs || (c.Signs != nil && *c.Signs)
+		c.Signs = &v
+	}
 	c.RefetchHoursMedian = nil
 	c.SetShare()
+}
+
+// SetSigns fills Conduct.Signs of every bot row of s from its Signed
+// count when the log records signatures, that is when some request
+// carried a Signature or Signature-Input header whatever its outcome
+// (s.Signatures, which counts every such request, is not empty). Without
+// any, Signs stays left out: a log that does not record the headers
+// cannot show that a crawler does not sign.
+func (s *Summary) SetSigns() {
+	recorded := len(s.Signatures) > 0
+	for i := range s.Bots {
+		c := &s.Bots[i].Conduct
+		c.Signs = nil
+		if recorded {
+			v := s.Bots[i].Signed > 0
+			c.Signs = &v
+		}
+	}
 }
 
 // Fold adds the counts of o.
@@ -144,6 +168,15 @@ func Interval(p *float64) string {
 		return strconv.FormatFloat(*p*60, 'f', 0, 64) + " min"
 	}
 	return strconv.FormatFloat(*p, 'f', 1, 64) + " h"
+}
+
+// YesNoUnknown writes a flag that may be unknown as "yes", "no" or "–"
+// (nil).
+func YesNoUnknown(b *bool) string {
+	if b == nil {
+		return "–"
+	}
+	return YesNo(*b)
 }
 
 // YesNo writes a flag as "yes" or "no".

@@ -14,9 +14,9 @@
 // --trusted-proxy, --max-line-bytes, --workers, --keep-going, --fail-on,
 // --quiet. A LOG may be an s3://, gs://, azblob:// or https:// URL, as
 // audit takes it: the objects of a prefix or glob are read in pieces of
-// about --split-bytes, each by the worker that judges it. --out DIR writes summary.json into
-// DIR, --out s3://BUCKET/PREFIX/ (gs://, azblob://) uploads it there;
-// --json prints it. --split-bytes N (64 MiB
+// about --split-bytes, each by the worker that judges it. --out DIR writes summary.json and
+// agents.json into DIR, --out s3://BUCKET/PREFIX/ (gs://, azblob://) uploads them there;
+// --json prints summary.json. --split-bytes N (64 MiB
 // by default; 0: whole files) reads a plain LOG file longer than N bytes
 // as byte ranges of N bytes on separate workers. Flags come before the
 // LOG arguments.

@@ -185,6 +185,7 @@ func runAudit(ctx context.Context, opt *cliOptions, logs []string, runner string
 		}
 		// A previous run killed before its rename left this.
 		atomicfile.SweepStaleOf(out.Place, summaryFile)
+		atomicfile.SweepStaleOf(out.Place, agentsFile)
 	}
 	// The logs keep the names given, as audit's evidence does (file in
 	// rejected samples and robots_status): a worker resolves a relative

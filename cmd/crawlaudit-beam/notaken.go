@@ -28,7 +28,7 @@ var outputsNotMade = []string{"report", "parquet", "db", "what-if",
 
 func init() {
 	for _, f := range outputsNotMade {
-		auditOnly[f] = "the pipeline writes summary.json only; reports, block lists, --db, --parquet, --what-if and reverse DNS need the whole audit in one database: run crawlaudit audit for them"
+		auditOnly[f] = "the pipeline writes summary.json and agents.json only; reports, block lists, --db, --parquet, --what-if and reverse DNS need the whole audit in one database: run crawlaudit audit for them"
 	}
 }
 

@@ -52,7 +52,7 @@ func TestAuditOnlyFlags(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"--robots", "r", "--rdns", "access.log"}, exitError, "--rdns is crawlaudit audit's and not taken here: the pipeline writes summary.json only"},
+		{[]string{"--robots", "r", "--rdns", "access.log"}, exitError, "--rdns is crawlaudit audit's and not taken here: the pipeline writes summary.json and agents.json only"},
 		{[]string{"--report=r.html", "access.log"}, exitError, "--report is crawlaudit audit's"},
 		{[]string{"-limit", "10"}, exitError, "--limit is crawlaudit audit's and not taken here: no table is printed"},
 		{[]string{"--nonsense"}, exitError, "no flag --nonsense (crawlaudit-beam --help lists them"},

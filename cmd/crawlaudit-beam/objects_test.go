@@ -178,6 +178,10 @@ func TestPipelineObjects(t *testing.T) {
 		if len(written) < 1000 || !bytes.Equal(written, stdout.Bytes()) {
 			t.Errorf("--out wrote %d bytes, --json printed %d", len(written), stdout.Len())
 		}
+		agents, err := prefix.Read(ctx, agentsFile, maxSummaryBytes)
+		if err != nil || !bytes.HasPrefix(agents, []byte("{")) || len(agents) < 100 {
+			t.Errorf("%s: %d bytes, %v", prefix.Name(agentsFile), len(agents), err)
+		}
 		if _, err := prefix.Read(ctx, errorFile, maxSummaryBytes); !errors.Is(err, fs.ErrNotExist) {
 			t.Errorf("the error object: %v", err)
 		}
@@ -199,6 +203,9 @@ func TestPipelineObjects(t *testing.T) {
 		}
 		if again, err := prefix.Read(ctx, summaryFile, maxSummaryBytes); err != nil || !bytes.Equal(again, written) {
 			t.Errorf("the failed run touched summary.json: %v", err)
+		}
+		if again, err := prefix.Read(ctx, agentsFile, maxSummaryBytes); err != nil || !bytes.Equal(again, agents) {
+			t.Errorf("the failed run touched agents.json: %v", err)
 		}
 		if _, err := prefix.Read(ctx, errorFile, maxSummaryBytes); !errors.Is(err, fs.ErrNotExist) {
 			t.Errorf("the error object was left: %v", err)

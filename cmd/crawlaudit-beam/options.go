@@ -87,7 +87,7 @@ func defineFlags(fs *flag.FlagSet, o *cliOptions) {
 	o.Register(fs, auditflags.Beam, nil)
 	fs.Int64Var(&o.SplitBytes, "split-bytes", defaultSplitBytes, "read a plain (uncompressed) LOG file longer than `N` bytes as byte ranges of N bytes, and the objects of a LOG URL in groups of about N bytes, on separate workers; 0 reads each LOG whole")
 	fs.BoolVar(&o.json, "json", false, "print summary.json on stdout")
-	fs.StringVar(&o.out, "out", "", "write summary.json into `DIR` (on a file system every worker shares) or under an s3://, gs:// or azblob:// prefix")
+	fs.StringVar(&o.out, "out", "", "write summary.json and agents.json into `DIR` (on a file system every worker shares) or under an s3://, gs:// or azblob:// prefix")
 	fs.StringVar(&o.failOn, "fail-on", "", "exit 1 when a bot has a finding of these `KINDS` (for cron and CI): "+strings.Join(auditflags.FailKindNames(), ", "))
 	fs.BoolVar(&o.quiet, "quiet", false, "no progress lines, and none of the runner's warnings (its errors still)")
 	fs.BoolVar(&o.quiet, "q", false, "shorthand for --quiet")

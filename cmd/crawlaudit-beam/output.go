@@ -17,7 +17,7 @@ import (
 // below it.
 const maxSummaryBytes = 1 << 30
 
-// output is where summary.json goes: --out, a directory (the workers and
+// output is where summary.json and agents.json go: --out, a directory (the workers and
 // the launcher must see the same one) or a prefix in object storage
 // (s3://, gs://, azblob://), which every worker with credentials reaches.
 // Each file is written whole or not at all: a directory's by a rename, an
@@ -47,18 +47,48 @@ func (o output) name(file string) string {
 
 // write writes file whole with what w writes.
 func (o output) write(ctx context.Context, file string, w func(io.Writer) error) error {
+	return o.writeAll(ctx, []outFile{{file, w}})
+}
+
+// outFile is one file of the output and what writes it.
+type outFile struct {
+	name  string
+	write func(io.Writer) error
+}
+
+// writeAll writes files as one set, as `crawlaudit audit --out` writes
+// its files. Into a directory they appear together or not at all: each
+// is written whole under a temporary name, and all are renamed into place
+// only when every one is (atomicfile.Staged). Object storage has no
+// rename, so there each object is uploaded whole or not at all, one after
+// another in the order given, and the first failure stops the rest: the
+// caller puts summary.json last, so that a reader who finds this run's
+// summary.json finds its other files beside it.
+func (o output) writeAll(ctx context.Context, files []outFile) error {
 	if !o.isURL() {
 		if err := os.MkdirAll(o.Place, 0o755); err != nil {
 			return fmt.Errorf("--out: %w", err)
 		}
-		return atomicfile.WriteWith(filepath.Join(o.Place, file), w)
+		st := atomicfile.NewStaged(o.Place)
+		defer st.Abort()
+		for _, f := range files {
+			if err := st.Write(f.name, f.write); err != nil {
+				return err
+			}
+		}
+		return st.Commit()
 	}
 	p, err := objstore.OpenPrefix(ctx, o.Place)
 	if err != nil {
 		return fmt.Errorf("--out: %w", err)
 	}
 	defer p.Close()
-	return p.Write(ctx, file, w)
+	for _, f := range files {
+		if err := p.Write(ctx, f.name, f.write); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // read returns file; the error wraps os.ErrNotExist when there is none.

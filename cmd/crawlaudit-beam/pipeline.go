@@ -90,8 +90,13 @@ type newlineCount struct {
 // summaryFile is the name of the summary in the output directory.
 const summaryFile = "summary.json"
 
+// agentsFile is the name of the observed compliance per product token
+// (report.WriteAgents) in the output directory, as `crawlaudit audit
+// --out` names it.
+const agentsFile = "agents.json"
+
 // buildPipeline returns the audit of logs as a Beam pipeline that writes
-// summary.json into out:
+// summary.json and agents.json into out:
 //
 //  1. one element per LOG argument (logInput);
 //  2. plan (planFn): a LOG argument that is a plain file longer than
@@ -118,7 +123,7 @@ const summaryFile = "summary.json"
 //     changes (keyChanges);
 //  6. summarize (summarizeFn): one element that takes the parts, the rows,
 //     the periods, their counts and the changes as side inputs, combines
-//     them (combine) and writes summary.json.
+//     them (combine) and writes summary.json and agents.json.
 func buildPipeline(opt options, logs []string, out output) *beam.Pipeline {
 	p, s := beam.NewPipelineWithRoot()
 	inputs := make([]logInput, len(logs))
@@ -624,18 +629,18 @@ func (f *measureFn) ProcessElement(key string, batches, periodLists func(*[]byte
 	return nil
 }
 
-// summarizeFn combines the parts and the rows into summary.json (step 6
-// of buildPipeline).
+// summarizeFn combines the parts and the rows into summary.json and
+// agents.json (step 6 of buildPipeline).
 type summarizeFn struct {
 	Opt options `json:"opt"`
 	Out output  `json:"out"`
 }
 
 // ProcessElement reads every part and row, combines them and writes
-// summary.json. Warnings go to stderr. An audit that audits nothing, or
-// that met input errors without --keep-going, writes errorFile in place of
-// summary.json, for the command to report: that is what the audit found,
-// not a failure of the pipeline.
+// summary.json and agents.json. Warnings go to stderr. An audit that
+// audits nothing, or that met input errors without --keep-going, writes
+// errorFile in place of both, for the command to report: that is what the
+// audit found, not a failure of the pipeline.
 func (f *summarizeFn) ProcessElement(ctx context.Context, _ []byte, partData, rowData, periodLists, countData, changeData func(*[]byte) bool) error {
 	cfg, err := f.Opt.config()
 	if err != nil {
@@ -699,8 +704,11 @@ func (f *summarizeFn) ProcessElement(ctx context.Context, _ []byte, partData, ro
 	if len(c.InputErrors) > 0 && !f.Opt.KeepGoing {
 		return writeError(ctx, f.Out, "input errors (summary.json not written; --keep-going writes it): "+c.Summary.Input.Errors[0])
 	}
-	return f.Out.write(ctx, summaryFile, func(w io.Writer) error {
-		return report.WriteJSON(w, &c.Summary)
+	// agents.json first: summary.json, which the launcher reads back,
+	// comes last in object storage (output.writeAll).
+	return f.Out.writeAll(ctx, []outFile{
+		{agentsFile, func(w io.Writer) error { return report.WriteAgents(w, &c.Summary) }},
+		{summaryFile, func(w io.Writer) error { return report.WriteJSON(w, &c.Summary) }},
 	})
 }
 

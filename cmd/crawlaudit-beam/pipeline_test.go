@@ -45,6 +45,15 @@ const (
 // for the same flags and logs.
 func auditJSON(t *testing.T, opt options, logs []string) []byte {
 	t.Helper()
+	summary, _ := auditOutputs(t, opt, logs)
+	return summary
+}
+
+// auditOutputs returns summary.json as `crawlaudit audit --json` prints it,
+// and agents.json as `crawlaudit audit --out` writes it, for the same
+// flags and logs.
+func auditOutputs(t *testing.T, opt options, logs []string) (summary, agents []byte) {
+	t.Helper()
 	cfg, err := opt.config()
 	if err != nil {
 		t.Fatal(err)
@@ -54,11 +63,33 @@ func auditJSON(t *testing.T, opt options, logs []string) []byte {
 		t.Fatal(err)
 	}
 	defer res.Close()
-	var b bytes.Buffer
+	var b, a bytes.Buffer
 	if err := report.WriteJSON(&b, &res.Summary); err != nil {
 		t.Fatal(err)
 	}
-	return b.Bytes()
+	if err := report.WriteAgents(&a, &res.Summary); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes(), a.Bytes()
+}
+
+// beamOutputs returns summary.json and agents.json as the pipeline on
+// Prism, in process, writes them into --out.
+func beamOutputs(t *testing.T, opt options, logs []string) (summary, agents []byte) {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "out")
+	o := &cliOptions{options: opt, out: dir}
+	if err := runAudit(context.Background(), o, logs, "prism", io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	summary, err := os.ReadFile(filepath.Join(dir, summaryFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if agents, err = os.ReadFile(filepath.Join(dir, agentsFile)); err != nil {
+		t.Fatal(err)
+	}
+	return summary, agents
 }
 
 // beamJSON returns summary.json of the pipeline on Prism, in process.
@@ -198,8 +229,9 @@ func generateMonth(t *testing.T, dir string, lines int) (string, []string) {
 
 // TestPipelineEqualsAudit runs the pipeline on Prism and checks that its
 // summary.json equals `crawlaudit audit --json`'s, byte for byte (every
-// bot row field, the input counts, robots_status, changes, ...), on the
-// sample month and on a generated month with two hosts and five files.
+// bot row field, the input counts, robots_status, changes, ...), and its
+// agents.json `crawlaudit audit --out`'s, on the sample month and on a
+// generated month with two hosts and five files.
 func TestPipelineEqualsAudit(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs pipelines on Prism")
@@ -276,10 +308,17 @@ func TestPipelineEqualsAudit(t *testing.T) {
 			if slices.Contains(tc.logs, apache2015) && !haveShared {
 				t.Skip("no ../shared/data: the real logs are not here")
 			}
-			want := auditJSON(t, tc.opt, tc.logs)
-			got := beamJSON(t, tc.opt, tc.logs)
+			want, wantAgents := auditOutputs(t, tc.opt, tc.logs)
+			got, gotAgents := beamOutputs(t, tc.opt, tc.logs)
 			if !bytes.Equal(got, want) {
 				t.Errorf("summary.json differs from crawlaudit audit --json's:\n%s", diffLines(want, got))
+			}
+			if !bytes.Equal(gotAgents, wantAgents) {
+				t.Errorf("agents.json differs from crawlaudit audit --out's:\n%s", diffLines(wantAgents, gotAgents))
+			}
+			var agents map[string]report.Agent
+			if err := json.Unmarshal(gotAgents, &agents); err != nil || len(agents) == 0 {
+				t.Errorf("agents.json holds %d tokens: %v", len(agents), err)
 			}
 			var s report.Summary
 			if err := json.Unmarshal(got, &s); err != nil {
@@ -291,7 +330,8 @@ func TestPipelineEqualsAudit(t *testing.T) {
 }
 
 // TestPipelineOut checks --out: summary.json written, and the same as
-// --json's.
+// --json's; agents.json written, byte for byte the one `crawlaudit audit
+// --out` writes into its directory of the same month.
 func TestPipelineOut(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs pipelines on Prism")
@@ -313,8 +353,37 @@ func TestPipelineOut(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(entries) != 1 {
-		t.Errorf("--out holds %d entries, want summary.json alone", len(entries))
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	if !slices.Equal(names, []string{agentsFile, summaryFile}) {
+		t.Errorf("--out holds %q, want agents.json and summary.json alone", names)
+	}
+	cfg, err := o.config()
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := audit.Run(context.Background(), cfg, []string{sampleLog})
+	if err != nil {
+		t.Fatal(err)
+	}
+	auditDir := filepath.Join(t.TempDir(), "audit")
+	err = res.WriteOut(context.Background(), auditDir, audit.BlockPolicy{})
+	res.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.ReadFile(filepath.Join(auditDir, agentsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(filepath.Join(dir, agentsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) || len(want) < 100 {
+		t.Errorf("agents.json (%d bytes) differs from crawlaudit audit --out's (%d bytes):\n%s", len(got), len(want), diffLines(want, got))
 	}
 }
 

@@ -6,8 +6,11 @@ import (
 	"crypto/ed25519"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -83,6 +86,9 @@ func TestAuditSignedMonth(t *testing.T) {
 		chatgptUser = "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; ChatGPT-User/1.0; +https://openai.com/bot"
 		ahrefsBot   = "Mozilla/5.0 (compatible; AhrefsBot/7.0; +http://ahrefs.com/robot/)"
 		googlebot   = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"
+		// A crawler that never signs, in a log that records signatures:
+		// its conduct says signs false.
+		mj12bot = "Mozilla/5.0 (compatible; MJ12bot/v1.4.8; http://mj12bot.com/)"
 	)
 	lines := []signedLine{
 		{at: "2026-10-03T10:00:00Z", ip: "3.91.0.10", ua: chromeUA, target: "/", signer: openai, nonce: "agent-1"},
@@ -97,6 +103,7 @@ func TestAuditSignedMonth(t *testing.T) {
 		{at: "2026-10-05T11:00:00Z", ip: "203.0.113.6", ua: ahrefsBot, target: "/blog"},
 		{at: "2026-10-06T12:00:00Z", ip: "192.0.2.67", ua: googlebot, target: "/", signer: openai, nonce: "other-op"},
 		{at: "2026-10-06T12:05:00Z", ip: "192.0.2.68", ua: ahrefsBot, target: "/private/x", signer: ahrefs, nonce: "ahrefs-2", signedTarget: "/"},
+		{at: "2026-10-07T08:00:00Z", ip: "198.51.100.40", ua: mj12bot, target: "/blog"},
 	}
 	esc := func(s string) string { return strings.ReplaceAll(s, `"`, `\x22`) }
 	var log strings.Builder
@@ -151,6 +158,7 @@ func TestAuditSignedMonth(t *testing.T) {
 		Bots []struct {
 			Bot, Host, Identity, Operator string
 			Requests, Disallowed, Signed  int64
+			Conduct                       struct{ Signs *bool }
 		}
 		Signatures json.RawMessage
 		Blocklist  json.RawMessage
@@ -159,9 +167,37 @@ func TestAuditSignedMonth(t *testing.T) {
 	if err := json.Unmarshal(b, &sum); err != nil {
 		t.Fatal(err)
 	}
-	got.WriteString("\n# summary.json bots (bot, identity, operator, requests, disallowed, signed)\n")
+	got.WriteString("\n# summary.json bots (bot, identity, operator, requests, disallowed, signed, conduct.signs)\n")
 	for _, r := range sum.Bots {
-		fmt.Fprintf(&got, "%s,%s,%s,%d,%d,%d\n", r.Bot, r.Identity, r.Operator, r.Requests, r.Disallowed, r.Signed)
+		signs := "absent"
+		if r.Conduct.Signs != nil {
+			signs = strconv.FormatBool(*r.Conduct.Signs)
+		}
+		fmt.Fprintf(&got, "%s,%s,%s,%d,%d,%d,%s\n", r.Bot, r.Identity, r.Operator, r.Requests, r.Disallowed, r.Signed, signs)
+	}
+	// agents.json's evidence of each token, with its signed requests.
+	ab, err := os.ReadFile(filepath.Join(out, "agents.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var agents map[string]struct {
+		Respect  string
+		Evidence struct {
+			Requests int64
+			Signed   *int64
+		}
+	}
+	if err := json.Unmarshal(ab, &agents); err != nil {
+		t.Fatal(err)
+	}
+	got.WriteString("\n# agents.json (token, respect, evidence.requests, evidence.signed)\n")
+	for _, token := range slices.Sorted(maps.Keys(agents)) {
+		a := agents[token]
+		signed := "absent"
+		if a.Evidence.Signed != nil {
+			signed = strconv.FormatInt(*a.Evidence.Signed, 10)
+		}
+		fmt.Fprintf(&got, "%s,%s,%d,%s\n", token, a.Respect, a.Evidence.Requests, signed)
 	}
 	var sigs any
 	json.Unmarshal(sum.Signatures, &sigs)
@@ -187,11 +223,25 @@ func TestAuditSignedMonth(t *testing.T) {
 		sec = sec[:j]
 	}
 	got.WriteString("\n# report.md\n" + sec)
+	// The conduct table, with its signs column.
+	if i := strings.Index(string(md), "\n## Conduct"); i >= 0 {
+		sec = string(md)[i+1:]
+		if j := strings.Index(sec, "\n| bot |"); j >= 0 {
+			sec = sec[j+1:]
+		}
+		if j := strings.Index(sec, "\n\n"); j >= 0 {
+			sec = sec[:j+1]
+		}
+		got.WriteString("\n# report.md conduct\n" + sec)
+	} else {
+		t.Errorf("report.md has no conduct section:\n%s", md)
+	}
 	page, err := os.ReadFile(filepath.Join(out, "report.html"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{`<h3 id="signatures">Signed requests</h3>`, `<td class="n" data-v="100">100%</td>`, `<th scope="row">https://ahrefs.test</th>`} {
+	for _, want := range []string{`<h3 id="signatures">Signed requests</h3>`, `<td class="n" data-v="100">100%</td>`, `<th scope="row">https://ahrefs.test</th>`,
+		`>signs</th>`} {
 		if !strings.Contains(string(page), want) {
 			t.Errorf("report.html lacks %s", want)
 		}

@@ -14,6 +14,9 @@ func (m *writer) conduct(f *report.Findings) {
 		m.p("")
 		return
 	}
+	// A log that records no signature header cannot show who signs: the
+	// column would say nothing, so it is left out.
+	signs := len(f.Summary.Signatures) > 0
 	var total int64
 	for _, r := range f.Summary.Bots {
 		total += r.Bytes
@@ -23,18 +26,29 @@ func (m *writer) conduct(f *report.Findings) {
 		"(1 s where the log has none); *304 share* is the share of its fetches of a URL it had fetched before that were answered 304 Not Modified; " +
 		"*refetch* is the median time between two fetches of one URL. None of this is a robots.txt violation or a block reason. " +
 		"The rows that most need a look come first; summary.json has every row's `bytes`, `status` and `conduct`.")
+	if signs {
+		m.p("")
+		m.p("*signs*: some of its requests carried a valid Web Bot Auth signature; *no* when the log records signatures but none of its requests had a valid one.")
+	}
 	m.p("")
 	m.p("The bots' responses came to %s in all.", report.HumanBytes(total))
 	m.p("")
 	var out [][]string
 	for _, r := range rows {
 		c := &r.Conduct
-		out = append(out, []string{Name(r.Label()), Name(r.Host), num(r.Requests), report.HumanBytes(r.Bytes),
+		row := []string{Name(r.Label()), Name(r.Host), num(r.Requests), report.HumanBytes(r.Bytes),
 			num(r.Status.S2xx), num(r.Status.S3xx), num(r.Status.S304), num(r.Status.S4xx), num(r.Status.S5xx),
 			num(c.ErrorAnswers), num(c.NoBackoff), report.Share(c.NotModifiedShare), report.Interval(c.RefetchHoursMedian),
-			num(c.OtherMethods), report.YesNo(c.Contact), report.YesNo(c.PublishesRanges)})
+			num(c.OtherMethods), report.YesNo(c.Contact), report.YesNo(c.PublishesRanges)}
+		if signs {
+			row = append(row, report.YesNoUnknown(c.Signs))
+		}
+		out = append(out, row)
 	}
-	m.table([]string{"bot", "host", "requests", "bytes", "2xx", "3xx", "304", "4xx", "5xx", "error answers", "no back-off",
-		"304 share", "refetch", "other methods", "contact", "ranges"},
-		[]bool{false, false, true, true, true, true, true, true, true, true, true, true, true, true}, out)
+	head := []string{"bot", "host", "requests", "bytes", "2xx", "3xx", "304", "4xx", "5xx", "error answers", "no back-off",
+		"304 share", "refetch", "other methods", "contact", "ranges"}
+	if signs {
+		head = append(head, "signs")
+	}
+	m.table(head, []bool{false, false, true, true, true, true, true, true, true, true, true, true, true, true}, out)
 }

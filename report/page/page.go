@@ -109,6 +109,7 @@ var tmpl = neutralised(template.Must(template.New("page").Funcs(template.FuncMap
 	"share":         report.Share,
 	"interval":      report.Interval,
 	"yesno":         report.YesNo,
+	"yesnoUnknown":  report.YesNoUnknown,
 	"conductRows": func(s *report.Summary, n int) []report.BotRow {
 		return report.ConductRows(s, n)
 	},

@@ -293,13 +293,7 @@ func TestCrawlDelayIgnoredNote(t *testing.T) {
 	f := hostileFindings("x")
 	f.CrawlDelayIgnored = []report.CrawlDelayNote{{Bot: "Googlebot", Operator: "Google", N: 1216,
 		Control: "Search Console (crawl rate)", ControlURL: "https://developers.google.com/search/docs/crawling-indexing/reduce-crawl-rate"}}
-	var buf bytes.Buffer
-	if err := Write(&buf, f); err != nil {
-		t.Fatal(err)
-	}
-	out := buf.String()
-	breaches := out[strings.Index(out, `<section id="breaches">`):]
-	breaches = breaches[:strings.Index(breaches, "</section>")]
+	breaches := pageSection(t, f, "breaches")
 	for _, want := range []string{
 		"Crawl-delay has no effect on Googlebot: Google ignores it; its crawl rate is set in Search Console (crawl rate) (<code>https://developers.google.com/search/docs/crawling-indexing/reduce-crawl-rate</code>).",
 		"1,216 of its requests came sooner than Crawl-delay after the one before: counted as crawl_delay_unsupported",
