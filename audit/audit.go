@@ -124,6 +124,9 @@ type Result struct {
 	store   *store.Store
 	// judged: the table measures and the view judged exist (judged.sql).
 	judged bool
+	// noRobotsPeriods: no /robots.txt answer failed, so robots_status has
+	// no row (emptyAvailability) and need not be asked.
+	noRobotsPeriods bool
 	// lean: DuckDB holds the judge's counts, not the requests (Config.Lean).
 	lean bool
 	// sigStats counts the signature checks of the audit (computed, and
@@ -492,6 +495,7 @@ func runOnce(ctx context.Context, cfg Config, logs []string, damaged []*ingest.I
 			if err := emptyAvailability(ctx, db); err != nil {
 				return nil, err
 			}
+			res.noRobotsPeriods = true
 		case j.lean != nil && j.robotsFailed:
 			return nil, errNeedsRows // availability.sql reads every request
 		default:

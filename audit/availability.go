@@ -14,6 +14,9 @@ import (
 // "robots_status"), with the requests each one saw and
 // changed (queries/robots_status.sql).
 func (r *Result) robotsStatus(ctx context.Context) ([]report.RobotsPeriod, error) {
+	if r.noRobotsPeriods {
+		return []report.RobotsPeriod{}, nil
+	}
 	rows, err := r.store.Query(ctx, queries.SQL("robots_status.sql"))
 	if err != nil {
 		return nil, fmt.Errorf("robots_status: %w", err)
