@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
-	"os"
 	"path/filepath"
 	"time"
 
@@ -15,14 +13,6 @@ import (
 	"github.com/crawlaudit/crawlaudit/report"
 	"github.com/crawlaudit/crawlaudit/webbotauth"
 )
-
-// keysUpdateOptions are the flags of `crawlaudit keys update`.
-type keysUpdateOptions struct {
-	dir     string
-	signers string
-	baseURL string
-	timeout time.Duration
-}
 
 // keysShowOptions are the flags of `crawlaudit keys show`.
 type keysShowOptions struct {
@@ -39,7 +29,7 @@ func init() {
 snapshot of the known signers' directories; "keys update" downloads the current
 ones into a directory of dated files. See docs/signatures.md.`,
 		}
-		var uopt keysUpdateOptions
+		var uopt updateFlags
 		update := &cobra.Command{
 			Use:   "update [--dir DIR]",
 			Short: "Download the signers' current key directories into dated files",
@@ -60,11 +50,9 @@ refused (the others are still written).`,
 				return runKeysUpdate(cmd.Context(), e, &uopt)
 			},
 		}
-		f := update.Flags()
-		f.StringVar(&uopt.dir, "dir", "keys", "directory of dated key directories, `DIR`/<signer host>/<instant>.json")
-		f.StringVar(&uopt.signers, "signers", "", "comma list of signer `HOSTS` (default: the signer table and every host DIR holds)")
-		f.StringVar(&uopt.baseURL, "base-url", "", "fetch every directory from this `URL`'s scheme and host instead (a mirror)")
-		f.DurationVar(&uopt.timeout, "timeout", 30*time.Second, "timeout of one download")
+		uopt.register(update.Flags(), "keys", "directory of dated key directories, `DIR`/<signer host>/<instant>.json",
+			"signers", "comma list of signer `HOSTS` (default: the signer table and every host DIR holds)",
+			"fetch every directory from this `URL`'s scheme and host instead (a mirror)")
 		keys.AddCommand(update)
 
 		var sopt keysShowOptions
@@ -82,18 +70,13 @@ refused (the others are still written).`,
 	})
 }
 
-func runKeysUpdate(ctx context.Context, e *env, opt *keysUpdateOptions) error {
-	if ctx == nil {
-		ctx = context.Background()
+func runKeysUpdate(ctx context.Context, e *env, opt *updateFlags) error {
+	ctx, client, err := opt.start(ctx, "keys update")
+	if err != nil {
+		return err
 	}
-	if opt.dir == "" {
-		return usageErr("keys update: --dir must not be empty")
-	}
-	uo := webbotauth.UpdateOptions{BaseURL: opt.baseURL, Hosts: commaList(opt.signers)}
-	if err := os.MkdirAll(opt.dir, 0o755); err != nil {
-		return usageErr("keys update: %v", err)
-	}
-	results, err := webbotauth.Update(ctx, &http.Client{Timeout: opt.timeout}, opt.dir, uo)
+	uo := webbotauth.UpdateOptions{BaseURL: opt.baseURL, Hosts: commaList(opt.names)}
+	results, err := webbotauth.Update(ctx, client, opt.dir, uo)
 	lines := make([]updateLine, len(results))
 	for i, r := range results {
 		l := updateLine{name: r.Host, err: r.Err, refused: errors.Is(r.Err, webbotauth.ErrRefused)}

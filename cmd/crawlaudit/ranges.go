@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -17,14 +15,6 @@ import (
 	"github.com/crawlaudit/crawlaudit/verify"
 )
 
-// rangesUpdateOptions are the flags of `crawlaudit ranges update`.
-type rangesUpdateOptions struct {
-	dir     string
-	sources string
-	baseURL string
-	timeout time.Duration
-}
-
 func init() {
 	subcommands = append(subcommands, func(e *env) *cobra.Command {
 		ranges := &cobra.Command{
@@ -34,7 +24,7 @@ func init() {
 (who really made a request). The binary carries a dated snapshot of them; "ranges update"
 downloads the current lists into a directory that --ranges DIR then uses.`,
 		}
-		var opt rangesUpdateOptions
+		var opt updateFlags
 		update := &cobra.Command{
 			Use:   "update [--dir DIR]",
 			Short: "Download the operators' current IP range lists into dated files",
@@ -60,28 +50,21 @@ refused (the others are still written).`,
 				return runRangesUpdate(cmd.Context(), e, &opt)
 			},
 		}
-		f := update.Flags()
-		f.StringVar(&opt.dir, "dir", "ranges", "directory of dated lists, `DIR`/<source>/<creation time>.json")
-		f.StringVar(&opt.sources, "sources", "", "comma list of source `NAMES` (default: all; see crawlaudit version)")
-		f.StringVar(&opt.baseURL, "base-url", "", "fetch every list from this `URL`'s scheme and host instead (a mirror)")
-		f.DurationVar(&opt.timeout, "timeout", 30*time.Second, "timeout of one download")
+		opt.register(update.Flags(), "ranges", "directory of dated lists, `DIR`/<source>/<creation time>.json",
+			"sources", "comma list of source `NAMES` (default: all; see crawlaudit version)",
+			"fetch every list from this `URL`'s scheme and host instead (a mirror)")
 		ranges.AddCommand(update)
 		return ranges
 	})
 }
 
-func runRangesUpdate(ctx context.Context, e *env, opt *rangesUpdateOptions) error {
-	if ctx == nil {
-		ctx = context.Background()
+func runRangesUpdate(ctx context.Context, e *env, opt *updateFlags) error {
+	ctx, client, err := opt.start(ctx, "ranges update")
+	if err != nil {
+		return err
 	}
-	if opt.dir == "" {
-		return usageErr("ranges update: --dir must not be empty")
-	}
-	uo := verify.UpdateOptions{BaseURL: opt.baseURL, Sources: commaList(opt.sources)}
-	if err := os.MkdirAll(opt.dir, 0o755); err != nil {
-		return usageErr("ranges update: %v", err)
-	}
-	results, err := verify.Update(ctx, &http.Client{Timeout: opt.timeout}, opt.dir, uo)
+	uo := verify.UpdateOptions{BaseURL: opt.baseURL, Sources: commaList(opt.names)}
+	results, err := verify.Update(ctx, client, opt.dir, uo)
 	lines := make([]updateLine, len(results))
 	for i, r := range results {
 		l := updateLine{name: r.Source, err: r.Err, refused: errors.Is(r.Err, verify.ErrRefused)}

@@ -1,9 +1,47 @@
 package main
 
 import (
+	"context"
 	"fmt"
+	"net/http"
+	"os"
 	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
 )
+
+// updateFlags are the flags of an update of a dated directory (ranges
+// update, keys update): the directory, the sources to fetch, a mirror and
+// the timeout of one download.
+type updateFlags struct {
+	dir, names, baseURL string
+	timeout             time.Duration
+}
+
+// register adds the flags to f: --dir (its default and help), the flag
+// that names the sources (namesFlag, its help), --base-url and --timeout.
+func (u *updateFlags) register(f *pflag.FlagSet, dirDefault, dirHelp, namesFlag, namesHelp, baseURLHelp string) {
+	f.StringVar(&u.dir, "dir", dirDefault, dirHelp)
+	f.StringVar(&u.names, namesFlag, "", namesHelp)
+	f.StringVar(&u.baseURL, "base-url", "", baseURLHelp)
+	f.DurationVar(&u.timeout, "timeout", 30*time.Second, "timeout of one download")
+}
+
+// start checks the flags of cmd ("ranges update") and makes the
+// directory: it returns the context and the HTTP client of the downloads.
+func (u *updateFlags) start(ctx context.Context, cmd string) (context.Context, *http.Client, error) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if u.dir == "" {
+		return nil, nil, usageErr("%s: --dir must not be empty", cmd)
+	}
+	if err := os.MkdirAll(u.dir, 0o755); err != nil {
+		return nil, nil, usageErr("%s: %v", cmd, err)
+	}
+	return ctx, &http.Client{Timeout: u.timeout}, nil
+}
 
 // updateLine is what an update of a dated directory (ranges update, keys
 // update) tells of one source: an error, or the line done says, and its
