@@ -40,6 +40,93 @@ type leanCounts struct {
 	rows   []leanRow
 	stored int // rows handed to DuckDB so far
 	named  map[int32]struct{}
+	// blocks is for an audit that lists the block list (Config.BlockList),
+	// which counts per client address what the counts above do not
+	// carry (leanBlocks).
+	blocks *leanBlocks
+}
+
+// leanBlocks is what a lean audit keeps for the block list beside the
+// counts (queries/blocklist_source_lean.sql): the client address of each
+// request the windows keep and of each request robots.txt's availability
+// may move, so that the Crawl-delay and Request-rate breaches and the
+// moved verdicts are told per address (lean_breaches, availability_moves);
+// and the disallowed requests of verified claims per rule (lean_held), whose
+// rule the reports name for a held-back crawler.
+//
+// An address is an int32 (leanAddr): its dict id, -1 for none logged, or
+// -2-i for the i-th address not in dict. Memory is bounded: past
+// maxLeanBlockKeys such addresses or held rules, the lean pass gives up
+// (gaveUp) and Run reads the logs again storing every request.
+type leanBlocks struct {
+	inline    map[string]int32
+	inlineIPs []string
+	heldIndex map[leanHeldKey]int32
+	held      []leanHeld
+}
+
+// leanHeldKey is a verified claim's disallowed requests from one address
+// under one robots.txt group and deciding rule (decision: the judge's
+// decision id, which names the rule and its line).
+type leanHeldKey struct{ addr, bot, group, decision int32 }
+
+// leanHeld is one leanHeldKey with its count.
+type leanHeld struct {
+	key leanHeldKey
+	n   int64
+}
+
+// addr returns the leanAddr of a client address: ipID when in dict (it is
+// then named, as the block list's SQL reads its value), -1 when none was
+// logged, else the address's index among those not in dict.
+func (b *leanBlocks) addr(l *leanCounts, ipID int32, ip string, none bool) int32 {
+	switch {
+	case ipID >= 0:
+		l.name(ipID)
+		return ipID
+	case none:
+		return -1
+	}
+	if i, ok := b.inline[ip]; ok {
+		return -2 - i
+	}
+	i := int32(len(b.inlineIPs))
+	b.inline[strings.Clone(ip)] = i
+	b.inlineIPs = append(b.inlineIPs, strings.Clone(ip))
+	return -2 - i
+}
+
+// heldOf counts a verified claim's disallowed request and returns its key's
+// index (an availability move may take it back: unheld).
+func (b *leanBlocks) heldOf(k leanHeldKey) int32 {
+	if i, ok := b.heldIndex[k]; ok {
+		b.held[i].n++
+		return i
+	}
+	i := int32(len(b.held))
+	b.heldIndex[k] = i
+	b.held = append(b.held, leanHeld{key: k, n: 1})
+	return i
+}
+
+// gaveUp reports whether b outgrew its bound.
+func (b *leanBlocks) gaveUp() bool {
+	return b != nil && (len(b.inlineIPs) >= maxLeanBlockKeys || len(b.held) >= maxLeanBlockKeys)
+}
+
+// maxLeanBlockKeys is how many addresses not in dict, and how many held
+// rules, leanBlocks keeps (each under 100 bytes). Tests lower it.
+var maxLeanBlockKeys = 1 << 19
+
+// ipColumns returns the columns client_ip_id and client_ip of addr.
+func (b *leanBlocks) ipColumns(addr int32) (id, ip any) {
+	switch {
+	case addr >= 0:
+		return addr, nil
+	case addr == -1:
+		return nil, nil
+	}
+	return nil, b.inlineIPs[-2-addr]
 }
 
 // leanKey is what the summary tells apart among one bot's requests. A
@@ -124,8 +211,14 @@ var LeanSchema = arrow.NewSchema([]arrow.Field{
 	{Name: "pref_exposed", Type: arrow.PrimitiveTypes.Int64},
 }, nil)
 
-func newLeanCounts() *leanCounts {
-	return &leanCounts{index: map[leanKey]int32{}, named: map[int32]struct{}{}}
+// newLeanCounts returns empty counts; blocks: the block list is wanted
+// (leanBlocks).
+func newLeanCounts(blocks bool) *leanCounts {
+	l := &leanCounts{index: map[leanKey]int32{}, named: map[int32]struct{}{}}
+	if blocks {
+		l.blocks = &leanBlocks{inline: map[string]int32{}, heldIndex: map[leanHeldKey]int32{}}
+	}
+	return l
 }
 
 // name notes that the SQL reads the dict entry id.
@@ -267,26 +360,81 @@ func (w *streamKeys) leanGaveUp() string {
 	return ""
 }
 
+// leanGaveUp reports why the lean counts can no longer stand in for the
+// stored requests while the logs are read, or "".
+func (j *judge) leanGaveUp() string {
+	if why := j.stream.leanGaveUp(); why != "" {
+		return why
+	}
+	if j.lean.blocks.gaveUp() {
+		return "too many client addresses for the block list's counts"
+	}
+	return ""
+}
+
 // leanMoves writes the table availability_moves that request_counts_lean.sql
 // adds to lean_counts: for each request whose verdict robots.txt's
 // availability changed, one fewer under its old verdict and one more under
 // the new, per bot, host and claim.
-func leanMoves(ctx context.Context, s *store.Store, moves map[leanMove]int64) error {
+// and the new, per bot, host, claim and (for the block list: leanBlocks)
+// client address.
+func leanMoves(ctx context.Context, s *store.Store, moves map[leanMove]int64, blocks *leanBlocks) error {
 	if err := s.Exec(ctx, `CREATE OR REPLACE TEMP TABLE availability_moves (bot_id INTEGER, host_id INTEGER,
-    claim_id INTEGER, verdict_id INTEGER, n BIGINT)`); err != nil {
+    claim_id INTEGER, client_ip_id INTEGER, client_ip VARCHAR, verdict_id INTEGER, n BIGINT)`); err != nil {
 		return err
 	}
 	rows := make([][]any, 0, len(moves))
 	for m, n := range moves {
 		if n != 0 {
-			rows = append(rows, []any{m.bot, m.host, m.claim, m.verdict, n})
+			var id, ip any
+			if blocks != nil {
+				id, ip = blocks.ipColumns(m.addr)
+			}
+			rows = append(rows, []any{m.bot, m.host, m.claim, id, ip, m.verdict, n})
 		}
 	}
 	return s.InsertValues(ctx, "availability_moves", rows)
 }
 
-// leanMove is a key of availability_moves.
-type leanMove struct{ bot, host, claim, verdict int32 }
+// leanMove is a key of availability_moves; addr is a leanAddr (-1 when the
+// block list is not wanted).
+type leanMove struct{ bot, host, claim, verdict, addr int32 }
+
+// storeBlocks writes the tables lean_breaches and lean_held that
+// queries/blocklist_source_lean.sql reads: the Crawl-delay and
+// Request-rate breaches per client address (breaches, by leanAddr), and the
+// verified claims' disallowed requests per address and rule, less those
+// robots.txt's availability moved (unheld, by index of b.held).
+func (b *leanBlocks) store(ctx context.Context, s *store.Store, decisions []verdictRule, breaches map[int32][2]int64, unheld map[int32]int64) error {
+	if err := s.Exec(ctx, `CREATE OR REPLACE TEMP TABLE lean_breaches (client_ip_id INTEGER, client_ip VARCHAR,
+    crawl_delay BIGINT, request_rate BIGINT);
+CREATE OR REPLACE TEMP TABLE lean_held (client_ip_id INTEGER, client_ip VARCHAR, bot_id INTEGER,
+    robots_group_id INTEGER, rule_id INTEGER, rule_line INTEGER, n BIGINT)`); err != nil {
+		return err
+	}
+	rows := make([][]any, 0, len(breaches))
+	for a, n := range breaches {
+		id, ip := b.ipColumns(a)
+		rows = append(rows, []any{id, ip, n[0], n[1]})
+	}
+	if err := s.InsertValues(ctx, "lean_breaches", rows); err != nil {
+		return err
+	}
+	rows = rows[:0]
+	for i, h := range b.held {
+		n := h.n + unheld[int32(i)]
+		if n <= 0 {
+			continue
+		}
+		id, ip := b.ipColumns(h.key.addr)
+		d := decisions[h.key.decision]
+		rows = append(rows, []any{id, ip, h.key.bot, nullID(h.key.group), nullID(d.rule), nil, n})
+		if d.rule >= 0 {
+			rows[len(rows)-1][5] = d.line
+		}
+	}
+	return s.InsertValues(ctx, "lean_held", rows)
+}
 
 // requestCounts makes the view request_counts that summary_counts.sql reads:
 // over every request, or over lean_counts.

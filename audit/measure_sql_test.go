@@ -179,7 +179,7 @@ func streamWindowCounts(t *testing.T, rows []windowRow) map[string][3]int64 {
 		t.Fatal("streamKeys gave up")
 	}
 	out := map[string][3]int64{}
-	for _, v := range w.rows(windowPolicies) {
+	for _, v := range w.rows(windowPolicies, nil) {
 		out[fmt.Sprintf("%v/%v/%v", v[0], v[1], v[2])] = [3]int64{v[3].(int64), v[4].(int64), v[5].(int64)}
 	}
 	return out
@@ -696,9 +696,9 @@ CREATE TABLE staged (rid BIGINT, us BIGINT, host_id INTEGER, bot_id INTEGER, fil
 					for _, i := range order.rows {
 						r := rows[i]
 						a.add(int64(i), hostID(r.host), id[availBots[r.bot].name], verify.Identity(r.identity), r.us, r.file, r.line,
-							r.fetch, r.status, r.status != 0, 0, streamVerdict(r.verdict))
+							r.fetch, r.status, r.status != 0, 0, streamVerdict(r.verdict), -1, -1)
 					}
-					ok, err := a.store(ctx, s, google, id[VerdictUnreachable], id[VerdictUnavailable], nil, nil)
+					ok, err := a.store(ctx, s, google, id[VerdictUnreachable], id[VerdictUnavailable], nil, nil, nil)
 					if err != nil {
 						t.Fatal(err)
 					}
