@@ -131,9 +131,9 @@ type availFetch struct {
 // requests_store (rid, the order in which the judge stored it) and whether
 // the version disallowed it (disallowed or disallowed_in_grace).
 type availReq struct {
-	rid, us    int64
-	host, bot  int32
-	claim      int32 // its claim (a lean audit moves its count by bot, host and claim)
+	rid, us   int64
+	host, bot int32
+	claim     int32 // its claim (a lean audit moves its count by bot, host and claim)
 	// For a lean audit's block list (leanBlocks): its client address (a
 	// leanAddr, -1 when not wanted), and the index of its verified claim's
 	// disallowed count (-1: none).
