@@ -105,7 +105,8 @@ type Config struct {
 	// signers.json: webbotauth.LoadSigners).
 	Signers []webbotauth.Signer
 	// Lean is for a caller that reads only the summary: no Result method
-	// that lists requests (WriteOut, WriteReport, BlockList, StageParquet).
+	// that lists requests (WriteOut, WriteReport, StageParquet), nor
+	// BlockList unless BlockList is set too.
 	// An audit kept in memory (no DB) without WhatIf, of logs that can be
 	// read twice (files), then gives DuckDB the judge's counts per bot,
 	// host, claim and address in place of every bot request (see
