@@ -393,7 +393,82 @@ func leanMoves(ctx context.Context, s *store.Store, moves map[leanMove]int64, bl
 			rows = append(rows, []any{m.bot, m.host, m.claim, id, ip, m.verdict, n})
 		}
 	}
-	return s.InsertValues(ctx, "availability_moves", rows)
+	return insertRows(ctx, s, "availability_moves", movesSchema, rows)
+}
+
+// movesSchema, breachesSchema and heldSchema are the Arrow schemas of the
+// tables availability_moves, lean_breaches and lean_held.
+var (
+	movesSchema = arrow.NewSchema([]arrow.Field{
+		{Name: "bot_id", Type: arrow.PrimitiveTypes.Int32},
+		{Name: "host_id", Type: arrow.PrimitiveTypes.Int32},
+		{Name: "claim_id", Type: arrow.PrimitiveTypes.Int32},
+		{Name: "client_ip_id", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
+		{Name: "client_ip", Type: arrow.BinaryTypes.String, Nullable: true},
+		{Name: "verdict_id", Type: arrow.PrimitiveTypes.Int32},
+		{Name: "n", Type: arrow.PrimitiveTypes.Int64},
+	}, nil)
+	breachesSchema = arrow.NewSchema([]arrow.Field{
+		{Name: "client_ip_id", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
+		{Name: "client_ip", Type: arrow.BinaryTypes.String, Nullable: true},
+		{Name: "crawl_delay", Type: arrow.PrimitiveTypes.Int64},
+		{Name: "request_rate", Type: arrow.PrimitiveTypes.Int64},
+	}, nil)
+	heldSchema = arrow.NewSchema([]arrow.Field{
+		{Name: "client_ip_id", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
+		{Name: "client_ip", Type: arrow.BinaryTypes.String, Nullable: true},
+		{Name: "bot_id", Type: arrow.PrimitiveTypes.Int32},
+		{Name: "robots_group_id", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
+		{Name: "rule_id", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
+		{Name: "rule_line", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
+		{Name: "n", Type: arrow.PrimitiveTypes.Int64},
+	}, nil)
+)
+
+// insertRows inserts rows, whose cells are int32, int64, string or nil
+// (NULL) as schema's columns are, into table as one Arrow batch: a hostile
+// log's hundreds of thousands of addresses would take thousands of
+// statements of SQL values (store.InsertValues).
+func insertRows(ctx context.Context, s *store.Store, table string, schema *arrow.Schema, rows [][]any) error {
+	b := array.NewRecordBuilder(memory.DefaultAllocator, schema)
+	defer b.Release()
+	b.Reserve(len(rows))
+	for _, r := range rows {
+		for c, v := range r {
+			ok := true
+			switch f := b.Field(c).(type) {
+			case *array.Int32Builder:
+				var x int32
+				if x, ok = v.(int32); ok {
+					f.Append(x)
+				}
+			case *array.Int64Builder:
+				var x int64
+				if x, ok = v.(int64); ok {
+					f.Append(x)
+				}
+			case *array.StringBuilder:
+				var x string
+				if x, ok = v.(string); ok {
+					f.Append(x)
+				}
+			default:
+				ok = false
+			}
+			if !ok {
+				if v != nil {
+					return fmt.Errorf("%s: column %s cannot hold %T", table, schema.Field(c).Name, v)
+				}
+				b.Field(c).AppendNull()
+			}
+		}
+	}
+	rec := b.NewRecordBatch()
+	defer rec.Release()
+	if err := s.Insert(ctx, table, rec); err != nil {
+		return fmt.Errorf("%s: %w", table, err)
+	}
+	return nil
 }
 
 // leanMove is a key of availability_moves; addr is a leanAddr (-1 when the
@@ -417,7 +492,7 @@ CREATE OR REPLACE TEMP TABLE lean_held (client_ip_id INTEGER, client_ip VARCHAR,
 		id, ip := b.ipColumns(a)
 		rows = append(rows, []any{id, ip, n[0], n[1]})
 	}
-	if err := s.InsertValues(ctx, "lean_breaches", rows); err != nil {
+	if err := insertRows(ctx, s, "lean_breaches", breachesSchema, rows); err != nil {
 		return err
 	}
 	rows = rows[:0]
@@ -433,7 +508,7 @@ CREATE OR REPLACE TEMP TABLE lean_held (client_ip_id INTEGER, client_ip VARCHAR,
 			rows[len(rows)-1][5] = d.line
 		}
 	}
-	return s.InsertValues(ctx, "lean_held", rows)
+	return insertRows(ctx, s, "lean_held", heldSchema, rows)
 }
 
 // requestCounts makes the view request_counts that summary_counts.sql reads:
