@@ -6,9 +6,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/bits"
 	"os"
 	"runtime"
-	"slices"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -39,7 +39,9 @@ type leanCounts struct {
 	index  map[leanKey]int32
 	rows   []leanRow
 	stored int // rows handed to DuckDB so far
-	named  map[int32]struct{}
+	// named has bit id set for each dict id the SQL reads (name): a bit
+	// set, not a map, as a block list names every client address.
+	named []uint64
 	// blocks is for an audit that lists the block list (Config.BlockList),
 	// which counts per client address what the counts above do not
 	// carry (leanBlocks).
@@ -214,7 +216,7 @@ var LeanSchema = arrow.NewSchema([]arrow.Field{
 // newLeanCounts returns empty counts; blocks: the block list is wanted
 // (leanBlocks).
 func newLeanCounts(blocks bool) *leanCounts {
-	l := &leanCounts{index: map[leanKey]int32{}, named: map[int32]struct{}{}}
+	l := &leanCounts{index: map[leanKey]int32{}}
 	if blocks {
 		l.blocks = &leanBlocks{inline: map[string]int32{}, heldIndex: map[leanHeldKey]int32{}}
 	}
@@ -222,21 +224,26 @@ func newLeanCounts(blocks bool) *leanCounts {
 }
 
 // name notes that the SQL reads the dict entry id.
-func (l *leanCounts) name(id int32) { l.named[id] = struct{}{} }
+func (l *leanCounts) name(id int32) {
+	w := int(id >> 6)
+	if w >= len(l.named) {
+		l.named = append(l.named, make([]uint64, w+1-len(l.named))...)
+	}
+	l.named[w] |= 1 << (id & 63)
+}
 
 // dictBatch returns the entries of dict that the SQL reads (see name), as
 // a batch of DictSchema (the caller releases it).
 func (l *leanCounts) dictBatch(mem memory.Allocator, dict []string) arrow.RecordBatch {
-	ids := make([]int32, 0, len(l.named))
-	for id := range l.named {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids)
 	b := array.NewRecordBuilder(mem, DictSchema)
 	defer b.Release()
-	for _, id := range ids {
-		b.Field(0).(*array.Int32Builder).Append(id)
-		b.Field(1).(*array.StringBuilder).Append(dict[id])
+	for w, word := range l.named {
+		for word != 0 {
+			id := int32(w<<6 + bits.TrailingZeros64(word))
+			word &= word - 1
+			b.Field(0).(*array.Int32Builder).Append(id)
+			b.Field(1).(*array.StringBuilder).Append(dict[id])
+		}
 	}
 	return b.NewRecordBatch()
 }

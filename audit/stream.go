@@ -51,9 +51,9 @@ type streamKeys struct {
 }
 
 // maxStreamKeys, maxStreamRequests and maxStreamTimes are the numbers of
-// keys, of requests kept for the windows (48 MiB) and of request times kept
-// for the changes (64 MiB) from which streamKeys gives up. Tests lower
-// them.
+// keys, of requests kept for the windows (32 bytes each: 64 MiB) and of
+// request times kept for the changes (64 MiB) from which streamKeys gives
+// up. Tests lower them.
 var (
 	maxStreamKeys     = 1 << 16
 	maxStreamRequests = 1 << 21
