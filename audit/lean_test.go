@@ -135,6 +135,10 @@ func TestLeanRefusesRows(t *testing.T) {
 	if err := res.WriteOut(context.Background(), t.TempDir(), BlockPolicy{}); err == nil {
 		t.Error("WriteOut of a lean audit: no error")
 	}
+	// Without Config.BlockList it kept nothing per client address.
+	if _, _, err := res.BlockList(context.Background(), BlockPolicy{}); err == nil {
+		t.Error("BlockList of a lean audit without Config.BlockList: no error")
+	}
 }
 
 // TestLeanOnlyFromFiles: a lean pass that gives up reads the logs again,
