@@ -105,7 +105,8 @@ type Config struct {
 	// signers.json: webbotauth.LoadSigners).
 	Signers []webbotauth.Signer
 	// Lean is for a caller that reads only the summary: no Result method
-	// that lists requests (WriteOut, WriteReport, BlockList, StageParquet).
+	// that lists requests (WriteOut, WriteReport, StageParquet), nor
+	// BlockList unless BlockList is set too.
 	// An audit kept in memory (no DB) without WhatIf, of logs that can be
 	// read twice (files), then gives DuckDB the judge's counts per bot,
 	// host, claim and address in place of every bot request (see
@@ -113,6 +114,10 @@ type Config struct {
 	// the logs again storing every request, as it does from the start
 	// with reverse DNS, which settles the claims at the end.
 	Lean bool
+	// BlockList says the caller will ask for Result.BlockList: a lean
+	// audit then also keeps what the block list counts per client address
+	// (leanBlocks), so that it may be lean.
+	BlockList bool
 }
 
 // flushRows is how many judged rows are collected before they go to DuckDB.
@@ -127,8 +132,9 @@ type Result struct {
 	// noRobotsPeriods: no /robots.txt answer failed, so robots_status has
 	// no row (emptyAvailability) and need not be asked.
 	noRobotsPeriods bool
-	// lean: DuckDB holds the judge's counts, not the requests (Config.Lean).
-	lean bool
+	// lean: DuckDB holds the judge's counts, not the requests (Config.Lean);
+	// leanBlocks: and what the block list needs of them (Config.BlockList).
+	lean, leanBlocks bool
 	// sigStats counts the signature checks of the audit (computed, and
 	// answered from the cache).
 	sigStats webbotauth.Stats
@@ -350,8 +356,8 @@ func runOnce(ctx context.Context, cfg Config, logs []string, damaged []*ingest.I
 		j.spillWhileJudging()
 		j.stream = newStreamKeys(hist)
 		if cfg.Lean && cfg.DB == "" && cfg.WhatIf == nil && rereadable(logs) {
-			j.lean = newLeanCounts()
-			res.lean = true
+			j.lean = newLeanCounts(cfg.BlockList)
+			res.lean, res.leanBlocks = true, cfg.BlockList
 		}
 	}
 
@@ -516,6 +522,11 @@ func runOnce(ctx context.Context, cfg Config, logs []string, damaged []*ingest.I
 	status("measuring crawl-delay and request-rate windows")
 	if err := res.summarize(ctx, cfg, hist, j, acc); err != nil {
 		return nil, err
+	}
+	if j.lean != nil && j.lean.blocks != nil {
+		if err := j.lean.blocks.store(ctx, db, j.decisions, j.measured.addrBreaches, j.unheld); err != nil {
+			return nil, fmt.Errorf("block list: %w", err)
+		}
 	}
 	res.Summary.Verification = verification(j.claims.ranges(), j.claims, cfg.DNS, dnsStats)
 	res.Summary.Signatures = j.sig.summary()

@@ -131,16 +131,21 @@ type availFetch struct {
 // requests_store (rid, the order in which the judge stored it) and whether
 // the version disallowed it (disallowed or disallowed_in_grace).
 type availReq struct {
-	rid, us    int64
-	host, bot  int32
-	claim      int32 // its claim (a lean audit moves its count by bot, host and claim)
+	rid, us   int64
+	host, bot int32
+	claim     int32 // its claim (a lean audit moves its count by bot, host and claim)
+	// For a lean audit's block list (leanBlocks): its client address (a
+	// leanAddr, -1 when not wanted), and the index of its verified claim's
+	// disallowed count (-1: none).
+	addr, held int32
 	verdict    uint8 // the version's verdict (vAllowed, ...)
 	disallowed bool
 }
 
 // add takes one stored bot request: rid is its row in requests_store,
-// verdict the one the version gave it (vAllowed, ...).
-func (a *streamAvail) add(rid int64, host, bot int32, identity verify.Identity, us int64, file int32, line int64, fetch bool, status int32, hasStatus bool, claim int32, verdict uint8) {
+// verdict the one the version gave it (vAllowed, ...), addr and held as
+// availReq has them.
+func (a *streamAvail) add(rid int64, host, bot int32, identity verify.Identity, us int64, file int32, line int64, fetch bool, status int32, hasStatus bool, claim int32, verdict uint8, addr, held int32) {
 	disallowed := verdict == vDisallowed || verdict == vInGrace
 	if a.off {
 		return
@@ -180,7 +185,7 @@ func (a *streamAvail) add(rid int64, host, bot int32, identity verify.Identity, 
 		}
 		return
 	}
-	q := availReq{rid: rid, us: us, host: host, bot: bot, claim: claim, verdict: verdict, disallowed: disallowed}
+	q := availReq{rid: rid, us: us, host: host, bot: bot, claim: claim, addr: addr, held: held, verdict: verdict, disallowed: disallowed}
 	if h.failed {
 		a.reqs = append(a.reqs, q)
 		return
@@ -202,10 +207,11 @@ type availOp struct {
 // must run instead: a gave up, or two periods of one host and operator
 // begin at the same instant (where the SQL's ASOF join may take either).
 //
-// moves, when not nil, receives the verdicts changed per bot, host, claim
-// and verdict (a lean audit's availability_moves); versionVerdicts are the
-// dict ids of the verdicts by index (judge.verdict).
-func (a *streamAvail) store(ctx context.Context, s *store.Store, google bool, unreachableID, unavailableID int32, moves map[leanMove]int64, versionVerdicts *[numVerdicts]int32) (bool, error) {
+// moves, when not nil, receives the verdicts changed per bot, host, claim,
+// address and verdict (a lean audit's availability_moves), and unheld the
+// requests taken from a verified claim's disallowed count (availReq.held);
+// versionVerdicts are the dict ids of the verdicts by index (judge.verdict).
+func (a *streamAvail) store(ctx context.Context, s *store.Store, google bool, unreachableID, unavailableID int32, moves map[leanMove]int64, unheld map[int32]int64, versionVerdicts *[numVerdicts]int32) (bool, error) {
 	if a == nil || a.off {
 		return false, nil
 	}
@@ -354,8 +360,11 @@ func (a *streamAvail) store(ctx context.Context, s *store.Store, google bool, un
 				aVerdict.Append(v)
 				aUnreach.Append(unreachable)
 			} else {
-				moves[leanMove{q.bot, q.host, q.claim, versionVerdicts[q.verdict]}]--
-				moves[leanMove{q.bot, q.host, q.claim, v}]++
+				moves[leanMove{q.bot, q.host, q.claim, versionVerdicts[q.verdict], q.addr}]--
+				moves[leanMove{q.bot, q.host, q.claim, v, q.addr}]++
+				if q.held >= 0 {
+					unheld[q.held]--
+				}
 			}
 		} else {
 			dVerdict.AppendNull()
@@ -423,11 +432,11 @@ func (j *judge) streamedAvailability(ctx context.Context, s *store.Store, cfg Co
 	}
 	var moves map[leanMove]int64
 	if j.lean != nil {
-		moves = map[leanMove]int64{}
+		moves, j.unheld = map[leanMove]int64{}, map[int32]int64{}
 	}
-	ok, err := j.streamedAvail.store(ctx, s, cfg.Profile == robots.Google, j.verdict[vUnreachable], j.verdict[vUnavailable], moves, &j.verdict)
+	ok, err := j.streamedAvail.store(ctx, s, cfg.Profile == robots.Google, j.verdict[vUnreachable], j.verdict[vUnavailable], moves, j.unheld, &j.verdict)
 	if ok && err == nil && moves != nil {
-		err = leanMoves(ctx, s, moves)
+		err = leanMoves(ctx, s, moves, j.lean.blocks)
 	}
 	if ok && availStreamed != nil {
 		availStreamed()

@@ -126,7 +126,7 @@ func (r *Result) blockMeta(p BlockPolicy) firewall.Meta {
 // the logs; and what was dropped.
 func (r *Result) BlockList(ctx context.Context, p BlockPolicy) (*firewall.List, firewall.Stats, error) {
 	p = p.normalized()
-	if err := r.materialize(ctx); err != nil {
+	if err := r.blockSource(ctx); err != nil {
 		return nil, firewall.Stats{}, err
 	}
 	if p.widens() && r.clients == nil && r.Summary.Input.HumanRequests > 0 {
@@ -236,6 +236,24 @@ func (r *Result) BlockList(ctx context.Context, p BlockPolicy) (*firewall.List, 
 	}
 	r.Summary.Blocklist = sum
 	return l, st, nil
+}
+
+// blockSource makes the views the block list's SQL reads
+// (queries/blocklist_source.sql): over every request and its measures, or,
+// for a lean audit that kept what the block list needs (Config.BlockList),
+// over its counts (blocklist_source_lean.sql).
+func (r *Result) blockSource(ctx context.Context) error {
+	q := "blocklist_source_lean.sql"
+	if !r.lean || !r.leanBlocks {
+		if err := r.materialize(ctx); err != nil {
+			return err
+		}
+		q = "blocklist_source.sql"
+	}
+	if err := r.store.Exec(ctx, queries.SQL(q)); err != nil {
+		return fmt.Errorf("block list: %w", err)
+	}
+	return nil
 }
 
 // claimArena holds the claims of the block list's entries in shared chunks,

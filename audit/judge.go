@@ -214,6 +214,9 @@ type judge struct {
 	// lean, for a lean audit (Config.Lean), counts the judged rows in
 	// place of handing them to DuckDB; nil: every row is stored.
 	lean *leanCounts
+	// unheld are the verified claims' disallowed requests robots.txt's
+	// availability moved, by index of lean.blocks.held.
+	unheld map[int32]int64
 	// leanReq is the request add hands lean (kept here so that passing
 	// it by pointer does not move it to the heap each time).
 	leanReq leanRequest
@@ -740,7 +743,7 @@ func (j *judge) shared(id int, grp *robots.Resolved) *groupState {
 }
 
 // toStream tells j.stream of one request of a bot (see streamRow).
-func (j *judge) toStream(uas *uaState, hs *hostState, identity verify.Identity, us int64, file int32, line int64, policy int32, fetch bool, breakRule int32, cd conductRow) {
+func (j *judge) toStream(uas *uaState, hs *hostState, identity verify.Identity, us int64, file int32, line int64, policy int32, fetch bool, breakRule int32, cd conductRow, addr int32) {
 	if j.stream.off {
 		return // it gave up: nothing to work out for it
 	}
@@ -756,7 +759,7 @@ func (j *judge) toStream(uas *uaState, hs *hostState, identity verify.Identity, 
 	r := &j.streamRow
 	*r = streamRow{bot: uas.botID, host: hs.id, identity: uint8(identity), us: us, file: file, line: line,
 		policy: policy, may: j.mayLimit(uas, hs.hi), ua: uas, fetch: fetch, breakRule: breakRule, changes: hs.changes,
-		conduct: cd, contact: uas.contact == 2}
+		conduct: cd, contact: uas.contact == 2, addr: addr}
 	j.stream.add(r)
 }
 
@@ -1219,6 +1222,12 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 				j.robotsFailed = true
 			}
 		}
+		// The block list of a lean audit counts per client address
+		// (leanBlocks); -1: not wanted.
+		addr := int32(-1)
+		if lean && j.lean.blocks != nil {
+			addr = j.lean.blocks.addr(j.lean, ipID, ip, ipID < 0 && ipCol.IsNull(i))
+		}
 		var lq *leanRequest
 		if lean {
 			lq = &j.leanReq
@@ -1249,8 +1258,8 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 				c.prefExposed.UnsafeAppend(false)
 			}
 			if j.stream != nil {
-				j.toStream(uas, hs, identity, us, fileOf[k], line, -1, fetch, -1, cd)
-				j.stream.avail.add(j.botRows-1, hs.id, uas.botID, identity, us, fileOf[k], line, fetch, statusCol.Value(i), !statusCol.IsNull(i), claimID, vUnaudited)
+				j.toStream(uas, hs, identity, us, fileOf[k], line, -1, fetch, -1, cd, addr)
+				j.stream.avail.add(j.botRows-1, hs.id, uas.botID, identity, us, fileOf[k], line, fetch, statusCol.Value(i), !statusCol.IsNull(i), claimID, vUnaudited, addr, -1)
 			}
 			continue
 		}
@@ -1277,8 +1286,20 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 			if verdict == vDisallowed || verdict == vInGrace {
 				breakRule = j.decisions[did].rule
 			}
-			j.toStream(uas, hs, identity, us, fileOf[k], line, pid, fetch, breakRule, cd)
-			j.stream.avail.add(j.botRows-1, hs.id, uas.botID, identity, us, fileOf[k], line, fetch, statusCol.Value(i), !statusCol.IsNull(i), claimID, uint8(verdict))
+			// A verified claim's disallowed request: the block list names
+			// the rule it broke when its address is held back.
+			held := int32(-1)
+			if addr != -1 && verdict == vDisallowed && identity == verify.Verified {
+				group, rule := j.policies[pid].group, j.decisions[did].rule
+				for _, id := range [...]int32{group, rule} {
+					if id >= 0 {
+						j.lean.name(id)
+					}
+				}
+				held = j.lean.blocks.heldOf(leanHeldKey{addr: addr, bot: uas.botID, group: group, decision: did})
+			}
+			j.toStream(uas, hs, identity, us, fileOf[k], line, pid, fetch, breakRule, cd, addr)
+			j.stream.avail.add(j.botRows-1, hs.id, uas.botID, identity, us, fileOf[k], line, fetch, statusCol.Value(i), !statusCol.IsNull(i), claimID, uint8(verdict), addr, held)
 		}
 		visit := g.policy.visit >= 0 && !g.group.InVisitTime(floorDiv(us, 1_000_000))
 		// A /robots.txt fetch is how a crawler learns the preference:

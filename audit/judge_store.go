@@ -121,7 +121,7 @@ func (j *judge) judgeInto(ctx context.Context, pending *pendingStore, opts inges
 		if err := j.add(rec); err != nil {
 			return err
 		}
-		if j.lean != nil && j.stream.leanGaveUp() != "" {
+		if j.lean != nil && j.leanGaveUp() != "" {
 			return errNeedsRows // stop now: Run reads the logs again
 		}
 		if j.pending() >= flushRows || j.lean != nil && j.lean.full() {
@@ -136,7 +136,7 @@ func (j *judge) judgeInto(ctx context.Context, pending *pendingStore, opts inges
 	filters.addTo(j)
 	// The windows and the conduct are measured while DuckDB stores the
 	// last batches and the small tables.
-	j.measured = j.stream.measure(j.policies)
+	j.measured = j.stream.measure(j.policies, j.lean != nil && j.lean.blocks != nil)
 	close(toStore)
 	err = <-stored
 	return acc, insertTime, inputErr, err

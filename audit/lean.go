@@ -6,9 +6,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/bits"
 	"os"
 	"runtime"
-	"slices"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -39,7 +39,96 @@ type leanCounts struct {
 	index  map[leanKey]int32
 	rows   []leanRow
 	stored int // rows handed to DuckDB so far
-	named  map[int32]struct{}
+	// named has bit id set for each dict id the SQL reads (name): a bit
+	// set, not a map, as a block list names every client address.
+	named []uint64
+	// blocks is for an audit that lists the block list (Config.BlockList),
+	// which counts per client address what the counts above do not
+	// carry (leanBlocks).
+	blocks *leanBlocks
+}
+
+// leanBlocks is what a lean audit keeps for the block list beside the
+// counts (queries/blocklist_source_lean.sql): the client address of each
+// request the windows keep and of each request robots.txt's availability
+// may move, so that the Crawl-delay and Request-rate breaches and the
+// moved verdicts are told per address (lean_breaches, availability_moves);
+// and the disallowed requests of verified claims per rule (lean_held), whose
+// rule the reports name for a held-back crawler.
+//
+// An address is an int32 (leanAddr): its dict id, -1 for none logged, or
+// -2-i for the i-th address not in dict. Memory is bounded: past
+// maxLeanBlockKeys such addresses or held rules, the lean pass gives up
+// (gaveUp) and Run reads the logs again storing every request.
+type leanBlocks struct {
+	inline    map[string]int32
+	inlineIPs []string
+	heldIndex map[leanHeldKey]int32
+	held      []leanHeld
+}
+
+// leanHeldKey is a verified claim's disallowed requests from one address
+// under one robots.txt group and deciding rule (decision: the judge's
+// decision id, which names the rule and its line).
+type leanHeldKey struct{ addr, bot, group, decision int32 }
+
+// leanHeld is one leanHeldKey with its count.
+type leanHeld struct {
+	key leanHeldKey
+	n   int64
+}
+
+// addr returns the leanAddr of a client address: ipID when in dict (it is
+// then named, as the block list's SQL reads its value), -1 when none was
+// logged, else the address's index among those not in dict.
+func (b *leanBlocks) addr(l *leanCounts, ipID int32, ip string, none bool) int32 {
+	switch {
+	case ipID >= 0:
+		l.name(ipID)
+		return ipID
+	case none:
+		return -1
+	}
+	if i, ok := b.inline[ip]; ok {
+		return -2 - i
+	}
+	i := int32(len(b.inlineIPs))
+	b.inline[strings.Clone(ip)] = i
+	b.inlineIPs = append(b.inlineIPs, strings.Clone(ip))
+	return -2 - i
+}
+
+// heldOf counts a verified claim's disallowed request and returns its key's
+// index (an availability move may take it back: unheld).
+func (b *leanBlocks) heldOf(k leanHeldKey) int32 {
+	if i, ok := b.heldIndex[k]; ok {
+		b.held[i].n++
+		return i
+	}
+	i := int32(len(b.held))
+	b.heldIndex[k] = i
+	b.held = append(b.held, leanHeld{key: k, n: 1})
+	return i
+}
+
+// gaveUp reports whether b outgrew its bound.
+func (b *leanBlocks) gaveUp() bool {
+	return b != nil && (len(b.inlineIPs) >= maxLeanBlockKeys || len(b.held) >= maxLeanBlockKeys)
+}
+
+// maxLeanBlockKeys is how many addresses not in dict, and how many held
+// rules, leanBlocks keeps (each under 100 bytes). Tests lower it.
+var maxLeanBlockKeys = 1 << 19
+
+// ipColumns returns the columns client_ip_id and client_ip of addr.
+func (b *leanBlocks) ipColumns(addr int32) (id, ip any) {
+	switch {
+	case addr >= 0:
+		return addr, nil
+	case addr == -1:
+		return nil, nil
+	}
+	return nil, b.inlineIPs[-2-addr]
 }
 
 // leanKey is what the summary tells apart among one bot's requests. A
@@ -124,26 +213,37 @@ var LeanSchema = arrow.NewSchema([]arrow.Field{
 	{Name: "pref_exposed", Type: arrow.PrimitiveTypes.Int64},
 }, nil)
 
-func newLeanCounts() *leanCounts {
-	return &leanCounts{index: map[leanKey]int32{}, named: map[int32]struct{}{}}
+// newLeanCounts returns empty counts; blocks: the block list is wanted
+// (leanBlocks).
+func newLeanCounts(blocks bool) *leanCounts {
+	l := &leanCounts{index: map[leanKey]int32{}}
+	if blocks {
+		l.blocks = &leanBlocks{inline: map[string]int32{}, heldIndex: map[leanHeldKey]int32{}}
+	}
+	return l
 }
 
 // name notes that the SQL reads the dict entry id.
-func (l *leanCounts) name(id int32) { l.named[id] = struct{}{} }
+func (l *leanCounts) name(id int32) {
+	w := int(id >> 6)
+	if w >= len(l.named) {
+		l.named = append(l.named, make([]uint64, w+1-len(l.named))...)
+	}
+	l.named[w] |= 1 << (id & 63)
+}
 
 // dictBatch returns the entries of dict that the SQL reads (see name), as
 // a batch of DictSchema (the caller releases it).
 func (l *leanCounts) dictBatch(mem memory.Allocator, dict []string) arrow.RecordBatch {
-	ids := make([]int32, 0, len(l.named))
-	for id := range l.named {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids)
 	b := array.NewRecordBuilder(mem, DictSchema)
 	defer b.Release()
-	for _, id := range ids {
-		b.Field(0).(*array.Int32Builder).Append(id)
-		b.Field(1).(*array.StringBuilder).Append(dict[id])
+	for w, word := range l.named {
+		for word != 0 {
+			id := int32(w<<6 + bits.TrailingZeros64(word))
+			word &= word - 1
+			b.Field(0).(*array.Int32Builder).Append(id)
+			b.Field(1).(*array.StringBuilder).Append(dict[id])
+		}
 	}
 	return b.NewRecordBatch()
 }
@@ -267,26 +367,156 @@ func (w *streamKeys) leanGaveUp() string {
 	return ""
 }
 
+// leanGaveUp reports why the lean counts can no longer stand in for the
+// stored requests while the logs are read, or "".
+func (j *judge) leanGaveUp() string {
+	if why := j.stream.leanGaveUp(); why != "" {
+		return why
+	}
+	if j.lean.blocks.gaveUp() {
+		return "too many client addresses for the block list's counts"
+	}
+	return ""
+}
+
 // leanMoves writes the table availability_moves that request_counts_lean.sql
 // adds to lean_counts: for each request whose verdict robots.txt's
 // availability changed, one fewer under its old verdict and one more under
 // the new, per bot, host and claim.
-func leanMoves(ctx context.Context, s *store.Store, moves map[leanMove]int64) error {
+// and the new, per bot, host, claim and (for the block list: leanBlocks)
+// client address.
+func leanMoves(ctx context.Context, s *store.Store, moves map[leanMove]int64, blocks *leanBlocks) error {
 	if err := s.Exec(ctx, `CREATE OR REPLACE TEMP TABLE availability_moves (bot_id INTEGER, host_id INTEGER,
-    claim_id INTEGER, verdict_id INTEGER, n BIGINT)`); err != nil {
+    claim_id INTEGER, client_ip_id INTEGER, client_ip VARCHAR, verdict_id INTEGER, n BIGINT)`); err != nil {
 		return err
 	}
 	rows := make([][]any, 0, len(moves))
 	for m, n := range moves {
 		if n != 0 {
-			rows = append(rows, []any{m.bot, m.host, m.claim, m.verdict, n})
+			var id, ip any
+			if blocks != nil {
+				id, ip = blocks.ipColumns(m.addr)
+			}
+			rows = append(rows, []any{m.bot, m.host, m.claim, id, ip, m.verdict, n})
 		}
 	}
-	return s.InsertValues(ctx, "availability_moves", rows)
+	return insertRows(ctx, s, "availability_moves", movesSchema, rows)
 }
 
-// leanMove is a key of availability_moves.
-type leanMove struct{ bot, host, claim, verdict int32 }
+// movesSchema, breachesSchema and heldSchema are the Arrow schemas of the
+// tables availability_moves, lean_breaches and lean_held.
+var (
+	movesSchema = arrow.NewSchema([]arrow.Field{
+		{Name: "bot_id", Type: arrow.PrimitiveTypes.Int32},
+		{Name: "host_id", Type: arrow.PrimitiveTypes.Int32},
+		{Name: "claim_id", Type: arrow.PrimitiveTypes.Int32},
+		{Name: "client_ip_id", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
+		{Name: "client_ip", Type: arrow.BinaryTypes.String, Nullable: true},
+		{Name: "verdict_id", Type: arrow.PrimitiveTypes.Int32},
+		{Name: "n", Type: arrow.PrimitiveTypes.Int64},
+	}, nil)
+	breachesSchema = arrow.NewSchema([]arrow.Field{
+		{Name: "client_ip_id", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
+		{Name: "client_ip", Type: arrow.BinaryTypes.String, Nullable: true},
+		{Name: "crawl_delay", Type: arrow.PrimitiveTypes.Int64},
+		{Name: "request_rate", Type: arrow.PrimitiveTypes.Int64},
+	}, nil)
+	heldSchema = arrow.NewSchema([]arrow.Field{
+		{Name: "client_ip_id", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
+		{Name: "client_ip", Type: arrow.BinaryTypes.String, Nullable: true},
+		{Name: "bot_id", Type: arrow.PrimitiveTypes.Int32},
+		{Name: "robots_group_id", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
+		{Name: "rule_id", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
+		{Name: "rule_line", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
+		{Name: "n", Type: arrow.PrimitiveTypes.Int64},
+	}, nil)
+)
+
+// insertRows inserts rows, whose cells are int32, int64, string or nil
+// (NULL) as schema's columns are, into table as one Arrow batch: a hostile
+// log's hundreds of thousands of addresses would take thousands of
+// statements of SQL values (store.InsertValues).
+func insertRows(ctx context.Context, s *store.Store, table string, schema *arrow.Schema, rows [][]any) error {
+	b := array.NewRecordBuilder(memory.DefaultAllocator, schema)
+	defer b.Release()
+	b.Reserve(len(rows))
+	for _, r := range rows {
+		for c, v := range r {
+			ok := true
+			switch f := b.Field(c).(type) {
+			case *array.Int32Builder:
+				var x int32
+				if x, ok = v.(int32); ok {
+					f.Append(x)
+				}
+			case *array.Int64Builder:
+				var x int64
+				if x, ok = v.(int64); ok {
+					f.Append(x)
+				}
+			case *array.StringBuilder:
+				var x string
+				if x, ok = v.(string); ok {
+					f.Append(x)
+				}
+			default:
+				ok = false
+			}
+			if !ok {
+				if v != nil {
+					return fmt.Errorf("%s: column %s cannot hold %T", table, schema.Field(c).Name, v)
+				}
+				b.Field(c).AppendNull()
+			}
+		}
+	}
+	rec := b.NewRecordBatch()
+	defer rec.Release()
+	if err := s.Insert(ctx, table, rec); err != nil {
+		return fmt.Errorf("%s: %w", table, err)
+	}
+	return nil
+}
+
+// leanMove is a key of availability_moves; addr is a leanAddr (-1 when the
+// block list is not wanted).
+type leanMove struct{ bot, host, claim, verdict, addr int32 }
+
+// storeBlocks writes the tables lean_breaches and lean_held that
+// queries/blocklist_source_lean.sql reads: the Crawl-delay and
+// Request-rate breaches per client address (breaches, by leanAddr), and the
+// verified claims' disallowed requests per address and rule, less those
+// robots.txt's availability moved (unheld, by index of b.held).
+func (b *leanBlocks) store(ctx context.Context, s *store.Store, decisions []verdictRule, breaches map[int32][2]int64, unheld map[int32]int64) error {
+	if err := s.Exec(ctx, `CREATE OR REPLACE TEMP TABLE lean_breaches (client_ip_id INTEGER, client_ip VARCHAR,
+    crawl_delay BIGINT, request_rate BIGINT);
+CREATE OR REPLACE TEMP TABLE lean_held (client_ip_id INTEGER, client_ip VARCHAR, bot_id INTEGER,
+    robots_group_id INTEGER, rule_id INTEGER, rule_line INTEGER, n BIGINT)`); err != nil {
+		return err
+	}
+	rows := make([][]any, 0, len(breaches))
+	for a, n := range breaches {
+		id, ip := b.ipColumns(a)
+		rows = append(rows, []any{id, ip, n[0], n[1]})
+	}
+	if err := insertRows(ctx, s, "lean_breaches", breachesSchema, rows); err != nil {
+		return err
+	}
+	rows = rows[:0]
+	for i, h := range b.held {
+		n := h.n + unheld[int32(i)]
+		if n <= 0 {
+			continue
+		}
+		id, ip := b.ipColumns(h.key.addr)
+		d := decisions[h.key.decision]
+		rows = append(rows, []any{id, ip, h.key.bot, nullID(h.key.group), nullID(d.rule), nil, n})
+		if d.rule >= 0 {
+			rows[len(rows)-1][5] = d.line
+		}
+	}
+	return insertRows(ctx, s, "lean_held", heldSchema, rows)
+}
 
 // requestCounts makes the view request_counts that summary_counts.sql reads:
 // over every request, or over lean_counts.

@@ -29,7 +29,7 @@ func TestSQLThreads(t *testing.T) {
 	} {
 		j := &judge{claims: &claims{list: make([]claim, c.claims), base: c.spilled}}
 		if c.lean {
-			j.lean = newLeanCounts()
+			j.lean = newLeanCounts(false)
 			j.lean.stored = c.stored
 		}
 		if got := sqlThreads(j); got != c.want {

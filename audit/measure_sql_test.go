@@ -179,7 +179,7 @@ func streamWindowCounts(t *testing.T, rows []windowRow) map[string][3]int64 {
 		t.Fatal("streamKeys gave up")
 	}
 	out := map[string][3]int64{}
-	for _, v := range w.rows(windowPolicies) {
+	for _, v := range w.rows(windowPolicies, nil) {
 		out[fmt.Sprintf("%v/%v/%v", v[0], v[1], v[2])] = [3]int64{v[3].(int64), v[4].(int64), v[5].(int64)}
 	}
 	return out
@@ -223,6 +223,62 @@ func TestStreamWindowsEqualSQL(t *testing.T) {
 	}
 	// The rounds must have had something to agree on.
 	if breaches[0] == 0 || breaches[1] == 0 || breaches[2] == 0 {
+		t.Fatalf("the random requests breached %v: the test measured nothing", breaches)
+	}
+}
+
+// TestStreamWindowsByAddressEqualSQL holds the breaches streamKeys counts
+// per client address (measure.Windows.BreachesBy, for a lean audit's block
+// list) to window_measures(true)'s per-request flags grouped by address, on
+// TestStreamWindowsEqualSQL's random requests, each from one of a few
+// addresses (or none logged: -1, which neither counts); and the per-key
+// totals to those counted without addresses.
+func TestStreamWindowsByAddressEqualSQL(t *testing.T) {
+	rng := rand.New(rand.NewPCG(16, 2026))
+	ctx := context.Background()
+	var breaches [2]int64
+	for round := range 20 {
+		rows := randomWindowRows(rng, 50+rng.IntN(400))
+		addrs := make([][]any, len(rows))
+		w := newStreamKeys(nil)
+		for i, r := range rows {
+			a := int32(rng.IntN(6)) - 1
+			addrs[i] = []any{i, a}
+			w.add(&streamRow{bot: r.bot, host: r.host, identity: r.identity, us: r.us, file: r.file, line: r.line, policy: r.policy, may: r.bot != 3, addr: a})
+		}
+		got := map[int32][2]int64{}
+		if totals, plain := w.rows(windowPolicies, got), w.rows(windowPolicies, nil); !reflect.DeepEqual(totals, plain) {
+			t.Fatalf("round %d: the totals with addresses %v differ from those without %v", round, totals, plain)
+		}
+		s := windowStore(t, rows, windowPolicies)
+		if err := s.Exec(ctx, `CREATE TABLE addrs (rid BIGINT, addr INTEGER)`); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.InsertValues(ctx, "addrs", addrs); err != nil {
+			t.Fatal(err)
+		}
+		want := map[int32][2]int64{}
+		err := s.Each(ctx, `SELECT a.addr, count(*) FILTER (WHERE m.crawl_delay_breach), count(*) FILTER (WHERE m.request_rate_breach)
+		FROM window_measures(true) m JOIN addrs a ON a.rid = m.rid
+		WHERE a.addr <> -1
+		GROUP BY a.addr
+		HAVING count(*) FILTER (WHERE m.crawl_delay_breach OR m.request_rate_breach) > 0`, nil, func(v []any) error {
+			want[int32(numeric(v[0]))] = [2]int64{numeric(v[1]), numeric(v[2])}
+			return nil
+		})
+		s.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("round %d (%d requests): breaches per address: stream %v, window_measures %v", round, len(rows), got, want)
+		}
+		for _, n := range want {
+			breaches[0] += n[0]
+			breaches[1] += n[1]
+		}
+	}
+	if breaches[0] == 0 || breaches[1] == 0 {
 		t.Fatalf("the random requests breached %v: the test measured nothing", breaches)
 	}
 }
@@ -696,9 +752,9 @@ CREATE TABLE staged (rid BIGINT, us BIGINT, host_id INTEGER, bot_id INTEGER, fil
 					for _, i := range order.rows {
 						r := rows[i]
 						a.add(int64(i), hostID(r.host), id[availBots[r.bot].name], verify.Identity(r.identity), r.us, r.file, r.line,
-							r.fetch, r.status, r.status != 0, 0, streamVerdict(r.verdict))
+							r.fetch, r.status, r.status != 0, 0, streamVerdict(r.verdict), -1, -1)
 					}
-					ok, err := a.store(ctx, s, google, id[VerdictUnreachable], id[VerdictUnavailable], nil, nil)
+					ok, err := a.store(ctx, s, google, id[VerdictUnreachable], id[VerdictUnavailable], nil, nil, nil)
 					if err != nil {
 						t.Fatal(err)
 					}

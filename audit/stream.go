@@ -51,9 +51,9 @@ type streamKeys struct {
 }
 
 // maxStreamKeys, maxStreamRequests and maxStreamTimes are the numbers of
-// keys, of requests kept for the windows (48 MiB) and of request times kept
-// for the changes (64 MiB) from which streamKeys gives up. Tests lower
-// them.
+// keys, of requests kept for the windows (32 bytes each: 64 MiB) and of
+// request times kept for the changes (64 MiB) from which streamKeys gives
+// up. Tests lower them.
 var (
 	maxStreamKeys     = 1 << 16
 	maxStreamRequests = 1 << 21
@@ -100,6 +100,9 @@ type streamRow struct {
 	// Retry-After, and whether its User-Agent carries a contact.
 	conduct conductRow
 	contact bool
+	// addr is its client address for the block list of a lean audit (a
+	// leanAddr; -1: not wanted): the windows count its breaches by it.
+	addr int32
 }
 
 func newStreamKeys(hist *history.History) *streamKeys {
@@ -162,7 +165,7 @@ func (w *streamKeys) add(r *streamRow) {
 		w.dropWindows()
 		return
 	}
-	k.windows.Add(measure.Request{US: r.us, Line: r.line, File: r.file, Limit: r.policy})
+	k.windows.Add(measure.Request{US: r.us, Line: r.line, File: r.file, Limit: r.policy, Key: r.addr})
 	w.requests++
 }
 
@@ -197,8 +200,10 @@ func (w *streamKeys) windowsStreamed() bool { return w != nil && !w.windowsOff }
 // rows returns the keys with a limit, with what they breached
 // (measure.Windows), as rows of the table summary_breaches (bot_id,
 // host_id, identity_code, crawl_delay_breaches, request_rate_breaches,
-// crawl_delay_unsupported); policies are the judge's.
-func (w *streamKeys) rows(policies []policy) [][]any {
+// crawl_delay_unsupported); policies are the judge's. byAddr, when not
+// nil, receives the breaches of Crawl-delay and Request-rate per client
+// address (streamRow.addr; the requests of no address are not counted).
+func (w *streamKeys) rows(policies []policy, byAddr map[int32][2]int64) [][]any {
 	if !w.windowsStreamed() {
 		return nil
 	}
@@ -213,7 +218,27 @@ func (w *streamKeys) rows(policies []policy) [][]any {
 		if !k.kept {
 			continue
 		}
-		b, limited := k.windows.Breaches(limits, k.identity == uint8(verify.Spoofed))
+		var (
+			b       measure.Breaches
+			limited bool
+		)
+		if byAddr == nil {
+			b, limited = k.windows.Breaches(limits, k.identity == uint8(verify.Spoofed))
+		} else {
+			b, limited = k.windows.BreachesBy(limits, k.identity == uint8(verify.Spoofed), func(addr int32, cd, rr bool) {
+				if addr == -1 {
+					return
+				}
+				n := byAddr[addr]
+				if cd {
+					n[0]++
+				}
+				if rr {
+					n[1]++
+				}
+				byAddr[addr] = n
+			})
+		}
 		if !limited {
 			continue
 		}
@@ -227,8 +252,12 @@ func (w *streamKeys) rows(policies []policy) [][]any {
 // judge must be done. The sorts take a few milliseconds of the other core
 // while DuckDB stores the small tables and measures the availability:
 // streamedSummary.store waits for them only when the summary needs them.
-func (w *streamKeys) measure(policies []policy) *streamedSummary {
+// byAddr: count the breaches per client address too (addrBreaches).
+func (w *streamKeys) measure(policies []policy, byAddr bool) *streamedSummary {
 	m := &streamedSummary{done: make(chan struct{}), windows: w.windowsStreamed(), conduct: w.conductStreamed()}
+	if byAddr && m.windows {
+		m.addrBreaches = map[int32][2]int64{}
+	}
 	if !m.windows && !m.conduct {
 		close(m.done)
 		return m
@@ -236,7 +265,7 @@ func (w *streamKeys) measure(policies []policy) *streamedSummary {
 	go func() {
 		var wg sync.WaitGroup
 		wg.Go(func() { m.conductRows = w.conductRows() })
-		m.windowRows = w.rows(policies)
+		m.windowRows = w.rows(policies, m.addrBreaches)
 		wg.Wait()
 		close(m.done)
 	}()
@@ -254,6 +283,10 @@ type streamedSummary struct {
 	// windows and conduct tell whether each was streamed.
 	windows, conduct        bool
 	windowRows, conductRows [][]any
+	// addrBreaches are the Crawl-delay and Request-rate breaches per
+	// client address (leanAddr), for a lean audit's block list; read once
+	// done is closed.
+	addrBreaches map[int32][2]int64
 }
 
 // store makes the temporary tables summary_breaches and summary_conduct

@@ -26,7 +26,7 @@ func TestStreamWindowsGivesUp(t *testing.T) {
 	for i := range maxStreamKeys + 1 {
 		w.add(&streamRow{bot: int32(i), host: 1, us: int64(i), line: int64(i), may: true})
 	}
-	if w.windowsStreamed() || w.rows(windowPolicies) != nil || w.keys != nil {
+	if w.windowsStreamed() || w.rows(windowPolicies, nil) != nil || w.keys != nil {
 		t.Errorf("%d keys: streamed %v, %d keys kept", maxStreamKeys+1, w.windowsStreamed(), len(w.keys))
 	}
 	w = newStreamKeys(nil)
@@ -41,7 +41,7 @@ func TestStreamWindowsGivesUp(t *testing.T) {
 		t.Error("a key whose first request was not kept was measured")
 	}
 	var nilW *streamKeys
-	if nilW.windowsStreamed() || nilW.rows(nil) != nil {
+	if nilW.windowsStreamed() || nilW.rows(nil, nil) != nil {
 		t.Error("a nil streamKeys says it measured something")
 	}
 }

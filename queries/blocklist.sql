@@ -13,6 +13,9 @@
 -- The allow list and the addresses never blocked (loopback, multicast, ...) are applied by the writer
 -- (report/firewall), which parses every address.
 --
+-- The requests come from the view block_requests (blocklist_source.sql over every request
+-- and its measures; blocklist_source_lean.sql over a lean audit's counts), whose rows
+-- count n requests each.
 -- Two steps, on ids: this one counts per address into the temporary table
 -- block_addresses; blocklist_rows.sql names them and lists their claims. (Over the view
 -- judged, with its twelve joins of dict, one address per row of 200,000 and the claims as
@@ -31,17 +34,17 @@ per AS (
     SELECT
         r.client_ip_id,
         r.client_ip,
-        count(*) FILTER (WHERE r.verdict_id = v.disallowed)  AS disallowed,
-        count(*) FILTER (WHERE r.identity_code = 2)          AS spoofed,
-        count(*) FILTER (WHERE r.verdict_id = v.in_grace)    AS in_grace,
-        count(*) FILTER (WHERE m.crawl_delay_breach)         AS crawl_delay,
-        count(*) FILTER (WHERE m.request_rate_breach)        AS request_rate,
-        count(*) FILTER (WHERE r.visit_breach)               AS visit_time,
-        count(*) FILTER (WHERE r.verdict_id = v.unreachable) AS unreachable,
-        bool_or(r.identity_code = 1)                         AS verified,
-        min(r.ts)                                            AS first_seen,
-        max(r.ts)                                            AS last_seen
-    FROM requests r JOIN measures m ON m.rid = r.rid, v
+        coalesce(sum(r.n) FILTER (WHERE r.verdict_id = v.disallowed), 0)::BIGINT  AS disallowed,
+        coalesce(sum(r.n) FILTER (WHERE r.identity_code = 2), 0)::BIGINT          AS spoofed,
+        coalesce(sum(r.n) FILTER (WHERE r.verdict_id = v.in_grace), 0)::BIGINT    AS in_grace,
+        coalesce(sum(r.crawl_delay), 0)::BIGINT                                   AS crawl_delay,
+        coalesce(sum(r.request_rate), 0)::BIGINT                                  AS request_rate,
+        coalesce(sum(r.n) FILTER (WHERE r.visit_breach), 0)::BIGINT               AS visit_time,
+        coalesce(sum(r.n) FILTER (WHERE r.verdict_id = v.unreachable), 0)::BIGINT AS unreachable,
+        coalesce(bool_or(r.identity_code = 1), false)                             AS verified,
+        min(r.first_ts)                                                           AS first_seen,
+        max(r.last_ts)                                                            AS last_seen
+    FROM block_requests r, v
     WHERE r.client_ip_id IS NOT NULL OR r.client_ip IS NOT NULL
     GROUP BY r.client_ip_id, r.client_ip
 ),

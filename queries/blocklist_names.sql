@@ -4,7 +4,7 @@
 -- block_claims, the crawlers each qualifying or held-back address claimed to be (bot, identity: what
 -- verification found); then block_rows, the two joined. Addresses are matched on the pair (id, inline string) with NULLs
 -- as -1 and '': equality, which DuckDB hashes, where IS NOT DISTINCT FROM made a nested
--- loop.
+-- loop. The claims come from the view block_claim_source (blocklist_source*.sql).
 CREATE OR REPLACE TEMP TABLE block_ip_names AS
 SELECT d.id, d.value
 FROM dict d
@@ -22,7 +22,7 @@ SELECT coalesce(r.client_ip_id, -1) AS ip_id, coalesce(r.client_ip, '') AS ip, r
     -- the signature that made the claim spoofed (invalid, replayed, or valid: another operator's)
     CASE WHEN r.identity = 'spoofed' AND r.signature_status IN ('invalid', 'replayed', 'valid')
          THEN r.signature_status END AS signature
-FROM requests r
+FROM block_claim_source r
 SEMI JOIN (SELECT client_ip_id, client_ip FROM block_addresses WHERE qualifies OR held) a
     ON coalesce(a.client_ip_id, -1) = coalesce(r.client_ip_id, -1)
    AND coalesce(a.client_ip, '') = coalesce(r.client_ip, '');

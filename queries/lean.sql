@@ -27,13 +27,16 @@ CREATE OR REPLACE TEMP TABLE lean_counts (
     pref_exposed BIGINT        -- how many of the n were pref_exposed (requests_store)
 );
 
--- availability_moves: the verdicts robots.txt's availability changed, per bot, host, claim
--- and verdict: n -1 under the version's verdict, +1 under disallowed_unreachable or
--- allowed_unavailable. The judge fills it when some /robots.txt request failed.
+-- availability_moves: the verdicts robots.txt's availability changed, per bot, host, claim,
+-- client address (only when the block list is wanted, else NULL) and verdict: n -1 under the
+-- version's verdict, +1 under disallowed_unreachable or allowed_unavailable. The judge fills
+-- it when some /robots.txt request failed.
 CREATE OR REPLACE TEMP TABLE availability_moves (
-    bot_id     INTEGER,
-    host_id    INTEGER,
-    claim_id   INTEGER,
-    verdict_id INTEGER,
-    n          BIGINT
+    bot_id       INTEGER,
+    host_id      INTEGER,
+    claim_id     INTEGER,
+    client_ip_id INTEGER,
+    client_ip    VARCHAR,
+    verdict_id   INTEGER,
+    n            BIGINT
 );

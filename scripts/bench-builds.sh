@@ -13,11 +13,20 @@
 #
 # Environment: BEFORE and AFTER (the binaries, required), RUNS (default 7), LINES
 # (default 1000000), DIR keeps the generated months (default: a temporary directory,
-# removed at the end), GOACCESS=0 skips GoAccess.
+# removed at the end), GOACCESS=0 skips GoAccess, MODE=json times `--json` (summary.json
+# with its block list) in place of `--quiet`.
 set -eu
 
 : "${BEFORE:?give BEFORE=binary}" "${AFTER:?give AFTER=binary}"
 RUNS=${RUNS:-7}
+MODE=${MODE:-quiet}
+case $MODE in
+quiet | json) ;;
+*)
+	echo "MODE is quiet or json, not $MODE" >&2
+	exit 2
+	;;
+esac
 LINES=${LINES:-1000000}
 keep=1
 if [ -z "${DIR:-}" ]; then
@@ -68,8 +77,8 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "-" || b == "-" || b == 0) p
 for run in $(seq "$RUNS"); do
 	echo "run $run of $RUNS ..." >&2
 	for m in realistic outages; do
-		timed "before-$m" "$BEFORE" audit --timings --quiet --robots "$DIR/$m/robots" "$DIR/$m/access.log"
-		timed "after-$m" "$AFTER" audit --timings --quiet --robots "$DIR/$m/robots" "$DIR/$m/access.log"
+		timed "before-$m" "$BEFORE" audit --timings "--$MODE" --robots "$DIR/$m/robots" "$DIR/$m/access.log"
+		timed "after-$m" "$AFTER" audit --timings "--$MODE" --robots "$DIR/$m/robots" "$DIR/$m/access.log"
 		if [ "${GOACCESS:-1}" = 1 ] && command -v goaccess >/dev/null 2>&1; then
 			timed "goaccess-$m" goaccess "$DIR/$m/access.log" --log-format=COMBINED --no-global-config --no-progress -o "$DIR/goaccess.csv"
 		fi
@@ -77,7 +86,7 @@ for run in $(seq "$RUNS"); do
 done
 
 echo
-echo "medians of $RUNS alternated runs, $LINES lines ($(nproc) CPUs, $(date -u +%Y-%m-%dT%H:%MZ))"
+echo "medians of $RUNS alternated runs of --$MODE, $LINES lines ($(nproc) CPUs, $(date -u +%Y-%m-%dT%H:%MZ))"
 echo '| month | build | wall (s) | user (s) | system (s) | peak RSS (MiB) | load average | GoAccess (s) | × GoAccess |'
 echo '|---|---|---:|---:|---:|---:|---:|---:|---:|'
 for m in realistic outages; do

@@ -152,3 +152,63 @@ func TestVersionChanges(t *testing.T) {
 		}
 	}
 }
+
+// TestBreachesByKey: BreachesBy returns Breaches's totals, and the flags
+// it hands per Key add up to them: the Crawl-delay breaches (not those of a
+// Crawl-delay the operator ignores, unless spoofed) and the Request-rate
+// breaches, each request counted once under its own Key. A case worked
+// out by hand first: Crawl-delay 2 s, requests at 0, 1 s (from key 7: a
+// breach) and 4 s (key 8: none).
+func TestBreachesByKey(t *testing.T) {
+	limits := []Limit{{HasDelay: true, CrawlDelay: 2}, {HasRate: true, RateN: 2, RateS: 10}, {HasDelay: true, CrawlDelay: 1, DelayIgnored: true}}
+	var w Windows
+	w.Add(Request{US: 0, Limit: 0, Key: 7})
+	w.Add(Request{US: 1_000_000, Line: 1, Limit: 0, Key: 7})
+	w.Add(Request{US: 4_000_000, Line: 2, Limit: 0, Key: 8})
+	got := map[int32][2]int64{}
+	b, _ := w.BreachesBy(limits, false, func(k int32, cd, rr bool) {
+		n := got[k]
+		if cd {
+			n[0]++
+		}
+		if rr {
+			n[1]++
+		}
+		got[k] = n
+	})
+	if want := map[int32][2]int64{7: {1, 0}}; !reflect.DeepEqual(got, want) || b.CrawlDelay != 1 {
+		t.Fatalf("by key %v (total %+v), want %v", got, b, want)
+	}
+	for seed := uint64(1); seed <= 20; seed++ {
+		rng := rand.New(rand.NewPCG(seed, 29))
+		var w Windows
+		for i := range 200 {
+			w.Add(Request{US: int64(rng.IntN(60)) * 500_000, File: int32(rng.IntN(2)), Line: int64(i),
+				Limit: int32(rng.IntN(len(limits)+1) - 1), Key: int32(rng.IntN(5))})
+		}
+		for _, spoofed := range []bool{false, true} {
+			want, wl := w.Breaches(limits, spoofed)
+			var cd, rr int64
+			got, gl := w.BreachesBy(limits, spoofed, func(k int32, c, r bool) {
+				if k < 0 || k >= 5 {
+					t.Fatalf("seed %d: key %d was never given", seed, k)
+				}
+				if c {
+					cd++
+				}
+				if r {
+					rr++
+				}
+			})
+			if got != want || gl != wl {
+				t.Fatalf("seed %d spoofed %t: BreachesBy %+v %t, Breaches %+v %t", seed, spoofed, got, gl, want, wl)
+			}
+			if cd != want.CrawlDelay || rr != want.RequestRate {
+				t.Fatalf("seed %d spoofed %t: by key %d crawl-delay and %d request-rate breaches, totals %+v", seed, spoofed, cd, rr, want)
+			}
+			if want.CrawlDelay == 0 || want.RequestRate == 0 {
+				t.Fatalf("seed %d: the requests breached %+v: the test measured nothing", seed, want)
+			}
+		}
+	}
+}

@@ -22,12 +22,14 @@ type Limit struct {
 // windows. File and Line order requests at one instant as
 // queries/measures.sql does (by time, file, line); Limit is the index of
 // what was in force at it in the limits given to Windows.Breaches, -1 for
-// nothing.
+// nothing. Key is the caller's (BreachesBy counts the breaches per Key; a
+// lean audit's block list gives each request its client address's).
 type Request struct {
 	US    int64 // Unix µs
 	Line  int64
 	File  int32
 	Limit int32
+	Key   int32
 }
 
 // Compare orders requests as window_measures does: by time, file, line.
@@ -161,6 +163,31 @@ func (w *Windows) Breaches(limits []Limit, spoofed bool) (b Breaches, limited bo
 		}
 		if m.RequestRateBreach {
 			b.RequestRate++
+		}
+	})
+	return b, limited
+}
+
+// BreachesBy returns what Breaches returns, and calls by with the Key of
+// each request that breached the Crawl-delay or the Request-rate (the
+// same flags Breaches counts), so that a caller can count them per its own
+// key: a lean audit's block list counts them per client address.
+func (w *Windows) BreachesBy(limits []Limit, spoofed bool, by func(key int32, crawlDelay, requestRate bool)) (b Breaches, limited bool) {
+	if !w.limited(limits) {
+		return b, false
+	}
+	limited = w.Each(limits, spoofed, func(r Request, m Measure) {
+		switch {
+		case m.CrawlDelayBreach:
+			b.CrawlDelay++
+		case m.Unsupported:
+			b.CrawlDelayUnsupported++
+		}
+		if m.RequestRateBreach {
+			b.RequestRate++
+		}
+		if m.CrawlDelayBreach || m.RequestRateBreach {
+			by(r.Key, m.CrawlDelayBreach, m.RequestRateBreach)
 		}
 	})
 	return b, limited

@@ -287,9 +287,10 @@ func (opt *auditOptions) config(e *env) (audit.Config, audit.BlockPolicy, error)
 		}
 	}
 	cfg.DB = opt.db
-	// Only the summary is read: DuckDB gets the judge's counts, not every
-	// request (--json lists the block list, which reads the requests).
-	cfg.Lean = opt.out == "" && opt.parquet == "" && opt.report == "" && !opt.json
+	// Only the summary is read, and with --json its block list: DuckDB
+	// gets the judge's counts, not every request.
+	cfg.Lean = opt.out == "" && opt.parquet == "" && opt.report == ""
+	cfg.BlockList = opt.json
 	cfg.Ingest.BatchRows = opt.batchRows
 	cfg.Ingest.Stdin = e.stdin
 	if opt.whatIf != "" {
