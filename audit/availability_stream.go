@@ -60,6 +60,7 @@ type availHost struct {
 	// next (growing one slice and trimming it copied each request several
 	// times over a month).
 	pending []availBlock
+	n       int   // the requests in pending
 	latest  int64 // the latest request in pending
 }
 
@@ -71,15 +72,22 @@ type availBlock struct {
 
 // availSlack is how much older than a host's latest request one may be and
 // still wait in its buffer (see streamAvail); maxAvailBlock is the size of
-// the largest block of the buffer (128 KiB).
+// the largest block of the buffer, in requests.
 const (
 	availSlack    = 7 * 24 * 3600 * 1_000_000 // µs
 	maxAvailBlock = 4096
+	// availKeep is how many requests a host keeps at the least: a log
+	// whose parsers hand over a later batch of a host before an earlier
+	// one (the scheduler's order) then loses none of a small month, where
+	// a dropped request that a period covers would make the SQL measure
+	// the availability (and a lean audit read the logs again).
+	availKeep = 1 << 16
 )
 
 // push adds q to pending and returns how many requests it dropped: the
 // blocks at the front that lie wholly more than availSlack before the
-// latest request, when a new block is needed. Requests older than that may
+// latest request, when a new block is needed, as long as availKeep
+// requests remain. Requests older than that may
 // stay (a block holds some newer), which costs memory, never an answer.
 func (h *availHost) push(q availReq) (dropped int) {
 	k := len(h.pending)
@@ -90,8 +98,9 @@ func (h *availHost) push(q availReq) (dropped int) {
 		}
 		var buf []availReq
 		n := 0 // the blocks at the front that lie wholly before the slack
-		for n < k-1 && h.pending[n].latest < h.latest-availSlack {
+		for n < k-1 && h.n-len(h.pending[n].reqs) >= availKeep && h.pending[n].latest < h.latest-availSlack {
 			b := h.pending[n]
+			h.n -= len(b.reqs)
 			if !h.dropped || b.latest > h.droppedMax {
 				h.dropped, h.droppedMax = true, b.latest
 			}
@@ -111,6 +120,7 @@ func (h *availHost) push(q availReq) (dropped int) {
 	}
 	b := &h.pending[len(h.pending)-1]
 	b.reqs = append(b.reqs, q)
+	h.n++
 	b.latest = max(b.latest, q.us)
 	h.latest = max(h.latest, q.us)
 	return dropped

@@ -11,7 +11,7 @@ import (
 // (a period that begins later may cover it), the count of dropped requests
 // adds up, droppedMax is at least the latest dropped request (the SQL then
 // runs for a period that begins before it), and the buffer stays within
-// the slack plus two blocks however long the month. Five weeks of requests
+// the slack (or availKeep) plus two blocks however long the month. Five weeks of requests
 // every 20 s, in time order and shuffled within ten-minute runs.
 func TestAvailHostPush(t *testing.T) {
 	const (
@@ -64,8 +64,27 @@ func TestAvailHostPush(t *testing.T) {
 		if h.droppedMax < lastDropped {
 			t.Errorf("shuffled %t: droppedMax %d before the latest dropped request %d", shuffled, h.droppedMax, lastDropped)
 		}
-		if limit := int(availSlack/step) + 2*maxAvailBlock; len(kept) > limit {
-			t.Errorf("shuffled %t: %d requests kept, more than the slack's %d and two blocks", shuffled, len(kept), int(availSlack/step))
+		if limit := max(int(availSlack/step), availKeep) + 2*maxAvailBlock; len(kept) > limit {
+			t.Errorf("shuffled %t: %d requests kept, more than the slack's %d (at least %d) and two blocks", shuffled, len(kept), int(availSlack/step), availKeep)
 		}
+	}
+}
+
+// TestAvailHostPushSmall: a host with fewer than availKeep requests loses
+// none, however late its earlier requests come: the second half of a month
+// first, then the first half (a parser's later batch judged before an
+// earlier one).
+func TestAvailHostPushSmall(t *testing.T) {
+	const n = 20000
+	month := int64(30 * 24 * 3600 * 1_000_000)
+	var h availHost
+	dropped := 0
+	for _, half := range [][2]int{{n / 2, n}, {0, n / 2}} {
+		for i := half[0]; i < half[1]; i++ {
+			dropped += h.push(availReq{rid: int64(i), us: month * int64(i) / n})
+		}
+	}
+	if dropped != 0 || h.dropped || h.n != n {
+		t.Fatalf("%d dropped (flag %t), %d kept of %d", dropped, h.dropped, h.n, n)
 	}
 }

@@ -106,12 +106,6 @@ func TestLeanSameOutputs(t *testing.T) {
 			cfg := c.cfg
 			cfg.Lean = true
 			lean, wasLean, _ := leanOutputs(t, cfg, c.logs)
-			if c.lean && !wasLean {
-				// The streamed availability gives up, rarely, on the
-				// parsers' batch order (see TestLeanBlockListSame).
-				t.Log("the lean pass gave up; auditing again")
-				lean, wasLean, _ = leanOutputs(t, cfg, c.logs)
-			}
 			if wasLean != c.lean {
 				t.Errorf("lean pass finished: %v, want %v", wasLean, c.lean)
 			}
@@ -313,15 +307,6 @@ func TestLeanBlockListSame(t *testing.T) {
 			cfg := c.cfg
 			cfg.Lean, cfg.BlockList = true, true
 			lean, wasLean, _, _ := blockOutputs(t, cfg, c.logs)
-			if c.lean && !wasLean {
-				// The streamed availability gives up, rarely, when the
-				// parsers hand over a later batch of a host long before
-				// an earlier one that opens a period (availHost.push
-				// dropped requests it may cover); the order is the
-				// scheduler's, so a second pass is lean as a rule.
-				t.Log("the lean pass gave up; auditing again")
-				lean, wasLean, _, _ = blockOutputs(t, cfg, c.logs)
-			}
 			if wasLean != c.lean {
 				t.Errorf("lean pass finished: %v, want %v", wasLean, c.lean)
 			}
