@@ -58,18 +58,7 @@ func TestLeanSameOutputs(t *testing.T) {
 	realCfg.AIReferrals = 0.05 // referrals of every kind in summary.json
 	realRobots, realLog := writeMonth(t, filepath.Join(dir, "realistic"), realCfg, "combined", false)
 
-	hostileLog := filepath.Join(dir, "hostile.log")
-	f, err := os.Create(hostileLog)
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = hostilegen.Write(f, hostilegen.Options{Lines: 20_000, Agents: 3000, BotNames: 500, Addresses: 4000, PathBytes: 200, Seed: 3})
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	hostileLog := writeLeanHostileLog(t, filepath.Join(dir, "hostile.log"))
 	hostileRobots, _ := writeScenario(t)
 
 	sample := Config{Robots: "../testdata/sample/robots", Grace: 24 * time.Hour}
@@ -237,18 +226,7 @@ func TestLeanBlockListSame(t *testing.T) {
 	realCfg.RobotsOutages = loggen.SampleOutages()
 	realRobots, realLog := writeMonth(t, filepath.Join(dir, "realistic"), realCfg, "combined", false)
 
-	hostileLog := filepath.Join(dir, "hostile.log")
-	f, err := os.Create(hostileLog)
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = hostilegen.Write(f, hostilegen.Options{Lines: 20_000, Agents: 3000, BotNames: 500, Addresses: 4000, PathBytes: 200, Seed: 3})
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	hostileLog := writeLeanHostileLog(t, filepath.Join(dir, "hostile.log"))
 	scenarioRobots, scenarioLog := writeScenario(t)
 
 	sample := Config{Robots: "../testdata/sample/robots", Grace: 24 * time.Hour}
@@ -325,4 +303,23 @@ func TestLeanBlockListSame(t *testing.T) {
 			}
 		})
 	}
+}
+
+// writeLeanHostileLog writes the hostile log the lean tests read (20,000
+// lines, 3,000 User-Agents, 500 invented bot names, 4,000 addresses) to
+// path, and returns path.
+func writeLeanHostileLog(t *testing.T, path string) string {
+	t.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = hostilegen.Write(f, hostilegen.Options{Lines: 20_000, Agents: 3000, BotNames: 500, Addresses: 4000, PathBytes: 200, Seed: 3})
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path
 }

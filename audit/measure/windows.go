@@ -151,27 +151,14 @@ func (w *Windows) Each(limits []Limit, spoofed bool, f func(Request, Measure)) (
 // Breaches returns what the requests breached under limits (see Each),
 // and whether any had a limit in force.
 func (w *Windows) Breaches(limits []Limit, spoofed bool) (b Breaches, limited bool) {
-	if !w.limited(limits) {
-		return b, false // nothing to sort
-	}
-	limited = w.Each(limits, spoofed, func(_ Request, m Measure) {
-		switch {
-		case m.CrawlDelayBreach:
-			b.CrawlDelay++
-		case m.Unsupported:
-			b.CrawlDelayUnsupported++
-		}
-		if m.RequestRateBreach {
-			b.RequestRate++
-		}
-	})
-	return b, limited
+	return w.BreachesBy(limits, spoofed, nil)
 }
 
 // BreachesBy returns what Breaches returns, and calls by with the Key of
 // each request that breached the Crawl-delay or the Request-rate (the
 // same flags Breaches counts), so that a caller can count them per its own
-// key: a lean audit's block list counts them per client address.
+// key: a lean audit's block list counts them per client address. by may
+// be nil.
 func (w *Windows) BreachesBy(limits []Limit, spoofed bool, by func(key int32, crawlDelay, requestRate bool)) (b Breaches, limited bool) {
 	if !w.limited(limits) {
 		return b, false
@@ -186,7 +173,7 @@ func (w *Windows) BreachesBy(limits []Limit, spoofed bool, by func(key int32, cr
 		if m.RequestRateBreach {
 			b.RequestRate++
 		}
-		if m.CrawlDelayBreach || m.RequestRateBreach {
+		if by != nil && (m.CrawlDelayBreach || m.RequestRateBreach) {
 			by(r.Key, m.CrawlDelayBreach, m.RequestRateBreach)
 		}
 	})
