@@ -9,6 +9,7 @@ import (
 	"io"
 	"path"
 	"strings"
+	"sync"
 	"text/template/parse"
 	"time"
 
@@ -34,7 +35,14 @@ func hash(s string) string {
 	return "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
 }
 
-var tmpl = neutralised(template.Must(template.New("page").Funcs(template.FuncMap{
+// tmpl is the page's template, parsed when the first page is written: most
+// runs write none, and parsing it is most of this package's start-up.
+var tmpl = sync.OnceValue(func() *template.Template {
+	return neutralised(template.Must(template.New("page").Funcs(funcs).Parse(pageTemplate)))
+})
+
+// funcs are the functions the page's template calls.
+var funcs = template.FuncMap{
 	"neutral":          neutral,
 	"num":              num,
 	"hours":            report.Hours,
@@ -113,7 +121,7 @@ var tmpl = neutralised(template.Must(template.New("page").Funcs(template.FuncMap
 	"conductRows": func(s *report.Summary, n int) []report.BotRow {
 		return report.ConductRows(s, n)
 	},
-}).Parse(pageTemplate)))
+}
 
 // neutral returns a string as report.Printable shows it, other values as
 // they are (numbers, times, and the trusted style and script, whose types
@@ -323,7 +331,7 @@ func Write(w io.Writer, f *report.Findings) error {
 		v.VersionOf[rv.Name] = rv.Number
 	}
 	v.OneSecond = s.Audit.TimeResolution == "1s"
-	return tmpl.Execute(w, v)
+	return tmpl().Execute(w, v)
 }
 
 // allZero reports whether column c is 0 on every row.
