@@ -35,7 +35,14 @@ type List struct {
 // prefix of /96 or longer becomes the IPv4 prefix it maps, and duplicates
 // are dropped. Invalid prefixes are ignored (the parsers never pass one).
 func NewList(created time.Time, prefixes []netip.Prefix) *List {
-	return &List{Created: created.UTC(), createdUS: created.UnixMicro(), stamp: stamp(created), raw: slices.Clone(prefixes)}
+	return newList(created, slices.Clone(prefixes))
+}
+
+// newList is NewList taking prefixes as its own, for a caller that made
+// them for the list (the built-in snapshot, whose thousands of prefixes
+// are decoded at every audit's start).
+func newList(created time.Time, prefixes []netip.Prefix) *List {
+	return &List{Created: created.UTC(), createdUS: created.UnixMicro(), stamp: stamp(created), raw: prefixes}
 }
 
 // ready builds the canonical prefixes and the lookup tables, once.

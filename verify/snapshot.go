@@ -182,7 +182,7 @@ func (s *Source) decodeVersions(ss *snapshotSource) error {
 		for p := range set {
 			ps = append(ps, p)
 		}
-		lists = append(lists, NewList(v.Created, ps))
+		lists = append(lists, newList(v.Created, ps))
 	}
 	// The generator wrote only versions whose prefixes changed (a delta
 	// per version): no list is compared here, so that none is built
