@@ -145,7 +145,7 @@ func windowStore(t *testing.T, rows []windowRow, policies []policy) *store.Store
 	return s
 }
 
-// sqlWindowCounts returns what summary_counts.sql counts with the window
+// sqlWindowCounts returns what the summary (summary_counted.sql) counts with the window
 // functions of queries/measures.sql (window_measures(false)) over rows: per
 // key with a limit, "bot/host/identity" → {crawl-delay breaches,
 // request-rate breaches, crawl_delay_unsupported}.

@@ -290,7 +290,7 @@ type streamedSummary struct {
 }
 
 // store makes the temporary tables summary_breaches and summary_conduct
-// that summary_counts.sql joins: from the streamed rows, or from the SQL
+// that summary_counted.sql joins: from the streamed rows, or from the SQL
 // measures (queries/summary_breaches.sql over the macro window_measures of
 // measures.sql, which the caller made; queries/summary_conduct.sql over
 // conduct.sql's conduct_measures) for what was not streamed. Each statement

@@ -70,10 +70,15 @@ func (res *Result) summarize(ctx context.Context, cfg Config, hist *history.Hist
 	if err := requestCounts(ctx, res.store, res.lean); err != nil {
 		return err
 	}
+	// The counts of the requests first: the judge's measures may still be
+	// sorting on the other core (streamKeys.measure).
+	if err := res.store.Exec(ctx, queries.SQL("summary_counts.sql")); err != nil {
+		return err
+	}
 	if err := j.measured.store(ctx, res.store); err != nil {
 		return err
 	}
-	if err := res.store.Exec(ctx, queries.SQL("summary_counts.sql")); err != nil {
+	if err := res.store.Exec(ctx, queries.SQL("summary_counted.sql")); err != nil {
 		return err
 	}
 	if err := res.store.Exec(ctx, fmt.Sprintf("SET VARIABLE summary_max_bots = %d", maxSummaryBots)); err != nil {

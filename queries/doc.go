@@ -20,9 +20,11 @@
 //	summary_breaches.sql, summary_conduct.sql the breaches of the windows (window_measures) and
 //	                the conduct (conduct.sql's conduct_measures) per bot, host and identity,
 //	                for what the judge did not measure while the logs streamed
-//	summary_counts.sql the counts per bot, host and identity (summary.json's bot rows) in the
-//	                temporary table summary_counted, from request_counts, summary_breaches and
-//	                summary_conduct, step by step
+//	summary_counts.sql the counts per bot, host and identity that come from request_counts
+//	                (temporary tables summary_per and summary_ips), step by step
+//	summary_counted.sql summary.json's bot rows as numbers in the temporary table
+//	                summary_counted: summary_counts.sql's with summary_breaches and
+//	                summary_conduct
 //	summary.sql     the summary's bot rows from summary_counted, named, worst first; past a
 //	                limit the rest folded per host and identity
 //	changes_agents.sql, changes.sql the bots active around each robots.txt version change,

@@ -1,4 +1,4 @@
--- The bot rows of the summary from summary_counted (summary_counts.sql), worst
+-- The bot rows of the summary from summary_counted (summary_counted.sql), worst
 -- offenders first, with the names joined: the first getvariable('summary_max_bots') rows,
 -- then the rest folded into one row per host and identity (bot NULL; folded: how many
 -- rows it holds, 0 for the others). Logs with millions of invented bot names would

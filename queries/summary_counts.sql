@@ -1,10 +1,11 @@
--- The counts of summary.sql: one row per bot, host and identity in
--- the temporary table summary_counted. The requests a spoofer made under a crawler's
--- name are never counted as the crawler's. Counts on the ids of requests; the window
--- breaches and the conduct come from the tables summary_breaches and summary_conduct,
--- made before (see below). request_counts is every
--- request (request_counts.sql) or the judge's counts of them (request_counts_lean.sql):
--- the counts are sums of n.
+-- The counts of summary.sql that come from the requests: one row per bot, host and
+-- identity in the temporary tables summary_per and summary_ips, which
+-- summary_counted.sql joins with the window breaches and the conduct. The requests a
+-- spoofer made under a crawler's name are never counted as the crawler's. Counts on the
+-- ids of requests. request_counts is every request (request_counts.sql) or the judge's
+-- counts of them (request_counts_lean.sql): the counts are sums of n. Apart from
+-- summary_counted.sql, these need nothing the judge measures after the read: they run
+-- while it sorts the windows and the conduct.
 --
 -- One table per step, not one query: each step's hash tables and sorts then have
 -- DuckDB's whole memory limit to themselves and spill alone. As one query over a hostile
@@ -65,27 +66,3 @@ FROM (SELECT DISTINCT bot_id, host_id, identity_code, client_ip_id, client_ip FR
 GROUP BY bot_id, host_id, identity_code;
 
 DROP TABLE summary_ip_rows;
-
--- The breaches of the windows and the conduct, per bot, host and identity: the
--- temporary tables summary_breaches and summary_conduct, which the judge made from what
--- it measured while the logs streamed (audit/stream.go), or summary_breaches.sql and
--- summary_conduct.sql from the stored requests when it did not.
-CREATE OR REPLACE TEMP TABLE summary_counted AS
-SELECT per.*,
-    coalesce(b.crawl_delay_breaches, 0)  AS crawl_delay_breaches,
-    coalesce(b.request_rate_breaches, 0) AS request_rate_breaches,
-    coalesce(b.crawl_delay_unsupported, 0) AS crawl_delay_unsupported,
-    coalesce(i.ips, 0)                   AS ips,
-    coalesce(cd.no_backoff, 0)           AS no_backoff,
-    coalesce(cd.repeat_fetches, 0)       AS repeat_fetches,
-    coalesce(cd.not_modified, 0)         AS not_modified,
-    cd.refetch_median_hours,
-    coalesce(cd.contact, false)          AS contact
-FROM summary_per per LEFT JOIN summary_breaches b USING (bot_id, host_id, identity_code)
-         LEFT JOIN summary_ips i USING (bot_id, host_id, identity_code)
-         LEFT JOIN summary_conduct cd USING (bot_id, host_id, identity_code);
-
-DROP TABLE summary_per;
-DROP TABLE summary_ips;
-DROP TABLE summary_breaches;
-DROP TABLE summary_conduct;
