@@ -87,6 +87,16 @@ func TestCombinedFastPath(t *testing.T) {
 		{"http/0.9", `10.0.0.1 - - [10/Oct/2026:13:55:36 -0700] "GET /x" 200 1 "-" "curl/8.0"`, true},
 		{"space in target", `10.0.0.1 - - [10/Oct/2026:13:55:36 -0700] "GET /a b HTTP/1.1" 200 1 "-" "curl/8.0"`, true},
 		{"fraction", `10.0.0.1 - - [10/Oct/2026:13:55:36.123 -0700] "GET /x HTTP/1.1" 200 1 "-" "curl/8.0"`, true},
+		// %h as Apache's mod_log_config documents it: the client's address, or
+		// its name with HostnameLookups on; the fast path's one walk over it
+		// must end where the engine's field ends.
+		{"hostname client", `crawl-66-249-66-1.googlebot.com - - [10/Oct/2026:13:55:36 -0700] "GET /x HTTP/1.1" 200 1 "-" "curl/8.0"`, true},
+		{"zone", `fe80::1%eth0 - - [10/Oct/2026:13:55:36 -0700] "GET /x HTTP/1.1" 200 1 "-" "curl/8.0"`, true},
+		{"client of 255 bytes", strings.Repeat("a", 255) + ` - - [10/Oct/2026:13:55:36 -0700] "GET /x HTTP/1.1" 200 1 "-" "curl/8.0"`, true},
+		{"client of 256 bytes", strings.Repeat("a", 256) + ` - - [10/Oct/2026:13:55:36 -0700] "GET /x HTTP/1.1" 200 1 "-" "curl/8.0"`, false},
+		{"dash client", `- - - [10/Oct/2026:13:55:36 -0700] "GET /x HTTP/1.1" 200 1 "-" "curl/8.0"`, false},
+		{"tab after client", "10.0.0.1\t- - [10/Oct/2026:13:55:36 -0700] \"GET /x HTTP/1.1\" 200 1 \"-\" \"curl/8.0\"", false},
+		{"client alone", `10.0.0.1`, false},
 		// Left to the engine, which accepts them.
 		{"escaped quote in agent", `10.0.0.1 - - [10/Oct/2026:13:55:36 -0700] "GET /x HTTP/1.1" 200 1 "-" "a \"b\" c"`, false},
 		{"escape in target", `10.0.0.1 - - [10/Oct/2026:13:55:36 -0700] "GET /x\x41 HTTP/1.1" 200 1 "-" "curl"`, false},
