@@ -109,27 +109,35 @@ func (p *combinedParser) fast(line []byte, r *Row) bool {
 		return false
 	}
 	pos += i + 2
-	// %>s, up to a space.
-	i = indexByteShort(line[pos:], ' ')
-	if i < 0 {
-		return false
+	// %>s, up to a space. As for %h, the walk over its digits finds the
+	// space when it follows them; a dash or anything else takes the search.
+	if v, k := leadingDigits(line[pos:], 3); k > 0 && pos+k < len(line) && line[pos+k] == ' ' {
+		r.Status, i = int32(v), k
+	} else {
+		if i = indexByteShort(line[pos:], ' '); i < 0 {
+			return false
+		}
+		status, ok := parseStatus(line[pos : pos+i])
+		if !ok {
+			return false
+		}
+		r.Status = status
 	}
-	status, ok := parseStatus(line[pos : pos+i])
-	if !ok {
-		return false
-	}
-	r.Status = status
 	pos += i + 1
 	// %b, up to ` "`; "-" is zero bytes.
-	i = indexByteShort(line[pos:], ' ')
-	if i < 0 || pos+i+1 >= len(line) || line[pos+i+1] != '"' {
-		return false
+	if v, k := leadingDigits(line[pos:], 18); k > 0 && pos+k+1 < len(line) && line[pos+k] == ' ' && line[pos+k+1] == '"' {
+		r.Bytes, i = v, k
+	} else {
+		i = indexByteShort(line[pos:], ' ')
+		if i < 0 || pos+i+1 >= len(line) || line[pos+i+1] != '"' {
+			return false
+		}
+		n, ok := parseBytes(line[pos:pos+i], true)
+		if !ok {
+			return false
+		}
+		r.Bytes = n
 	}
-	n, ok := parseBytes(line[pos:pos+i], true)
-	if !ok {
-		return false
-	}
-	r.Bytes = n
 	pos += i + 2
 	// "%{Referer}i", up to `" "`.
 	i = bytes.IndexByte(line[pos:], '"')
@@ -171,6 +179,20 @@ func addrEnd(line []byte) int {
 		}
 	}
 	return len(line)
+}
+
+// leadingDigits returns the value of the decimal digits that begin b, at
+// most max of them (max <= 18 keeps it within an int64), and their count.
+func leadingDigits(b []byte, max int) (int64, int) {
+	b = b[:min(len(b), max)]
+	var v int64
+	for i, c := range b {
+		if c < '0' || c > '9' {
+			return v, i
+		}
+		v = v*10 + int64(c-'0')
+	}
+	return v, len(b)
 }
 
 // indexByteShort is bytes.IndexByte(b, c) for a c expected within the
