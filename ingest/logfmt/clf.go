@@ -666,10 +666,14 @@ func (p *layoutParser) request(v []byte, r *Row) bool {
 // (HTTP/1.1, HTTP/2.0); the target is everything in between, spaces included,
 // and must not be empty.
 func splitRequest(v []byte, r *Row) bool {
-	// A method is a few bytes: a search of the first ones costs less than
-	// IndexByte's setup.
-	sp := indexByteShort(v, ' ')
-	if sp <= 0 || sp > 32 || !isToken(v[:sp]) {
+	// A method is a few token characters and then a space: one walk over
+	// them finds the space too (a space is no token character), and fails
+	// the request line wherever the search and isToken would.
+	sp := 0
+	for sp < len(v) && sp <= 32 && tokenChars[v[sp]] {
+		sp++
+	}
+	if sp == 0 || sp > 32 || sp == len(v) || v[sp] != ' ' {
 		return false
 	}
 	method, rest := v[:sp], v[sp+1:]

@@ -40,16 +40,22 @@ func (p *combinedParser) fast(line []byte, r *Row) bool {
 	// the fields combined does not log at the end; one that does not goes
 	// to the layout engine, which resets it. Zeroing the whole Row first
 	// cost a tenth of the fast path.
-	// %h, up to the first space.
-	i := indexByteShort(line, ' ')
-	if i <= 0 {
-		return false
+	// %h, up to the first space. One walk over the address's characters
+	// finds its end too when the first byte that is not one of them is the
+	// space (no brackets): the checks of clientIP, without a second pass.
+	i := addrEnd(line)
+	if i > 0 && i < len(line) && line[i] == ' ' && i <= 255 && !(i == 1 && line[0] == '-') {
+		r.ClientIP = line[:i]
+	} else {
+		if i = indexByteShort(line, ' '); i <= 0 {
+			return false
+		}
+		ip, ok := clientIP(line[:i])
+		if !ok {
+			return false
+		}
+		r.ClientIP = ip
 	}
-	ip, ok := clientIP(line[:i])
-	if !ok {
-		return false
-	}
-	r.ClientIP = ip
 	pos := i + 1
 	// %l, up to the next space, without a tab.
 	if i = dashField(line, pos); i < 0 {
@@ -75,7 +81,7 @@ func (p *combinedParser) fast(line []byte, r *Row) bool {
 	// 26 bytes, which cannot hold a ']': when it parses, the ']' after it
 	// is the first, and the search for it can be skipped.
 	var t int64
-	ok = false
+	ok := false
 	if pos+28 < len(line) && line[pos+26] == ']' {
 		t, ok = p.times.parse(line[pos : pos+26])
 		i = 26
@@ -103,27 +109,35 @@ func (p *combinedParser) fast(line []byte, r *Row) bool {
 		return false
 	}
 	pos += i + 2
-	// %>s, up to a space.
-	i = indexByteShort(line[pos:], ' ')
-	if i < 0 {
-		return false
+	// %>s, up to a space. As for %h, the walk over its digits finds the
+	// space when it follows them; a dash or anything else takes the search.
+	if v, k := leadingDigits(line[pos:], 3); k > 0 && pos+k < len(line) && line[pos+k] == ' ' {
+		r.Status, i = int32(v), k
+	} else {
+		if i = indexByteShort(line[pos:], ' '); i < 0 {
+			return false
+		}
+		status, ok := parseStatus(line[pos : pos+i])
+		if !ok {
+			return false
+		}
+		r.Status = status
 	}
-	status, ok := parseStatus(line[pos : pos+i])
-	if !ok {
-		return false
-	}
-	r.Status = status
 	pos += i + 1
 	// %b, up to ` "`; "-" is zero bytes.
-	i = indexByteShort(line[pos:], ' ')
-	if i < 0 || pos+i+1 >= len(line) || line[pos+i+1] != '"' {
-		return false
+	if v, k := leadingDigits(line[pos:], 18); k > 0 && pos+k+1 < len(line) && line[pos+k] == ' ' && line[pos+k+1] == '"' {
+		r.Bytes, i = v, k
+	} else {
+		i = indexByteShort(line[pos:], ' ')
+		if i < 0 || pos+i+1 >= len(line) || line[pos+i+1] != '"' {
+			return false
+		}
+		n, ok := parseBytes(line[pos:pos+i], true)
+		if !ok {
+			return false
+		}
+		r.Bytes = n
 	}
-	n, ok := parseBytes(line[pos:pos+i], true)
-	if !ok {
-		return false
-	}
-	r.Bytes = n
 	pos += i + 2
 	// "%{Referer}i", up to `" "`.
 	i = bytes.IndexByte(line[pos:], '"')
@@ -154,6 +168,31 @@ func dashField(line []byte, pos int) int {
 		return 1
 	}
 	return -1
+}
+
+// addrEnd returns the index of the first byte of line that is not one of
+// addrChars, or len(line) when there is none.
+func addrEnd(line []byte) int {
+	for i, c := range line {
+		if !addrChars[c] {
+			return i
+		}
+	}
+	return len(line)
+}
+
+// leadingDigits returns the value of the decimal digits that begin b, at
+// most max of them (max <= 18 keeps it within an int64), and their count.
+func leadingDigits(b []byte, max int) (int64, int) {
+	b = b[:min(len(b), max)]
+	var v int64
+	for i, c := range b {
+		if c < '0' || c > '9' {
+			return v, i
+		}
+		v = v*10 + int64(c-'0')
+	}
+	return v, len(b)
 }
 
 // indexByteShort is bytes.IndexByte(b, c) for a c expected within the

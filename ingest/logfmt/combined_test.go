@@ -87,6 +87,26 @@ func TestCombinedFastPath(t *testing.T) {
 		{"http/0.9", `10.0.0.1 - - [10/Oct/2026:13:55:36 -0700] "GET /x" 200 1 "-" "curl/8.0"`, true},
 		{"space in target", `10.0.0.1 - - [10/Oct/2026:13:55:36 -0700] "GET /a b HTTP/1.1" 200 1 "-" "curl/8.0"`, true},
 		{"fraction", `10.0.0.1 - - [10/Oct/2026:13:55:36.123 -0700] "GET /x HTTP/1.1" 200 1 "-" "curl/8.0"`, true},
+		// %h as Apache's mod_log_config documents it: the client's address, or
+		// its name with HostnameLookups on; the fast path's one walk over it
+		// must end where the engine's field ends.
+		{"hostname client", `crawl-66-249-66-1.googlebot.com - - [10/Oct/2026:13:55:36 -0700] "GET /x HTTP/1.1" 200 1 "-" "curl/8.0"`, true},
+		{"zone", `fe80::1%eth0 - - [10/Oct/2026:13:55:36 -0700] "GET /x HTTP/1.1" 200 1 "-" "curl/8.0"`, true},
+		{"client of 255 bytes", strings.Repeat("a", 255) + ` - - [10/Oct/2026:13:55:36 -0700] "GET /x HTTP/1.1" 200 1 "-" "curl/8.0"`, true},
+		{"client of 256 bytes", strings.Repeat("a", 256) + ` - - [10/Oct/2026:13:55:36 -0700] "GET /x HTTP/1.1" 200 1 "-" "curl/8.0"`, false},
+		{"dash client", `- - - [10/Oct/2026:13:55:36 -0700] "GET /x HTTP/1.1" 200 1 "-" "curl/8.0"`, false},
+		{"tab after client", "10.0.0.1\t- - [10/Oct/2026:13:55:36 -0700] \"GET /x HTTP/1.1\" 200 1 \"-\" \"curl/8.0\"", false},
+		{"client alone", `10.0.0.1`, false},
+		// %>s and %b (Apache's mod_log_config: %b is "-" for no bytes), whose
+		// digits the fast path walks once.
+		{"one-digit status", `10.0.0.1 - - [10/Oct/2026:13:55:36 -0700] "GET /x HTTP/1.1" 2 1 "-" "curl/8.0"`, true},
+		{"dash status", `10.0.0.1 - - [10/Oct/2026:13:55:36 -0700] "GET /x HTTP/1.1" - 1 "-" "curl/8.0"`, true},
+		{"status and a tab", "10.0.0.1 - - [10/Oct/2026:13:55:36 -0700] \"GET /x HTTP/1.1\" 200\t1 \"-\" \"curl/8.0\"", false},
+		{"dash size", `10.0.0.1 - - [10/Oct/2026:13:55:36 -0700] "GET /x HTTP/1.1" 200 - "-" "curl/8.0"`, true},
+		{"size with a plus", `10.0.0.1 - - [10/Oct/2026:13:55:36 -0700] "GET /x HTTP/1.1" 200 +12 "-" "curl/8.0"`, true},
+		{"size of 18 digits", `10.0.0.1 - - [10/Oct/2026:13:55:36 -0700] "GET /x HTTP/1.1" 200 123456789012345678 "-" "curl/8.0"`, true},
+		{"size of 19 digits", `10.0.0.1 - - [10/Oct/2026:13:55:36 -0700] "GET /x HTTP/1.1" 200 1234567890123456789 "-" "curl/8.0"`, false},
+		{"size without the referer's quote", `10.0.0.1 - - [10/Oct/2026:13:55:36 -0700] "GET /x HTTP/1.1" 200 12 -`, false},
 		// Left to the engine, which accepts them.
 		{"escaped quote in agent", `10.0.0.1 - - [10/Oct/2026:13:55:36 -0700] "GET /x HTTP/1.1" 200 1 "-" "a \"b\" c"`, false},
 		{"escape in target", `10.0.0.1 - - [10/Oct/2026:13:55:36 -0700] "GET /x\x41 HTTP/1.1" 200 1 "-" "curl"`, false},
@@ -234,6 +254,11 @@ func TestSplitRequest(t *testing.T) {
 		{"a version and no target", "GET HTTP/1.1", false, "", "", ""},
 		{"no space", "GET", false, "", "", ""},
 		{"method longer than 32 bytes", strings.Repeat("M", 33) + " /a", false, "", "", ""},
+		{"method of 32 bytes", strings.Repeat("M", 32) + " /a", true, strings.Repeat("M", 32), "/a", ""},
+		{"RFC 9110 §9.1: tchar punctuation in the method", "M-SEARCH * HTTP/1.1", true, "M-SEARCH", "*", "HTTP/1.1"},
+		{"a space before the method", " GET /a HTTP/1.1", false, "", "", ""},
+		{"a tab after the method", "GET\t/a HTTP/1.1", false, "", "", ""},
+		{"a method and a space alone", "GET ", false, "", "", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -254,4 +279,35 @@ func TestSplitRequest(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzSplitRequest holds splitRequest's method to the rule of RFC 9110 §9.1
+// as the parser wrote it before its one walk over the method: the first
+// space ends a method of 1 to 32 token characters. A request line whose
+// method breaks the rule is refused; one whose method keeps it is split
+// there, and accepted or refused as the same line with the method GET.
+func FuzzSplitRequest(f *testing.F) {
+	for _, s := range []string{"GET / HTTP/1.1", "M-SEARCH * HTTP/1.1", " GET /", "GET", "GET ", "G(T /a", "GET\t/a",
+		strings.Repeat("M", 32) + " /a", strings.Repeat("M", 33) + " /a"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, v []byte) {
+		sp := bytes.IndexByte(v, ' ')
+		methodOK := sp > 0 && sp <= 32 && isToken(v[:sp])
+		var r Row
+		got := splitRequest(v, &r)
+		if !methodOK {
+			if got {
+				t.Fatalf("%q accepted with the method %q", v, r.Method)
+			}
+			return
+		}
+		if got && string(r.Method) != string(v[:sp]) {
+			t.Fatalf("%q: method %q, want %q", v, r.Method, v[:sp])
+		}
+		var g Row
+		if want := splitRequest(append([]byte("GET"), v[sp:]...), &g); got != want {
+			t.Fatalf("%q: accepted %v, but %v with the method GET", v, got, want)
+		}
+	})
 }
