@@ -1231,14 +1231,10 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 		var lq *leanRequest
 		if lean {
 			lq = &j.leanReq
-			*lq = leanRequest{key: leanKey{bot: uas.botID, host: hs.id, claim: claimID, ipID: ipID, fetch: fetch},
+			*lq = leanRequest{key: leanKey{bot: uas.botID, host: hs.id, claim: claimID, ip: ipID, fetch: fetch},
 				us: us, status: -1, other: methodID >= 0 && !j.plainMethod(methodID)}
-			if ipID < 0 {
-				if ipCol.IsNull(i) {
-					lq.key.ipNull = true
-				} else {
-					lq.key.ip = ip
-				}
+			if ipID < 0 && !ipCol.IsNull(i) {
+				lq.inline, lq.inlineIP = true, ip
 			}
 			if !statusCol.IsNull(i) {
 				lq.status = statusCol.Value(i)
