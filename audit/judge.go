@@ -292,6 +292,8 @@ type uaState struct {
 	// prefRefusable has the bit of each preference category that refuses
 	// the bot's purpose (prefRefusable); 0 when no preference can.
 	prefRefusable uint8
+	// leanMemo is the key of the lean counts its last request went to.
+	leanMemo leanMemo
 }
 
 // groupState is one (version, group) pair with its path decisions.
@@ -1253,7 +1255,7 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 		if g == nil {
 			if lean {
 				lq.key.verdict = j.decisions[j.unauditedDecision].verdict
-				j.lean.count(lq)
+				j.lean.count(lq, &uas.leanMemo)
 			} else {
 				c.decision.UnsafeAppend(j.unauditedDecision)
 				c.policy.UnsafeAppendBoolToBitmap(false)
@@ -1310,7 +1312,7 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 		exposed := verdict == vAllowed && !fetch && dec.refused&uas.prefRefusable != 0
 		if lean {
 			lq.key.verdict, lq.key.visit, lq.exposed = j.decisions[did].verdict, visit, exposed
-			j.lean.count(lq)
+			j.lean.count(lq, &uas.leanMemo)
 		} else {
 			c.visitBreach.UnsafeAppend(visit)
 			c.prefExposed.UnsafeAppend(exposed)

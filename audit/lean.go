@@ -44,7 +44,8 @@ type leanCounts struct {
 	// few machine words. Both start again with the rows (take).
 	inline      []string
 	inlineIndex map[string]int32
-	stored      int // rows handed to DuckDB so far
+	stored      int   // rows handed to DuckDB so far
+	taken       int32 // how many times take emptied rows (see leanMemo)
 	// named has bit id set for each dict id the SQL reads (name): a bit
 	// set, not a map, as a block list names every client address.
 	named []uint64
@@ -267,9 +268,9 @@ type leanRequest struct {
 	other, exposed bool
 }
 
-// count counts q. An address not in dict is copied: it may alias a
-// batch's memory.
-func (l *leanCounts) count(q *leanRequest) {
+// count counts q, and remembers its key and row in m (nil: no memo). An
+// address not in dict is copied: it may alias a batch's memory.
+func (l *leanCounts) count(q *leanRequest, m *leanMemo) {
 	var ex int64
 	if q.exposed {
 		ex = 1
@@ -284,20 +285,41 @@ func (l *leanCounts) count(q *leanRequest) {
 		}
 		q.key.ip = -2 - i
 	}
-	if at, ok := l.index[q.key]; ok {
-		r := &l.rows[at]
-		r.n++
-		r.exposed += ex
-		r.first, r.last = min(r.first, q.us), max(r.last, q.us)
-		r.traffic.add(q.status, q.bytes, q.other)
-		return
+	var (
+		at int32
+		ok bool
+	)
+	if m != nil && m.row > 0 && m.taken == l.taken && m.key == q.key {
+		at, ok = m.row-1, true
+	} else {
+		at, ok = l.index[q.key]
 	}
-	k := q.key
-	l.name(k.bot)
-	l.name(k.host)
-	l.index[k] = int32(len(l.rows))
-	l.rows = append(l.rows, leanRow{key: k, n: 1, first: q.us, last: q.us, exposed: ex})
-	l.rows[len(l.rows)-1].traffic.add(q.status, q.bytes, q.other)
+	if !ok {
+		k := q.key
+		l.name(k.bot)
+		l.name(k.host)
+		at = int32(len(l.rows))
+		l.index[k] = at
+		l.rows = append(l.rows, leanRow{key: k, first: q.us, last: q.us})
+	}
+	if m != nil {
+		m.key, m.row, m.taken = q.key, at+1, l.taken
+	}
+	r := &l.rows[at]
+	r.n++
+	r.exposed += ex
+	r.first, r.last = min(r.first, q.us), max(r.last, q.us)
+	r.traffic.add(q.status, q.bytes, q.other)
+}
+
+// leanMemo is the key a User-Agent's request was counted under last, with
+// its row: a bot's requests come from few addresses under few verdicts,
+// so most find their key here, compared as a few words, without hashing
+// it for the map.
+type leanMemo struct {
+	key   leanKey
+	row   int32 // index in leanCounts.rows plus one; 0: none
+	taken int32 // leanCounts.taken when row was set: take empties rows
 }
 
 // full reports whether the counts should go to DuckDB now.
@@ -339,6 +361,7 @@ func (l *leanCounts) take(mem memory.Allocator) arrow.RecordBatch {
 		b.Field(19).(*array.Int64Builder).Append(r.exposed)
 	}
 	l.stored += len(l.rows)
+	l.taken++
 	l.rows = l.rows[:0]
 	clear(l.index)
 	l.inline = l.inline[:0]
