@@ -39,8 +39,8 @@ func TestStringIndexOrders(t *testing.T) {
 		dict = append(dict, fmt.Sprintf("/p/%d", i))
 	}
 	orders := map[string]func(int) int32{
-		"ascending":   func(i int) int32 { return int32(i) },
-		"descending":  func(i int) int32 { return int32(len(dict) - 1 - i) },
+		"ascending":  func(i int) int32 { return int32(i) },
+		"descending": func(i int) int32 { return int32(len(dict) - 1 - i) },
 		"first two swapped": func(i int) int32 {
 			if i < 2 {
 				return int32(1 - i)
