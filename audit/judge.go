@@ -186,8 +186,11 @@ type judge struct {
 
 	// policies and decisions intern the rows of the tables of the same
 	// names, for the policy_id and decision_id columns.
-	policyIDs         map[policy]int32
-	policies          []policy
+	policyIDs map[policy]int32
+	policies  []policy
+	// ignoredOf has, by policy id, the id plus one of the same policy
+	// for a crawler that ignores Crawl-delay (delayIgnored); 0: not yet.
+	ignoredOf         []int32
 	decisionIDs       map[verdictRule]int32
 	decisions         []verdictRule
 	unauditedDecision int32
@@ -308,9 +311,12 @@ type groupState struct {
 	byRule map[int64]uint32
 	// What the group puts in force. The Request-rate may depend on the
 	// time of day: then it is asked per row, and the policy with it.
-	policy       policy
-	policyID     int32 // id of policy when the rate does not depend on the time
-	rateWindowed bool  // the Request-rate depends on the time of day
+	policy   policy
+	policyID int32 // id of policy when the rate does not depend on the time
+	// lastPolicy is the id plus one of the policy policyAt found last
+	// (0: none).
+	lastPolicy   int32
+	rateWindowed bool // the Request-rate depends on the time of day
 }
 
 // policy is what a robots.txt version puts in force for a request: one row
@@ -815,26 +821,39 @@ func (j *judge) policyAt(g *groupState, sec int64) int32 {
 	if n, s, ok := g.group.RequestRate(sec); ok {
 		p.rateN, p.rateS, p.hasRate = int32(n), int32(s), true
 	}
-	if id, ok := j.policyIDs[p]; ok {
-		return id
+	// The policy of the group's request before, most often the same: a
+	// comparison, not the map's hash of the struct.
+	if g.lastPolicy > 0 && j.policies[g.lastPolicy-1] == p {
+		return g.lastPolicy - 1
 	}
-	id := int32(len(j.policies))
-	j.policies = append(j.policies, p)
-	j.policyIDs[p] = id
+	id, ok := j.policyIDs[p]
+	if !ok {
+		id = int32(len(j.policies))
+		j.policies = append(j.policies, p)
+		j.policyIDs[p] = id
+	}
+	g.lastPolicy = id + 1
 	return id
 }
 
 // delayIgnored returns the id of policy pid for a crawler whose operator
 // says it ignores Crawl-delay: its short gaps are crawl_delay_unsupported.
 func (j *judge) delayIgnored(pid int32) int32 {
+	if int(pid) < len(j.ignoredOf) && j.ignoredOf[pid] > 0 {
+		return j.ignoredOf[pid] - 1
+	}
 	p := j.policies[pid]
 	p.delayIgnored = true
-	if id, ok := j.policyIDs[p]; ok {
-		return id
+	id, ok := j.policyIDs[p]
+	if !ok {
+		id = int32(len(j.policies))
+		j.policies = append(j.policies, p)
+		j.policyIDs[p] = id
 	}
-	id := int32(len(j.policies))
-	j.policies = append(j.policies, p)
-	j.policyIDs[p] = id
+	for int(pid) >= len(j.ignoredOf) {
+		j.ignoredOf = append(j.ignoredOf, 0)
+	}
+	j.ignoredOf[pid] = id + 1
 	return id
 }
 
