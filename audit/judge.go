@@ -278,6 +278,10 @@ type uaState struct {
 	// ignores Crawl-delay; math.MaxInt64 when it supports it.
 	delayIgnoredUS int64
 	groups         map[int]*groupState // by version ID, made and filled lazily
+	// lastVersion and lastGroup are the last answer of group (lastGroup
+	// nil: none yet).
+	lastVersion int
+	lastGroup   *groupState
 	// limits says, per history host index, whether some version of the
 	// host gives it a Crawl-delay or a Request-rate (see mayLimit);
 	// lastLimitHost (the index plus one) and lastLimit are the last answer.
@@ -714,7 +718,13 @@ func (j *judge) hostState(host string) int32 {
 
 // group returns the (version, group) state that applies to ua in version id.
 func (j *judge) group(ua *uaState, id int) *groupState {
+	// Most of a User-Agent's requests fall in the version of the one
+	// before: a comparison, not a map lookup.
+	if ua.lastGroup != nil && ua.lastVersion == id {
+		return ua.lastGroup
+	}
 	if g, ok := ua.groups[id]; ok {
+		ua.lastVersion, ua.lastGroup = id, g
 		return g
 	}
 	// Several User-Agents share a group; their decisions are shared too.
