@@ -198,9 +198,6 @@ type judge struct {
 	out     *array.RecordBuilder
 	outCols outColumns
 	scratch []byte
-	// batchTIDs has, per row of the batch add judges, the dict id of its
-	// target found before the rows are judged (findTargets).
-	batchTIDs []int32
 	// lastIP is the canonical client address clientOf found last.
 	lastIP string
 
@@ -1025,7 +1022,6 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 	noUA := int32(-1)
 	j.resetUAs()
 
-	tids := j.findTargets(targetCol, n)
 	c := &j.outCols
 	// Room for every row of the batch, so that the appends below need no
 	// capacity checks.
@@ -1109,10 +1105,7 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 			j.wholeSeconds = false
 		}
 		target := targetCol.Value(i)
-		tid := tids[i]
-		if tid < 0 {
-			tid = j.internBounded(target)
-		}
+		tid := j.internBounded(target)
 
 		verdict := vUnaudited
 		var (
@@ -1352,25 +1345,6 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 		j.handoff.trim()
 	}
 	return nil
-}
-
-// findTargets returns the dict ids of the targets of the n rows of col, -1
-// for a target not in dict yet (the row's judging interns it). Finding
-// them all first, in a loop that does nothing else, lets the processor
-// wait for the cache misses of several rows at once: most of a lookup
-// (the table's slot, the dict entry, its bytes, each a miss among 100,000
-// paths) is waiting, and among the judging of a row it waits for one row
-// at a time. A lookup changes nothing, so the ids are those the rows get
-// judged in order.
-func (j *judge) findTargets(col *array.String, n int) []int32 {
-	if cap(j.batchTIDs) < n {
-		j.batchTIDs = make([]int32, n)
-	}
-	tids := j.batchTIDs[:n]
-	for i := range tids {
-		tids[i], _ = j.dictIDs.find(j.dict, col.Value(i))
-	}
-	return tids
 }
 
 // clientOf returns the dict id of the client address of row i (-1: none,
