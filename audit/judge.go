@@ -186,8 +186,11 @@ type judge struct {
 
 	// policies and decisions intern the rows of the tables of the same
 	// names, for the policy_id and decision_id columns.
-	policyIDs         map[policy]int32
-	policies          []policy
+	policyIDs map[policy]int32
+	policies  []policy
+	// ignoredOf has, by policy id, the id plus one of the same policy
+	// for a crawler that ignores Crawl-delay (delayIgnored); 0: not yet.
+	ignoredOf         []int32
 	decisionIDs       map[verdictRule]int32
 	decisions         []verdictRule
 	unauditedDecision int32
@@ -272,6 +275,10 @@ type uaState struct {
 	// ignores Crawl-delay; math.MaxInt64 when it supports it.
 	delayIgnoredUS int64
 	groups         map[int]*groupState // by version ID, made and filled lazily
+	// lastVersion and lastGroup are the last answer of group (lastGroup
+	// nil: none yet).
+	lastVersion int
+	lastGroup   *groupState
 	// limits says, per history host index, whether some version of the
 	// host gives it a Crawl-delay or a Request-rate (see mayLimit);
 	// lastLimitHost (the index plus one) and lastLimit are the last answer.
@@ -289,6 +296,8 @@ type uaState struct {
 	// prefRefusable has the bit of each preference category that refuses
 	// the bot's purpose (prefRefusable); 0 when no preference can.
 	prefRefusable uint8
+	// leanMemo is the key of the lean counts its last request went to.
+	leanMemo leanMemo
 }
 
 // groupState is one (version, group) pair with its path decisions.
@@ -303,9 +312,12 @@ type groupState struct {
 	byRule map[int64]uint32
 	// What the group puts in force. The Request-rate may depend on the
 	// time of day: then it is asked per row, and the policy with it.
-	policy       policy
-	policyID     int32 // id of policy when the rate does not depend on the time
-	rateWindowed bool  // the Request-rate depends on the time of day
+	policy   policy
+	policyID int32 // id of policy when the rate does not depend on the time
+	// lastPolicy is the id plus one of the policy policyAt found last
+	// (0: none).
+	lastPolicy   int32
+	rateWindowed bool // the Request-rate depends on the time of day
 }
 
 // policy is what a robots.txt version puts in force for a request: one row
@@ -703,7 +715,13 @@ func (j *judge) hostState(host string) int32 {
 
 // group returns the (version, group) state that applies to ua in version id.
 func (j *judge) group(ua *uaState, id int) *groupState {
+	// Most of a User-Agent's requests fall in the version of the one
+	// before: a comparison, not a map lookup.
+	if ua.lastGroup != nil && ua.lastVersion == id {
+		return ua.lastGroup
+	}
 	if g, ok := ua.groups[id]; ok {
+		ua.lastVersion, ua.lastGroup = id, g
 		return g
 	}
 	// Several User-Agents share a group; their decisions are shared too.
@@ -810,26 +828,39 @@ func (j *judge) policyAt(g *groupState, sec int64) int32 {
 	if n, s, ok := g.group.RequestRate(sec); ok {
 		p.rateN, p.rateS, p.hasRate = int32(n), int32(s), true
 	}
-	if id, ok := j.policyIDs[p]; ok {
-		return id
+	// The policy of the group's request before, most often the same: a
+	// comparison, not the map's hash of the struct.
+	if g.lastPolicy > 0 && j.policies[g.lastPolicy-1] == p {
+		return g.lastPolicy - 1
 	}
-	id := int32(len(j.policies))
-	j.policies = append(j.policies, p)
-	j.policyIDs[p] = id
+	id, ok := j.policyIDs[p]
+	if !ok {
+		id = int32(len(j.policies))
+		j.policies = append(j.policies, p)
+		j.policyIDs[p] = id
+	}
+	g.lastPolicy = id + 1
 	return id
 }
 
 // delayIgnored returns the id of policy pid for a crawler whose operator
 // says it ignores Crawl-delay: its short gaps are crawl_delay_unsupported.
 func (j *judge) delayIgnored(pid int32) int32 {
+	if int(pid) < len(j.ignoredOf) && j.ignoredOf[pid] > 0 {
+		return j.ignoredOf[pid] - 1
+	}
 	p := j.policies[pid]
 	p.delayIgnored = true
-	if id, ok := j.policyIDs[p]; ok {
-		return id
+	id, ok := j.policyIDs[p]
+	if !ok {
+		id = int32(len(j.policies))
+		j.policies = append(j.policies, p)
+		j.policyIDs[p] = id
 	}
-	id := int32(len(j.policies))
-	j.policies = append(j.policies, p)
-	j.policyIDs[p] = id
+	for int(pid) >= len(j.ignoredOf) {
+		j.ignoredOf = append(j.ignoredOf, 0)
+	}
+	j.ignoredOf[pid] = id + 1
 	return id
 }
 
@@ -1231,14 +1262,10 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 		var lq *leanRequest
 		if lean {
 			lq = &j.leanReq
-			*lq = leanRequest{key: leanKey{bot: uas.botID, host: hs.id, claim: claimID, ipID: ipID, fetch: fetch},
+			*lq = leanRequest{key: leanKey{bot: uas.botID, host: hs.id, claim: claimID, ip: ipID, fetch: fetch},
 				us: us, status: -1, other: methodID >= 0 && !j.plainMethod(methodID)}
-			if ipID < 0 {
-				if ipCol.IsNull(i) {
-					lq.key.ipNull = true
-				} else {
-					lq.key.ip = ip
-				}
+			if ipID < 0 && !ipCol.IsNull(i) {
+				lq.inline, lq.inlineIP = true, ip
 			}
 			if !statusCol.IsNull(i) {
 				lq.status = statusCol.Value(i)
@@ -1250,7 +1277,7 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 		if g == nil {
 			if lean {
 				lq.key.verdict = j.decisions[j.unauditedDecision].verdict
-				j.lean.count(lq)
+				j.lean.count(lq, &uas.leanMemo)
 			} else {
 				c.decision.UnsafeAppend(j.unauditedDecision)
 				c.policy.UnsafeAppendBoolToBitmap(false)
@@ -1307,7 +1334,7 @@ func (j *judge) add(rec arrow.RecordBatch) error {
 		exposed := verdict == vAllowed && !fetch && dec.refused&uas.prefRefusable != 0
 		if lean {
 			lq.key.verdict, lq.key.visit, lq.exposed = j.decisions[did].verdict, visit, exposed
-			j.lean.count(lq)
+			j.lean.count(lq, &uas.leanMemo)
 		} else {
 			c.visitBreach.UnsafeAppend(visit)
 			c.prefExposed.UnsafeAppend(exposed)

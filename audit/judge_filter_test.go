@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/crawlaudit/crawlaudit/bots"
+	"github.com/crawlaudit/crawlaudit/ingest/logfmt"
 )
 
 // TestBotHandoff: a bot put is taken once; what is past the bound is not
@@ -45,5 +46,38 @@ func TestBotHandoff(t *testing.T) {
 	h.trim() // under the bound: kept
 	if _, ok := h.take("ExampleBot/2.0"); !ok {
 		t.Error("trim under the bound forgot an entry")
+	}
+}
+
+// TestHumanFilterRecent: the filter answers as the Identifier does
+// whatever the order of the User-Agents: in runs (it compares the one of
+// the row before), interleaved, or longer than it remembers
+// (maxFilterKey).
+func TestHumanFilterRecent(t *testing.T) {
+	ident := bots.NewIdentifier()
+	uas := []string{
+		"Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
+		"Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36",
+		"Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)",
+		"Mozilla/5.0 (Macintosh; Intel Mac OS X 14_2) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.2 Safari/605.1.15",
+		"curl/8.5.0",
+		"Mozilla/5.0 (X11; Linux x86_64; rv:121.0) Gecko/20100101 Firefox/121.0",
+		"",
+		"Mozilla/5.0 (compatible; GPTBot/1.0)" + strings.Repeat(" x", maxFilterKey),
+	}
+	orders := map[string][]int{
+		"runs":        {0, 0, 0, 1, 1, 2, 2, 2, 0, 0, 3, 3},
+		"interleaved": {0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 7, 6, 5, 4, 3, 2, 1, 0},
+		"two by two":  {0, 1, 0, 1, 2, 3, 2, 3, 0, 7, 0, 7, 4, 5, 4, 5, 6, 1, 6, 1},
+	}
+	for name, order := range orders {
+		fs := &humanFilters{ident: ident, fromUS: -1 << 63, toUS: 1<<63 - 1}
+		keep := fs.newFilter()
+		for step, i := range order {
+			r := logfmt.Row{UserAgent: []byte(uas[i]), Host: []byte("example.com"), Target: []byte("/")}
+			if got, want := keep(&r), ident.Identify(uas[i]).IsBot; got != want {
+				t.Fatalf("%s, step %d: keep(%.40q) = %t, want %t", name, step, uas[i], got, want)
+			}
+		}
 	}
 }

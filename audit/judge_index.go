@@ -23,6 +23,8 @@ type stringIndex struct {
 	// maxTagged is the largest id+1 stored with a tag (slotIDMask; tests
 	// lower it).
 	maxTagged uint32
+	// scattered: the ids were not added as 0, 1, 2, ... (see add).
+	scattered bool
 }
 
 // A slot is 0 (empty), tag<<slotTagShift | id+1 when id+1 <= slotIDMask,
@@ -67,9 +69,25 @@ func (x *stringIndex) find(dict []string, s string) (int32, bool) {
 
 // add records that dict[id] is the string of id; it must not be there yet.
 func (x *stringIndex) add(dict []string, id int32) {
+	x.scattered = x.scattered || int(id) != x.n
 	if (x.n+1)*4 > len(x.slots)*3 { // at most three quarters full
 		old := x.slots
 		x.slots = make([]uint32, 2*len(old))
+		// Written before it is read (see writeFirst).
+		writeFirst(x.slots)
+		if !x.scattered {
+			// The ids are 0 to n-1: hashed again in their order, the
+			// strings are read in the order the arena holds them, which
+			// the processor fetches ahead, where the slots' order reads
+			// each from a place of its own (a cache miss each, a third of
+			// the judge's interning on the realistic month).
+			for i := range x.n {
+				x.put(dict, int32(i))
+			}
+			x.put(dict, id)
+			x.n++
+			return
+		}
 		for _, v := range old {
 			switch {
 			case v == 0:
@@ -102,6 +120,16 @@ func (x *stringIndex) put(dict []string, id int32) {
 
 // len returns the number of strings indexed.
 func (x *stringIndex) len() int { return x.n }
+
+// writeFirst writes zeros over a table just made, before anything reads
+// it. A large table comes from pages fresh from the kernel, which maps a
+// page read before it is written to the shared zero page, then copies it
+// on the first write: two faults a page, the second flushing the other
+// cores' TLBs. Written first, a page faults once (perf record of the judge
+// on the realistic month: do_wp_page, smp_call_function_many_cond).
+func writeFirst[T any](s []T) {
+	clear(s)
+}
 
 // tidTable maps target dict ids to the index of their decision in one
 // group: open addressing over 8-byte slots (the id plus one, 0: empty; the
@@ -147,6 +175,7 @@ func (t *tidTable) put(tid int32, val uint32) {
 		old := t.slots
 		size := max(64, 2*len(old))
 		t.slots = make([]tidSlot, size)
+		writeFirst(t.slots)
 		t.shift = uint(32 - bits.TrailingZeros(uint(size)))
 		for _, s := range old {
 			if s.key != 0 {

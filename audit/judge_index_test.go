@@ -29,6 +29,47 @@ func TestStringIndexUntagged(t *testing.T) {
 	}
 }
 
+// TestStringIndexOrders: the index finds every string through its growth
+// whether the ids come as the judge adds them (0, 1, 2, ...: each growth
+// hashes the strings again in id order) or in any other order (in the
+// order of the old slots).
+func TestStringIndexOrders(t *testing.T) {
+	var dict []string
+	for i := 0; i < 5000; i++ {
+		dict = append(dict, fmt.Sprintf("/p/%d", i))
+	}
+	orders := map[string]func(int) int32{
+		"ascending":  func(i int) int32 { return int32(i) },
+		"descending": func(i int) int32 { return int32(len(dict) - 1 - i) },
+		"first two swapped": func(i int) int32 {
+			if i < 2 {
+				return int32(1 - i)
+			}
+			return int32(i)
+		},
+	}
+	for name, order := range orders {
+		x := newStringIndex()
+		seen := map[int32]bool{}
+		for i := range dict {
+			id := order(i)
+			if seen[id] {
+				t.Fatalf("%s: id %d twice", name, id)
+			}
+			seen[id] = true
+			x.add(dict, id)
+		}
+		for i, s := range dict {
+			if id, ok := x.find(dict, s); !ok || id != int32(i) {
+				t.Fatalf("%s: find(%q) = %d, %t; want %d", name, s, id, ok, i)
+			}
+		}
+		if _, ok := x.find(dict, "/p/5000"); ok {
+			t.Errorf("%s: found a string never added", name)
+		}
+	}
+}
+
 // TestTidTable: every id put is found with its value, through the
 // table's growth and after a clear, and ids not put are not.
 func TestTidTable(t *testing.T) {

@@ -36,9 +36,16 @@ import (
 // files and verdicts (the summary, robots_status), so only those go to
 // DuckDB (named), not the targets, User-Agents and addresses.
 type leanCounts struct {
-	index  map[leanKey]int32
-	rows   []leanRow
-	stored int // rows handed to DuckDB so far
+	index map[leanKey]int32
+	rows  []leanRow
+	// inline are the client addresses of rows, not in dict, by their
+	// index (leanKey.ip is -2-i), and inlineIndex their indices: the key
+	// holds a number, not a string, so that it hashes and compares as a
+	// few machine words. Both start again with the rows (take).
+	inline      []string
+	inlineIndex map[string]int32
+	stored      int   // rows handed to DuckDB so far
+	taken       int32 // how many times take emptied rows (see leanMemo)
 	// named has bit id set for each dict id the SQL reads (name): a bit
 	// set, not a map, as a block list names every client address.
 	named []uint64
@@ -132,12 +139,11 @@ func (b *leanBlocks) ipColumns(addr int32) (id, ip any) {
 }
 
 // leanKey is what the summary tells apart among one bot's requests. A
-// client address is its dict id, or the address itself when not interned
-// (ipID -1; ipNull: none logged).
+// client address (ip) is its dict id, -1 when none was logged, or -2-i
+// for the address leanCounts.inline[i], not in dict.
 type leanKey struct {
-	bot, host, claim, ipID, verdict int32
-	ip                              string
-	ipNull, fetch, visit            bool
+	bot, host, claim, ip, verdict int32
+	fetch, visit                  bool
 }
 
 // leanRow is one key with its count and its first and last request (µs).
@@ -216,7 +222,7 @@ var LeanSchema = arrow.NewSchema([]arrow.Field{
 // newLeanCounts returns empty counts; blocks: the block list is wanted
 // (leanBlocks).
 func newLeanCounts(blocks bool) *leanCounts {
-	l := &leanCounts{index: map[leanKey]int32{}}
+	l := &leanCounts{index: map[leanKey]int32{}, inlineIndex: map[string]int32{}}
 	if blocks {
 		l.blocks = &leanBlocks{inline: map[string]int32{}, heldIndex: map[leanHeldKey]int32{}}
 	}
@@ -248,40 +254,72 @@ func (l *leanCounts) dictBatch(mem memory.Allocator, dict []string) arrow.Record
 	return b.NewRecordBatch()
 }
 
-// leanRequest is one judged request as leanCounts counts it.
+// leanRequest is one judged request as leanCounts counts it. With
+// inline set, its client address is inlineIP, not in dict, which count
+// puts in key.ip.
 type leanRequest struct {
-	key    leanKey
-	us     int64
-	status int32 // -1: none logged
-	bytes  int64 // none logged: 0
+	key      leanKey
+	inline   bool
+	inlineIP string
+	us       int64
+	status   int32 // -1: none logged
+	bytes    int64 // none logged: 0
 	// other: a method other than GET and HEAD.
 	other, exposed bool
 }
 
-// count counts q. The address of a new key is copied: it may alias a
-// batch's memory.
-func (l *leanCounts) count(q *leanRequest) {
+// count counts q, and remembers its key and row in m (nil: no memo). An
+// address not in dict is copied: it may alias a batch's memory.
+func (l *leanCounts) count(q *leanRequest, m *leanMemo) {
 	var ex int64
 	if q.exposed {
 		ex = 1
 	}
-	if at, ok := l.index[q.key]; ok {
-		r := &l.rows[at]
-		r.n++
-		r.exposed += ex
-		r.first, r.last = min(r.first, q.us), max(r.last, q.us)
-		r.traffic.add(q.status, q.bytes, q.other)
-		return
+	if q.inline {
+		i, ok := l.inlineIndex[q.inlineIP]
+		if !ok {
+			i = int32(len(l.inline))
+			ip := strings.Clone(q.inlineIP)
+			l.inline = append(l.inline, ip)
+			l.inlineIndex[ip] = i
+		}
+		q.key.ip = -2 - i
 	}
-	k := q.key
-	if k.ip != "" {
-		k.ip = strings.Clone(k.ip)
+	var (
+		at int32
+		ok bool
+	)
+	if m != nil && m.row > 0 && m.taken == l.taken && m.key == q.key {
+		at, ok = m.row-1, true
+	} else {
+		at, ok = l.index[q.key]
 	}
-	l.name(k.bot)
-	l.name(k.host)
-	l.index[k] = int32(len(l.rows))
-	l.rows = append(l.rows, leanRow{key: k, n: 1, first: q.us, last: q.us, exposed: ex})
-	l.rows[len(l.rows)-1].traffic.add(q.status, q.bytes, q.other)
+	if !ok {
+		k := q.key
+		l.name(k.bot)
+		l.name(k.host)
+		at = int32(len(l.rows))
+		l.index[k] = at
+		l.rows = append(l.rows, leanRow{key: k, first: q.us, last: q.us})
+	}
+	if m != nil {
+		m.key, m.row, m.taken = q.key, at+1, l.taken
+	}
+	r := &l.rows[at]
+	r.n++
+	r.exposed += ex
+	r.first, r.last = min(r.first, q.us), max(r.last, q.us)
+	r.traffic.add(q.status, q.bytes, q.other)
+}
+
+// leanMemo is the key a User-Agent's request was counted under last, with
+// its row: a bot's requests come from few addresses under few verdicts,
+// so most find their key here, compared as a few words, without hashing
+// it for the map.
+type leanMemo struct {
+	key   leanKey
+	row   int32 // index in leanCounts.rows plus one; 0: none
+	taken int32 // leanCounts.taken when row was set: take empties rows
 }
 
 // full reports whether the counts should go to DuckDB now.
@@ -299,16 +337,16 @@ func (l *leanCounts) take(mem memory.Allocator) arrow.RecordBatch {
 		i32(0).Append(k.bot)
 		i32(1).Append(k.host)
 		i32(2).Append(k.claim)
-		if k.ipID >= 0 {
-			i32(3).Append(k.ipID)
+		switch {
+		case k.ip >= 0:
+			i32(3).Append(k.ip)
 			b.Field(4).(*array.StringBuilder).AppendNull()
-		} else {
+		case k.ip == -1:
 			i32(3).AppendNull()
-			if k.ipNull {
-				b.Field(4).(*array.StringBuilder).AppendNull()
-			} else {
-				b.Field(4).(*array.StringBuilder).Append(k.ip)
-			}
+			b.Field(4).(*array.StringBuilder).AppendNull()
+		default:
+			i32(3).AppendNull()
+			b.Field(4).(*array.StringBuilder).Append(l.inline[-2-k.ip])
 		}
 		i32(5).Append(k.verdict)
 		b.Field(6).(*array.BooleanBuilder).Append(k.fetch)
@@ -323,8 +361,11 @@ func (l *leanCounts) take(mem memory.Allocator) arrow.RecordBatch {
 		b.Field(19).(*array.Int64Builder).Append(r.exposed)
 	}
 	l.stored += len(l.rows)
+	l.taken++
 	l.rows = l.rows[:0]
 	clear(l.index)
+	l.inline = l.inline[:0]
+	clear(l.inlineIndex)
 	return b.NewRecordBatch()
 }
 

@@ -34,7 +34,7 @@ func (r *Reaction) Add(us int64, fetch bool, rule int32) (kept int) {
 			r.HasFetch, r.FirstFetch = true, us
 		}
 	} else {
-		r.Times = append(r.Times, us)
+		r.Times = appendTime(r.Times, us)
 		kept++
 	}
 	if rule < 0 {
@@ -50,8 +50,23 @@ func (r *Reaction) Add(us int64, fetch bool, rule int32) (kept int) {
 		rb.FetchLast, rb.FetchN = max(rb.FetchLast, us), rb.FetchN+1
 		return kept
 	}
-	rb.Times = append(rb.Times, us)
+	rb.Times = appendTime(rb.Times, us)
 	return kept + 1
+}
+
+// maxDoubledTimes is the length up to which appendTime doubles a full
+// slice (512 KiB of times).
+const maxDoubledTimes = 1 << 16
+
+// appendTime appends us to ts, doubling a full slice of 256 to
+// maxDoubledTimes times where append would add a quarter: the times of a
+// busy crawler's key are then allocated, copied and faulted in about twice
+// their size, not five times.
+func appendTime(ts []int64, us int64) []int64 {
+	if n := len(ts); n == cap(ts) && n >= 256 && n < maxDoubledTimes {
+		ts = slices.Grow(ts, n)
+	}
+	return append(ts, us)
 }
 
 // Merge takes o's requests.

@@ -112,7 +112,8 @@ type Conduct struct {
 	n      int
 }
 
-// maxBlock is the largest block of Conduct (96 KiB).
+// maxBlock is the largest block of Conduct (96 KiB) and of Windows (128
+// KiB), in requests.
 const maxBlock = 4096
 
 // Add takes one request.

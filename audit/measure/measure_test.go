@@ -3,6 +3,7 @@ package measure
 import (
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 )
@@ -209,6 +210,66 @@ func TestBreachesByKey(t *testing.T) {
 			if want.CrawlDelay == 0 || want.RequestRate == 0 {
 				t.Fatalf("seed %d: the requests breached %+v: the test measured nothing", seed, want)
 			}
+		}
+	}
+}
+
+// TestWindowsBlocks: a key with more requests than Windows keeps in its
+// first slice (6,000: that slice and blocks of 1,024, 2,048 and 4,096) is
+// measured as window_measures defines it, worked out here by brute force
+// over the requests sorted by time, file and line: taken in order, and
+// shuffled.
+func TestWindowsBlocks(t *testing.T) {
+	limits := []Limit{{HasDelay: true, CrawlDelay: 2}, {HasRate: true, RateN: 3, RateS: 10}, {HasDelay: true, CrawlDelay: 1, DelayIgnored: true}}
+	rng := rand.New(rand.NewPCG(7, 31))
+	sorted := make([]Request, 6000)
+	us := int64(0)
+	for i := range sorted {
+		us += int64(rng.IntN(4)) * 500_000
+		sorted[i] = Request{US: us, File: int32(rng.IntN(2)), Line: int64(i), Limit: int32(rng.IntN(len(limits)+1) - 1), Key: int32(i)}
+	}
+	slices.SortFunc(sorted, Compare)
+	want := make([]Measure, len(sorted))
+	for j, r := range sorted {
+		m := &want[j]
+		if j > 0 {
+			m.GapUS, m.HasGap = r.US-sorted[j-1].US, true
+		}
+		if r.Limit < 0 {
+			continue
+		}
+		l := limits[r.Limit]
+		if l.HasDelay && m.HasGap && float64(m.GapUS) < l.CrawlDelay*1e6 {
+			m.Unsupported, m.CrawlDelayBreach = l.DelayIgnored, !l.DelayIgnored
+		}
+		if l.HasRate {
+			for _, o := range sorted {
+				if o.US <= r.US && o.US >= r.US-(int64(l.RateS)*1_000_000-1) {
+					m.RateCount++
+				}
+			}
+			m.HasCount, m.RequestRateBreach = true, m.RateCount > int64(l.RateN)
+		}
+	}
+	shuffled := slices.Clone(sorted)
+	rng.Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
+	for name, in := range map[string][]Request{"in order": sorted, "shuffled": shuffled} {
+		var w Windows
+		for _, r := range in {
+			w.Add(r)
+		}
+		if w.Len() != len(in) {
+			t.Fatalf("%s: Len %d, took %d", name, w.Len(), len(in))
+		}
+		j := 0
+		limited := w.Each(limits, false, func(r Request, m Measure) {
+			if r != sorted[j] || m != want[j] {
+				t.Fatalf("%s: request %d is %+v measured %+v; want %+v measured %+v", name, j, r, m, sorted[j], want[j])
+			}
+			j++
+		})
+		if !limited || j != len(sorted) {
+			t.Fatalf("%s: %d requests measured, limited %t; want %d, true", name, j, limited, len(sorted))
 		}
 	}
 }

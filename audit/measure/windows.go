@@ -49,16 +49,66 @@ func Compare(a, b Request) int {
 // and Request-rate windows (as docs/reading-the-audit.md defines them;
 // window_measures in queries/measures.sql). The zero value is ready.
 type Windows struct {
+	// reqs holds the first requests, grown by append up to
+	// firstWindowBlock; the others go to blocks, each filled to its
+	// capacity before the next, twice as large up to maxBlock, is made.
+	// Grown by append alone, a big key's slice would be copied at every
+	// growth (by a quarter past 256 requests): about five times its final
+	// size allocated and written, each page faulted in fresh, where the
+	// blocks cost their size once (and one copy, in the background, if
+	// the requests must be sorted: all).
 	reqs     []Request
+	blocks   [][]Request
+	n        int
 	unsorted bool // a request came before the one before it
 }
 
+// firstWindowBlock is how many requests Windows keeps in its first slice
+// (16 KiB): a small key costs no more than that, and a hostile log's
+// thousands of keys of one request each no more than a few.
+const firstWindowBlock = 512
+
 // Add takes one request.
 func (w *Windows) Add(r Request) {
-	if n := len(w.reqs); n > 0 && !w.unsorted && Compare(r, w.reqs[n-1]) < 0 {
+	if w.n > 0 && !w.unsorted && Compare(r, w.lastReq()) < 0 {
 		w.unsorted = true
 	}
-	w.reqs = append(w.reqs, r)
+	w.n++
+	if len(w.blocks) == 0 && (len(w.reqs) < firstWindowBlock || len(w.reqs) < cap(w.reqs)) {
+		w.reqs = append(w.reqs, r)
+		return
+	}
+	if k := len(w.blocks); k == 0 || len(w.blocks[k-1]) == cap(w.blocks[k-1]) {
+		size := 2 * firstWindowBlock
+		if k > 0 {
+			size = min(2*cap(w.blocks[k-1]), maxBlock)
+		}
+		w.blocks = append(w.blocks, make([]Request, 0, size))
+	}
+	b := &w.blocks[len(w.blocks)-1]
+	*b = append(*b, r)
+}
+
+// lastReq returns the request taken last; there is one.
+func (w *Windows) lastReq() Request {
+	if k := len(w.blocks); k > 0 {
+		b := w.blocks[k-1]
+		return b[len(b)-1]
+	}
+	return w.reqs[len(w.reqs)-1]
+}
+
+// all puts every request taken in reqs, in the order taken.
+func (w *Windows) all() {
+	if len(w.blocks) == 0 {
+		return
+	}
+	out := make([]Request, 0, w.n)
+	out = append(out, w.reqs...)
+	for _, b := range w.blocks {
+		out = append(out, b...)
+	}
+	w.reqs, w.blocks = out, nil
 }
 
 // Merge takes o's requests.
@@ -66,10 +116,15 @@ func (w *Windows) Merge(o *Windows) {
 	for _, r := range o.reqs {
 		w.Add(r)
 	}
+	for _, b := range o.blocks {
+		for _, r := range b {
+			w.Add(r)
+		}
+	}
 }
 
 // Len returns the number of requests taken.
-func (w *Windows) Len() int { return len(w.reqs) }
+func (w *Windows) Len() int { return w.n }
 
 // Breaches are what a key's requests breached.
 type Breaches struct {
@@ -103,6 +158,7 @@ type Measure struct {
 // than n of the key's requests lie in [its time − (t × 10^6 − 1) µs, its
 // time], every request at the same instant included (a RANGE frame).
 func (w *Windows) Each(limits []Limit, spoofed bool, f func(Request, Measure)) (limited bool) {
+	w.all()
 	rated := false
 	for _, r := range w.reqs {
 		if r.Limit >= 0 {
@@ -183,6 +239,7 @@ func (w *Windows) BreachesBy(limits []Limit, spoofed bool, by func(key int32, cr
 // limited reports whether a request had a Crawl-delay or Request-rate in
 // force.
 func (w *Windows) limited(limits []Limit) bool {
+	w.all()
 	for _, r := range w.reqs {
 		if r.Limit >= 0 && (limits[r.Limit].HasDelay || limits[r.Limit].HasRate) {
 			return true
