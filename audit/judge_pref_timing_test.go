@@ -2,19 +2,14 @@ package audit
 
 import (
 	"os"
+	"path/filepath"
+	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"path/filepath"
-	"testing"
-	"time"
 
-	"github.com/crawlaudit/crawlaudit/bots"
-	"github.com/crawlaudit/crawlaudit/ingest"
 	"github.com/crawlaudit/crawlaudit/internal/loggen"
-	"github.com/crawlaudit/crawlaudit/robots"
 	"github.com/crawlaudit/crawlaudit/robots/history"
-	"github.com/crawlaudit/crawlaudit/verify"
 )
 
 // prefLines are AI-use preference lines put before the first group of
@@ -49,23 +44,8 @@ func BenchmarkJudgeRealisticPrefs(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	mem := ingest.NewPoolAllocator()
-	ident := bots.NewIdentifier()
-	ranges, err := verify.Snapshot()
-	if err != nil {
-		b.Fatal(err)
-	}
-	rows := 0
-	for _, rec := range batches {
-		rows += int(rec.NumRows())
-	}
 	exposed := 0
-	b.ReportAllocs()
-	start, cpu0 := time.Now(), cpuSeconds()
-	for b.Loop() {
-		j := newJudge(mem, hist, robots.RFC9309, ident, readyRanges(ranges))
-		j.graceUS = (24 * time.Hour).Microseconds()
-		j.spillWhileJudging()
+	benchJudge(b, batches, hist, func(j *judge) {
 		exposed = 0
 		count := func() {
 			recs := append([]arrow.RecordBatch{j.flush()}, j.spilled()...)
@@ -88,16 +68,9 @@ func BenchmarkJudgeRealisticPrefs(b *testing.B) {
 			}
 		}
 		count()
-		j.release()
-	}
+	})
 	if exposed == 0 {
 		b.Fatal("no request exposed: the preference lines were not read")
 	}
-	d := time.Since(start).Seconds() / float64(b.N)
-	b.ReportMetric(float64(rows)/d, "rows/s")
-	b.ReportMetric(d*1e9/float64(rows), "ns/row")
 	b.ReportMetric(float64(exposed), "exposed")
-	if cpu := cpuSeconds() - cpu0; cpu > 0 {
-		b.ReportMetric(cpu*1e9/float64(b.N)/float64(rows), "cpu-ns/row")
-	}
 }
