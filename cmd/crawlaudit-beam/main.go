@@ -65,7 +65,34 @@ func main() {
 	}
 	// A worker started by a runner returns from Init only when done.
 	beam.Init()
-	os.Exit(run(context.Background(), &opt, flag.Args(), os.Stdout, os.Stderr))
+	removeTemp := privateTempDir()
+	code := run(context.Background(), &opt, flag.Args(), os.Stdout, os.Stderr)
+	removeTemp()
+	os.Exit(code)
+}
+
+// privateTempDir points TMPDIR at a new directory of this process's own
+// and returns the function that removes it and restores TMPDIR. Beam's Go
+// SDK (2.77.0, runners/universal/runnerlib/execute.go) creates an empty
+// "beamloopbackworker-*" file in the temporary directory for each
+// pipeline run in loopback mode, Prism's, and never removes it
+// (apache/beam#27569); in this directory it is removed with the rest. When
+// the directory cannot be made, TMPDIR stays as it was.
+func privateTempDir() (remove func()) {
+	dir, err := os.MkdirTemp("", "crawlaudit-beam-")
+	if err != nil {
+		return func() {}
+	}
+	prev, had := os.LookupEnv("TMPDIR")
+	os.Setenv("TMPDIR", dir)
+	return func() {
+		if had {
+			os.Setenv("TMPDIR", prev)
+		} else {
+			os.Unsetenv("TMPDIR")
+		}
+		os.RemoveAll(dir)
+	}
 }
 
 // run audits logs as opt asks, on the runner of Beam's --runner flag, and

@@ -33,7 +33,10 @@ func TestMain(m *testing.M) {
 		slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError + 1})))
 	}
 	beam.Init()
-	os.Exit(m.Run())
+	removeTemp := privateTempDir()
+	code := m.Run()
+	removeTemp()
+	os.Exit(code)
 }
 
 const (
