@@ -23,6 +23,10 @@ type strColumn struct {
 	bytes                []byte  // data's bytes, to its capacity
 	n, nulls             int
 	dataLen              int
+	// lastN and lastData are the rows and bytes of the last array built,
+	// reserved (the bytes with a quarter more) when the next one starts:
+	// growing a full buffer copies all of it.
+	lastN, lastData int
 }
 
 func newStrColumn(mem memory.Allocator) *strColumn {
@@ -37,12 +41,17 @@ func (c *strColumn) DataLen() int { return c.dataLen }
 
 // Reserve makes room for n more rows.
 func (c *strColumn) Reserve(n int) {
+	rows := c.n + n
 	if c.offsets == nil {
 		c.valid = memory.NewResizableBuffer(c.mem)
 		c.offsets = memory.NewResizableBuffer(c.mem)
 		c.data = memory.NewResizableBuffer(c.mem)
+		rows = max(rows, c.lastN)
+		if c.lastData > 0 {
+			c.data.Reserve(c.lastData + c.lastData/4)
+			c.bytes = c.data.Buf()
+		}
 	}
-	rows := c.n + n
 	if rows+1 <= len(c.offs) {
 		return
 	}
@@ -129,7 +138,9 @@ func (c *strColumn) NewArray() arrow.Array {
 	data := array.NewData(arrow.BinaryTypes.String, c.n, bufs, nil, c.nulls, 0)
 	a := array.MakeFromData(data)
 	data.Release()
+	n, dataLen := c.n, c.dataLen
 	c.Release()
+	c.lastN, c.lastData = n, dataLen
 	return a
 }
 
