@@ -58,10 +58,12 @@ func (c *strColumn) Reserve(n int) {
 	if rows < 2*c.n {
 		rows = 2 * c.n // rows past a reservation grow geometrically
 	}
-	c.valid.Reserve(int(bitutil.BytesForBits(int64(rows))))
-	c.bits = c.valid.Buf()
 	c.offsets.Reserve((rows + 1) * arrow.Int32SizeBytes)
 	c.offs = arrow.Int32Traits.CastFromBytes(c.offsets.Buf())
+	// The bitmap covers every row the offsets have room for (their
+	// capacity is rounded up), as Append checks only the offsets.
+	c.valid.Reserve(int(bitutil.BytesForBits(int64(len(c.offs)))))
+	c.bits = c.valid.Buf()
 }
 
 // ReserveData makes room for n more bytes.

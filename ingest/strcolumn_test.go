@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"bytes"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -78,4 +79,60 @@ func TestStrColumnMatchesStringBuilder(t *testing.T) {
 		want.Release()
 		sb.Release()
 	}
+}
+
+// FuzzStrColumn drives strColumn and arrow's StringBuilder with the same
+// operations, read from the fuzzer's bytes, and requires equal arrays.
+func FuzzStrColumn(f *testing.F) {
+	f.Add([]byte("\x00\x01\x02abc\x03\x05\x04"), uint8(3))
+	f.Add([]byte("\x02\x02\x02\x00\x00\x01\x09"), uint8(0))
+	f.Add([]byte("\x03\xff\xfe\xc3\x28\x04\x00\x03\x01\x02"), uint8(200))
+	f.Fuzz(func(t *testing.T, ops []byte, reserve uint8) {
+		mem := memory.NewCheckedAllocator(NewPoolAllocator())
+		defer mem.AssertSize(t, 0)
+		c := newStrColumn(mem)
+		defer c.Release()
+		for round := 0; round < 2; round++ {
+			sb := array.NewStringBuilder(mem)
+			c.Reserve(int(reserve))
+			c.ReserveData(int(reserve) * 3)
+			for i := 0; i < len(ops); i++ {
+				switch op := ops[i] % 4; op {
+				case 0:
+					c.AppendNull()
+					sb.AppendNull()
+				case 1:
+					n := 0
+					if i+1 < len(ops) {
+						i++
+						n = int(ops[i] % 16)
+					}
+					c.AppendNulls(n)
+					sb.AppendNulls(n)
+				default:
+					// A value of the next few bytes, or of up to 255 copies
+					// of them: long values cross the reservations.
+					n := int(ops[i] >> 2 % 8)
+					v := ops[i+1 : min(len(ops), i+1+n)]
+					i += len(v)
+					if op == 3 {
+						v = bytes.Repeat(v, int(reserve))
+					}
+					v = RepairUTF8(v) // as the batch builder hands them over
+					c.Append(v)
+					sb.BinaryBuilder.Append(v)
+				}
+			}
+			got, want := c.NewArray(), sb.NewArray()
+			if !array.Equal(got, want) || got.NullN() != want.NullN() {
+				t.Fatalf("round %d: got %v, want %v", round, got, want)
+			}
+			if err := got.(*array.String).ValidateFull(); err != nil {
+				t.Fatalf("round %d: %v", round, err)
+			}
+			got.Release()
+			want.Release()
+			sb.Release()
+		}
+	})
 }
