@@ -62,7 +62,7 @@ type batchBuilder struct {
 
 	ts                            *array.TimestampBuilder
 	host, method, proto, ua, file *dictColumn
-	ip, target, referer           *array.StringBuilder
+	ip, target, referer           *strColumn
 	status                        *array.Int32Builder
 	bytes, line                   *array.Int64Builder
 	n                             int
@@ -73,7 +73,7 @@ type batchBuilder struct {
 	// ff is the forwarded_for column, filled lazily: it holds the rows up
 	// to the last one with the field, and flush pads it with nulls, so that
 	// the rows of logs without the field (most logs) cost one nil check.
-	ff *array.StringBuilder
+	ff *strColumn
 	// curLine and lineASCII: the line being added; fields inside an ASCII
 	// line need no UTF-8 check.
 	curLine   []byte
@@ -102,7 +102,7 @@ var sparseCols = [numSparse]int{ColScheme, ColSignatureAgent, ColSignatureInput,
 // the rows up to the last one with a value, and flush pads it with nulls, so
 // that a log without the field pays one nil check per row.
 type sparseColumn struct {
-	sb   *array.StringBuilder
+	sb   *strColumn
 	hint int // data bytes in the last batch
 	skip bool
 }
@@ -136,7 +136,7 @@ func (b *batchBuilder) skip(cols []int) {
 type dictColumn struct {
 	dt      *arrow.DictionaryType
 	idx     *array.Int32Builder
-	values  *array.StringBuilder
+	values  *strColumn
 	m       map[string]int32
 	last    []byte
 	lastIdx int32
@@ -144,7 +144,7 @@ type dictColumn struct {
 }
 
 func newDictColumn(mem memory.Allocator, dt *arrow.DictionaryType) *dictColumn {
-	return &dictColumn{dt: dt, idx: array.NewInt32Builder(mem), values: array.NewStringBuilder(mem), m: map[string]int32{}}
+	return &dictColumn{dt: dt, idx: array.NewInt32Builder(mem), values: newStrColumn(mem), m: map[string]int32{}}
 }
 
 // append appends v, or a null for a nil v. The caller has reserved room.
@@ -161,7 +161,7 @@ func (d *dictColumn) append(v []byte) {
 	if !ok {
 		i = int32(len(d.m))
 		d.m[string(v)] = i
-		d.values.BinaryBuilder.Append(v)
+		d.values.Append(v)
 	}
 	d.last = append(d.last[:0], v...)
 	d.lastIdx, d.hasLast = i, true
@@ -193,28 +193,31 @@ func newBatchBuilder(mem memory.Allocator, rows int) *batchBuilder {
 		rows:    rows,
 		ts:      array.NewTimestampBuilder(mem, Schema.Field(ColTime).Type.(*arrow.TimestampType)),
 		host:    dict(ColHost),
-		ip:      array.NewStringBuilder(mem),
+		ip:      newStrColumn(mem),
 		method:  dict(ColMethod),
-		target:  array.NewStringBuilder(mem),
+		target:  newStrColumn(mem),
 		proto:   dict(ColProtocol),
 		status:  array.NewInt32Builder(mem),
 		bytes:   array.NewInt64Builder(mem),
-		referer: array.NewStringBuilder(mem),
+		referer: newStrColumn(mem),
 		ua:      dict(ColUserAgent),
 		file:    dict(ColFile),
 		line:    array.NewInt64Builder(mem),
-		ff:      array.NewStringBuilder(mem),
+		ff:      newStrColumn(mem),
 	}
 	for i := range b.sparse {
-		b.sparse[i].sb = array.NewStringBuilder(mem)
+		b.sparse[i].sb = newStrColumn(mem)
 	}
 	return b
 }
 
 // release frees the builders (and any rows not yet flushed).
 func (b *batchBuilder) release() {
-	for _, x := range []array.Builder{b.ts, b.ip, b.target, b.status, b.bytes, b.referer, b.line, b.ff} {
+	for _, x := range []array.Builder{b.ts, b.status, b.bytes, b.line} {
 		x.Release()
+	}
+	for _, c := range []*strColumn{b.ip, b.target, b.referer, b.ff} {
+		c.Release()
 	}
 	for _, d := range []*dictColumn{b.host, b.method, b.proto, b.ua, b.file} {
 		d.release()
@@ -227,9 +230,11 @@ func (b *batchBuilder) release() {
 // start reserves room for a batch.
 func (b *batchBuilder) start() {
 	b.started = true
-	for _, x := range []array.Builder{b.ts, b.ip, b.target, b.status, b.bytes, b.line} {
+	for _, x := range []array.Builder{b.ts, b.status, b.bytes, b.line} {
 		x.Reserve(b.rows)
 	}
+	b.ip.Reserve(b.rows)
+	b.target.Reserve(b.rows)
 	for _, d := range []*dictColumn{b.host, b.method, b.ua, b.file} {
 		d.idx.Reserve(b.rows)
 	}
@@ -254,12 +259,12 @@ func (b *batchBuilder) repaired(v []byte) []byte {
 	return b.scratch
 }
 
-func (b *batchBuilder) appendString(sb *array.StringBuilder, v []byte) {
+func (b *batchBuilder) appendString(sb *strColumn, v []byte) {
 	if v == nil {
 		sb.AppendNull()
 		return
 	}
-	sb.BinaryBuilder.Append(b.repaired(v))
+	sb.Append(b.repaired(v))
 }
 
 func (b *batchBuilder) appendDict(d *dictColumn, v []byte) {
@@ -306,9 +311,9 @@ func (b *batchBuilder) add(r *logfmt.Row, line []byte, file []byte, lineNo int64
 	b.ts.UnsafeAppend(arrow.Timestamp(r.Time))
 	b.appendDict(b.host, r.Host)
 	if r.ClientIP == nil {
-		b.ip.BinaryBuilder.Append([]byte{})
+		b.ip.Append(nil)
 	} else {
-		b.ip.BinaryBuilder.Append(b.repaired(r.ClientIP))
+		b.ip.Append(b.repaired(r.ClientIP))
 	}
 	b.appendDict(b.method, r.Method)
 	b.appendString(b.target, r.Target)
@@ -354,7 +359,7 @@ func (b *batchBuilder) appendForwarded(v []byte) {
 		b.ff.ReserveData(b.dataHint[3])
 	}
 	b.ff.AppendNulls(b.n - b.ff.Len())
-	b.ff.BinaryBuilder.Append(b.repaired(v))
+	b.ff.Append(b.repaired(v))
 }
 
 // appendSparse appends the value of row b.n to c, after nulls for the rows
@@ -365,7 +370,7 @@ func (b *batchBuilder) appendSparse(c *sparseColumn, v []byte) {
 		c.sb.ReserveData(c.hint)
 	}
 	c.sb.AppendNulls(b.n - c.sb.Len())
-	c.sb.BinaryBuilder.Append(b.repaired(v))
+	c.sb.Append(b.repaired(v))
 }
 
 // flush builds the batch of the rows added so far and resets the builders,
