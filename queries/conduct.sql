@@ -22,15 +22,25 @@ WITH req AS (
         coalesce(target_id::VARCHAR, '~' || target, '') AS url
     FROM requests
 ),
+-- The requests of each instant, with the latest deadline its error answers set: the
+-- deadline a request must wait for is the latest one set at an earlier instant. Over
+-- distinct instants that is a ROWS frame, which DuckDB keeps as a running maximum; the
+-- same RANGE frame over the requests (RANGE ... 1 PRECEDING) was over ten times slower on
+-- large months (docs/performance.md, "The conduct SQL on a large month").
+instants AS (
+    SELECT bot_id, host_id, identity_code, us, count(*) AS n,
+        max(CASE WHEN error_answer THEN us + wait_us END) AS until
+    FROM req GROUP BY ALL
+),
 backoff AS (
-    SELECT bot_id, host_id, identity_code, us,
-        max(CASE WHEN error_answer THEN us + wait_us END) OVER (
+    SELECT bot_id, host_id, identity_code, us, n,
+        max(until) OVER (
             PARTITION BY bot_id, host_id, identity_code ORDER BY us
-            RANGE BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS deadline
-    FROM req
+            ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS deadline
+    FROM instants
 ),
 backoffs AS (
-    SELECT bot_id, host_id, identity_code, count(*) FILTER (WHERE us <= deadline) AS no_backoff
+    SELECT bot_id, host_id, identity_code, coalesce(sum(n) FILTER (WHERE us <= deadline), 0) AS no_backoff
     FROM backoff GROUP BY ALL
 ),
 fetches AS (
