@@ -247,7 +247,7 @@ func Run(ctx context.Context, cfg Config, logs []string) (*Result, error) {
 			// from every request.
 			cfg.Lean = false
 			if cfg.Timings != nil {
-				fmt.Fprintf(cfg.Timings, "%-28s reading again, storing every request\n", "lean counts gave up")
+				fmt.Fprintf(cfg.Timings, "%-28s reading again, storing every request (%v)\n", "lean counts gave up", err)
 			}
 			if cfg.Ingest.Progress != nil {
 				fmt.Fprint(cfg.Ingest.Progress, "\r\033[Kaudit: too many bots or requests to measure while reading; reading the logs again to store every request\n")
@@ -386,7 +386,7 @@ func runOnce(ctx context.Context, cfg Config, logs []string, damaged []*ingest.I
 		return nil, err
 	}
 	if errors.Is(inputErr, errNeedsRows) {
-		return nil, errNeedsRows
+		return nil, inputErr
 	}
 	if inputErr, err = withDamaged(acc, inputErr, damaged); err != nil {
 		return nil, err
@@ -503,7 +503,7 @@ func runOnce(ctx context.Context, cfg Config, logs []string, damaged []*ingest.I
 			}
 			res.noRobotsPeriods = true
 		case j.lean != nil && j.robotsFailed:
-			return nil, errNeedsRows // availability.sql reads every request
+			return nil, fmt.Errorf("%w: the robots.txt periods are left to the SQL", errNeedsRows) // availability.sql reads every request
 		default:
 			if err := db.Exec(ctx, queries.SQL("availability.sql")); err != nil {
 				return nil, fmt.Errorf("robots.txt availability: %w", err)

@@ -105,7 +105,7 @@ func (r *Result) changes(ctx context.Context, j *judge) ([]report.Change, error)
 		}
 	} else {
 		if r.lean {
-			return nil, errNeedsRows // changes_agents.sql reads every request
+			return nil, fmt.Errorf("%w: the reactions to changes are left to the SQL", errNeedsRows) // changes_agents.sql reads every request
 		}
 		if err := r.store.Exec(ctx, `CREATE OR REPLACE TEMP TABLE version_changes (change_id INTEGER, host_id INTEGER, starts TIMESTAMPTZ, ends TIMESTAMPTZ)`); err != nil {
 			return nil, err

@@ -4,6 +4,7 @@ package audit
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -121,8 +122,10 @@ func (j *judge) judgeInto(ctx context.Context, pending *pendingStore, opts inges
 		if err := j.add(rec); err != nil {
 			return err
 		}
-		if j.lean != nil && j.leanGaveUp() != "" {
-			return errNeedsRows // stop now: Run reads the logs again
+		if j.lean != nil {
+			if why := j.leanGaveUp(); why != "" {
+				return fmt.Errorf("%w: %s", errNeedsRows, why) // stop now: Run reads the logs again
+			}
 		}
 		if j.pending() >= flushRows || j.lean != nil && j.lean.full() {
 			flush()
