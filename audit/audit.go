@@ -357,6 +357,7 @@ func runOnce(ctx context.Context, cfg Config, logs []string, damaged []*ingest.I
 		j.stream = newStreamKeys(hist)
 		if cfg.Lean && cfg.DB == "" && cfg.WhatIf == nil && rereadable(logs) {
 			j.lean = newLeanCounts(cfg.BlockList)
+			j.stream.setLean()
 			res.lean, res.leanBlocks = true, cfg.BlockList
 		}
 	}

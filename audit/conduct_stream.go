@@ -51,15 +51,22 @@ func statusCode(v int32) int16 {
 
 // maxConductRequests is how many requests streamKeys keeps for the conduct
 // measures (24 bytes each: 48 MiB) before it leaves them to the SQL
-// (queries/conduct.sql). Tests lower it.
-var maxConductRequests = 1 << 21
+// (queries/conduct.sql). maxLeanConductRequests (120 MiB) is the bound of
+// a lean pass: DuckDB holds no rows then, so the judge may keep more, and
+// a pass that gives up reads the logs a second time. It keeps a lean pass
+// under Go's soft limit while the logs are read (docs/performance.md,
+// "The conduct on a large month"). Tests lower them.
+var (
+	maxConductRequests     = 1 << 21
+	maxLeanConductRequests = 5 << 20
+)
 
 // addConduct takes one request of key k for its conduct.
 func (w *streamKeys) addConduct(k *streamKey, r *streamRow) {
 	if w.conductOff {
 		return
 	}
-	if w.conductRequests >= maxConductRequests {
+	if w.conductRequests >= w.conductLimit {
 		w.dropConduct()
 		return
 	}

@@ -68,6 +68,8 @@ func TestLeanSameOutputs(t *testing.T) {
 		logs     []string
 		keys     int  // maxLeanKeys; 0: as built
 		streamKs int  // maxStreamKeys; 0: as built
+		conduct  int  // maxConductRequests; 0: as built
+		leanCond int  // maxLeanConductRequests; 0: as built
 		lean     bool // the lean pass is expected to finish
 		moves    bool // some verdict moved by robots.txt's availability
 	}{
@@ -77,6 +79,10 @@ func TestLeanSameOutputs(t *testing.T) {
 		{name: "hostile", cfg: Config{Robots: hostileRobots}, logs: []string{hostileLog}, lean: true},
 		{name: "hostile, stream gives up", cfg: Config{Robots: hostileRobots}, logs: []string{hostileLog}, streamKs: 50},
 		{name: "sample, stream gives up", cfg: sample, logs: []string{"../testdata/sample/access-2026-10.log.gz"}, streamKs: 3},
+		// A lean pass keeps more requests for the conduct than a full one
+		// (DuckDB holds no rows then), and gives up past its own bound.
+		{name: "realistic, conduct past the full pass's bound", cfg: Config{Robots: realRobots}, logs: []string{realLog}, conduct: 1000, leanCond: 1 << 20, lean: true, moves: true},
+		{name: "realistic, conduct past the lean pass's bound", cfg: Config{Robots: realRobots}, logs: []string{realLog}, conduct: 1000, leanCond: 1000, moves: true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -87,6 +93,10 @@ func TestLeanSameOutputs(t *testing.T) {
 			if c.streamKs > 0 {
 				defer func(n int) { maxStreamKeys = n }(maxStreamKeys)
 				maxStreamKeys = c.streamKs
+			}
+			if c.conduct > 0 {
+				defer func(n, l int) { maxConductRequests, maxLeanConductRequests = n, l }(maxConductRequests, maxLeanConductRequests)
+				maxConductRequests, maxLeanConductRequests = c.conduct, c.leanCond
 			}
 			full, wasLean, moved := leanOutputs(t, c.cfg, c.logs)
 			if wasLean {

@@ -48,6 +48,7 @@ type streamKeys struct {
 	// left to the SQL, the requests kept, and the rows of measure.
 	conductOff      bool
 	conductRequests int
+	conductLimit    int // maxConductRequests, or maxLeanConductRequests (setLean)
 }
 
 // maxStreamKeys, maxStreamRequests and maxStreamTimes are the numbers of
@@ -106,10 +107,14 @@ type streamRow struct {
 }
 
 func newStreamKeys(hist *history.History) *streamKeys {
-	s := &streamKeys{index: make(map[uint64]int32)}
+	s := &streamKeys{index: make(map[uint64]int32), conductLimit: maxConductRequests}
 	s.changes.init(hist)
 	return s
 }
+
+// setLean raises the conduct's bound for a lean pass, whose rows DuckDB
+// does not hold.
+func (w *streamKeys) setLean() { w.conductLimit = maxLeanConductRequests }
 
 // streamKeyOf packs a key; ok is false when the ids do not fit (a host's
 // dict id of 2^30 or more).
