@@ -24,9 +24,9 @@ WITH req AS (
 ),
 -- The requests of each instant, with the latest deadline its error answers set: the
 -- deadline a request must wait for is the latest one set at an earlier instant. Over
--- distinct instants that is a ROWS frame, which DuckDB keeps as a running maximum; the
--- same RANGE frame over the requests (RANGE ... 1 PRECEDING) was over ten times slower on
--- large months (docs/performance.md, "The conduct SQL on a large month").
+-- distinct instants that is a ROWS frame, which DuckDB keeps as a running maximum, where
+-- it computed the same RANGE frame over the requests (RANGE ... 1 PRECEDING) far more
+-- slowly on large months (docs/performance.md, "The conduct SQL on a large month").
 instants AS (
     SELECT bot_id, host_id, identity_code, us, count(*) AS n,
         max(CASE WHEN error_answer THEN us + wait_us END) AS until

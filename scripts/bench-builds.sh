@@ -74,10 +74,10 @@ median() {
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "-" || b == "-" || b == 0) print "-"; else printf "%.1f", a / b }'; }
 
 # A binary the linker has just written is mapped in larger pieces than one
-# read back from disk: its peak RSS reads up to 25 MiB higher (the binary's
-# own resident pages, 93 against 68 MiB in /proc/PID/smaps), which says
-# nothing of the code. Both builds are dropped from the page cache and run
-# once untimed, so that they are mapped alike.
+# read back from disk: its peak RSS reads higher (the binary's own resident
+# pages in /proc/PID/smaps; docs/performance.md, "The floor on two cores"),
+# which says nothing of the code. Both builds are dropped from the page cache
+# and run once untimed, so that they are mapped alike.
 for b in "$BEFORE" "$AFTER"; do
 	dd if="$b" iflag=nocache count=0 status=none || true
 	"$b" audit --quiet --robots "$DIR/realistic/robots" "$DIR/realistic/access.log" >/dev/null 2>&1 || true
